@@ -1,0 +1,33 @@
+"""pt2e-lens: see what a torchao PT2E quantizer did — annotations, observers, q/dq, decompositions.
+
+    import pt2e_lens as pl
+    run = pl.capture(model, example_inputs, quantizer, calibration=batches)
+    pl.observers(run["prepared"])
+"""
+from ._quiet import quiet
+from .analyses import (
+    Table,
+    annotations,
+    boundaries,
+    chain,
+    decomposition,
+    diff_ops,
+    focus,
+    node_count,
+    observers,
+    op_counts,
+    qdq,
+    sequence,
+    stage_diff,
+)
+from .capture import Run, Stage, capture
+from .errors import Pt2eLensError
+from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "annotations", "boundaries",
+    "capture", "chain", "decomposition", "diff_ops", "focus", "node_count", "observers", "op_counts", "qdq",
+    "quiet", "sequence", "snapshot", "stage_diff",
+]

@@ -1,0 +1,63 @@
+"""Private copies of GraphModules that keep their quantization annotations consistent.
+
+`copy.deepcopy(gm)` copies nodes but shares each node's QuantizationAnnotation object, whose keys
+and SharedQuantizationSpec targets still point at the ORIGINAL graph's nodes. Reading or preparing
+such a copy would silently mix two graphs (and mutate the user's annotations), so every copy we
+take re-creates the annotations against its own nodes.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import warnings
+
+import torch
+
+from ._torchao import (
+    DerivedQuantizationSpec,
+    Q_ANNOTATION_KEY,
+    SharedQuantizationSpec,
+)
+
+
+def private_copy(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
+    """A deep copy of gm (parameters included) whose annotations refer to its own nodes."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # torch's pytree warns on deepcopy of specs
+        new = copy.deepcopy(gm)
+    by_name = {n.name: n for n in new.graph.nodes}
+    for node in new.graph.nodes:
+        ann = node.meta.get(Q_ANNOTATION_KEY)
+        if ann is not None:
+            node.meta[Q_ANNOTATION_KEY] = _remap_annotation(ann, by_name)
+    return new
+
+
+def _remap_node(n, by_name):
+    return by_name.get(n.name, n) if isinstance(n, torch.fx.Node) else n
+
+
+def _remap_edge_or_node(e, by_name):
+    if isinstance(e, tuple):
+        return tuple(_remap_node(n, by_name) for n in e)
+    return _remap_node(e, by_name)
+
+
+def _remap_spec(spec, by_name):
+    if isinstance(spec, SharedQuantizationSpec):
+        return SharedQuantizationSpec(_remap_edge_or_node(spec.edge_or_node, by_name))
+    if isinstance(spec, DerivedQuantizationSpec):
+        return dataclasses.replace(
+            spec, derived_from=[_remap_edge_or_node(e, by_name) for e in spec.derived_from]
+        )
+    return spec  # frozen and node-free: safe to share
+
+
+def _remap_annotation(ann, by_name):
+    return dataclasses.replace(
+        ann,
+        input_qspec_map={
+            _remap_node(k, by_name): _remap_spec(v, by_name) for k, v in ann.input_qspec_map.items()
+        },
+        output_qspec=_remap_spec(ann.output_qspec, by_name),
+    )

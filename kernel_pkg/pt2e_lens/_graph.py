@@ -1,0 +1,31 @@
+"""Turn what a user hands us (a Stage, GraphModule or ExportedProgram) into a GraphModule to read."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from .errors import Pt2eLensError
+
+
+def as_graph_module(x: Any, what: str = "this call") -> torch.fx.GraphModule:
+    """The GraphModule behind x, never a copy of the user's: callers only read it.
+
+    An ExportedProgram is read through `ep.module()`, the graph PT2E annotates (a new module each call).
+    """
+    stage_graph = getattr(x, "graph_module", None)
+    if isinstance(stage_graph, torch.fx.GraphModule):
+        return stage_graph
+    if isinstance(x, torch.fx.GraphModule):
+        return x
+    if isinstance(x, torch.export.ExportedProgram):
+        return x.module()
+    if isinstance(x, torch.nn.Module):
+        raise Pt2eLensError(
+            f"{what} needs a graph, got the nn.Module {type(x).__name__}: export it first with "
+            f"pl.Run(model, example_inputs) or torch.export.export(model, example_inputs)."
+        )
+    raise Pt2eLensError(
+        f"{what} needs a pt2e-lens Stage, a torch.fx.GraphModule or a torch.export.ExportedProgram, "
+        f"got {type(x).__name__}."
+    )

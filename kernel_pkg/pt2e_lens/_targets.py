@@ -1,0 +1,40 @@
+"""Names of FX node targets, and which of them are quantize / dequantize ops."""
+from __future__ import annotations
+
+from typing import Any
+
+_QDQ_NAMESPACES = ("quantized_decomposed", "torchao")
+
+
+def short_name(target: Any) -> str:
+    """`aten.conv2d.default` → `conv2d`; `operator.getitem` → `getitem`; module names as they are."""
+    if isinstance(target, str):
+        return target
+    packet = getattr(target, "_overloadpacket", None)
+    if packet is not None:
+        return packet.__name__
+    return getattr(target, "__name__", str(target))
+
+
+def full_name(target: Any) -> str:
+    """`aten.conv2d.default`, `_operator.getitem`, or the module/attribute path."""
+    if isinstance(target, str):
+        return target
+    if hasattr(target, "_overloadpacket"):
+        return str(target)
+    module = getattr(target, "__module__", None)
+    name = getattr(target, "__qualname__", None) or getattr(target, "__name__", None)
+    return f"{module}.{name}" if module and name else str(target)
+
+
+def qdq_kind(target: Any) -> str | None:
+    """`quantize` / `dequantize` for the q/dq ops convert_pt2e emits, else None."""
+    namespace = getattr(target, "namespace", None)
+    if namespace not in _QDQ_NAMESPACES:
+        return None
+    name = short_name(target)
+    if name.startswith("dequantize"):
+        return "dequantize"
+    if name.startswith("quantize"):
+        return "quantize"
+    return None

@@ -1,0 +1,39 @@
+"""The torchao names pt2e-lens uses, imported once (quietly: torchao logs CUDA load noise on CPU)."""
+from __future__ import annotations
+
+from ._quiet import quiet_import
+
+with quiet_import():
+    import torchao  # noqa: F401
+    from torchao.quantization.pt2e import AffineQuantizedObserverBase, FakeQuantizeBase, ObserverBase
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    from torchao.quantization.pt2e.quantizer import (
+        ComposableQuantizer,
+        DerivedQuantizationSpec,
+        FixedQParamsQuantizationSpec,
+        QuantizationAnnotation,
+        QuantizationSpec,
+        Quantizer,
+        SharedQuantizationSpec,
+    )
+    from torchao.quantization.pt2e.quantizer.quantizer import Q_ANNOTATION_KEY
+
+
+
+def is_observer_module(module) -> bool:
+    """What prepare_pt2e inserts: an observer, a fake-quantize or an affine observer."""
+    return isinstance(module, (ObserverBase, FakeQuantizeBase, AffineQuantizedObserverBase))
+
+__all__ = [
+    "ComposableQuantizer",
+    "DerivedQuantizationSpec",
+    "FixedQParamsQuantizationSpec",
+    "Q_ANNOTATION_KEY",
+    "QuantizationAnnotation",
+    "QuantizationSpec",
+    "Quantizer",
+    "SharedQuantizationSpec",
+    "convert_pt2e",
+    "is_observer_module",
+    "prepare_pt2e",
+]

@@ -1,0 +1,27 @@
+"""Node and op counts, and the op diff table of course chapter M00-3."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..snapshot import snapshot
+from .table import Table
+
+
+def node_count(x: Any) -> int:
+    """All nodes, placeholders, get_attr and output included (as the course counts: 47 → 51)."""
+    return len(snapshot(x).nodes)
+
+
+def op_counts(x: Any) -> Counter:
+    """call_function nodes by short op name: conv2d, _native_batch_norm_legit_no_training, getitem…"""
+    return Counter(n["target"] for n in snapshot(x).nodes if n["op"] == "call_function")
+
+
+def diff_ops(a: Any, b: Any, label_a: str = "a", label_b: str = "b") -> Table:
+    """Rows (op, count_a, count_b, delta): changed ops first, then unchanged, each alphabetical."""
+    ca, cb = op_counts(a), op_counts(b)
+    ops = sorted(set(ca) | set(cb))
+    rows = [(op, ca[op], cb[op], cb[op] - ca[op]) for op in ops]
+    rows = [r for r in rows if r[3]] + [r for r in rows if not r[3]]
+    return Table("op_diff", ["op", label_a, label_b, "delta"], rows, title=f"ops: {label_a} → {label_b}")

@@ -1,0 +1,61 @@
+"""What `ep.run_decompositions(table)` turns each op into (course chapter M00-3)."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ..errors import Pt2eLensError, first_line
+from ..snapshot import Snapshot, build
+from .counts import diff_ops
+from .stage_diff import stage_diff
+from .table import Table
+
+
+class Decomposition:
+    def __init__(self, exported_program, before: Snapshot, after: Snapshot, table_label: str):
+        self.exported_program = exported_program  # the new ExportedProgram run_decompositions returned
+        self.before, self.after, self.table_label = before, after, table_label
+        self.op_diff = diff_ops(before, after, "before", "after")
+        self.node_counts = (len(before.nodes), len(after.nodes))
+        diff = stage_diff(before, after)
+        rows = []
+        for n in before.nodes:
+            if n["op"] != "call_function":
+                continue
+            targets = [n["id"]] if n["id"] not in diff.removed else diff.became.get(n["id"], [])
+            rows.append((n["id"], n["target"], ", ".join(targets) or "—",
+                         " + ".join(after.node[t]["target"] for t in targets) or "(gone)"))
+        self.became = Table("decomposition", ["node", "op", "became", "ops"], rows,
+                            title=f"run_decompositions({table_label}): {self.node_counts[0]} → {self.node_counts[1]} nodes")
+
+    def tables(self) -> list[Table]:
+        return [self.op_diff, self.became]
+
+    def __repr__(self) -> str:
+        return f"{self.became.title}\n\n{self.op_diff.to_text()}\n\n{self.became.to_text()}"
+
+    def _repr_html_(self) -> str:
+        return self.op_diff._repr_html_() + self.became._repr_html_()
+
+
+def decomposition(ep: Any, table: Any = None) -> Decomposition:
+    """Decompose a copy of `ep` (None/{}/"empty": the empty table; "core": Core ATen; or a dict)."""
+    ep = getattr(ep, "exported_program", None) or ep
+    if not isinstance(ep, torch.export.ExportedProgram):
+        raise Pt2eLensError(
+            f"pl.decomposition needs a torch.export.ExportedProgram (or an exported/decomposed Stage), got {type(ep).__name__}."
+        )
+    if table == "core":
+        label, run = "core", lambda: ep.run_decompositions()
+    elif table in (None, "empty") or table == {}:
+        label, run = "{}", lambda: ep.run_decompositions({})
+    elif isinstance(table, dict):
+        label, run = "custom", lambda: ep.run_decompositions(table)
+    else:
+        raise Pt2eLensError(f"table must be None, 'empty', 'core' or a decomposition dict, got {table!r}.")
+    try:
+        new_ep = run()
+    except Exception as e:
+        raise Pt2eLensError(f"run_decompositions failed: {first_line(e)}.", original=e) from None
+    return Decomposition(new_ep, build(ep.module(), "exported"), build(new_ep.module(), "decomposed"), label)

@@ -1,0 +1,55 @@
+"""Walking a snapshot's graph: the course's unique-user chain, and the node set a focused view shows."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..errors import Pt2eLensError
+from ..snapshot import snapshot
+
+
+class Chain(list):
+    """Op names along a chain; prints as `conv2d → batch_norm → relu`."""
+
+    def __str__(self) -> str:
+        return " → ".join(self)
+
+    __repr__ = __str__
+
+
+def chain(x: Any, start: str, until: str | Iterable[str] | None = None) -> Chain:
+    """Ops from node `start` following unique users, stopping after an op in `until` or at a fork."""
+    snap = snapshot(x)
+    if start not in snap.node:
+        raise Pt2eLensError(f"no node named {start!r} in this graph; node names look like {_examples(snap)}.")
+    stop = {until} if isinstance(until, str) else set(until or ())
+    out, node = Chain(), snap.node[start]
+    while node["op"] == "call_function":
+        out.append(node["target"])
+        users = snap.users[node["id"]]
+        if node["target"] in stop or len(users) != 1:
+            break
+        node = snap.node[users[0]]
+    return out
+
+
+def _examples(snap) -> str:
+    names = [n["id"] for n in snap.nodes if n["op"] == "call_function"][:3]
+    return ", ".join(names) or "(none)"
+
+
+def focus(x: Any, ops: str | Iterable[str], hops: int = 1) -> list[str]:
+    """Node ids a view around `ops` shows: nodes whose op, name or role is listed, plus `hops` neighbours."""
+    snap = snapshot(x)
+    wanted = {ops} if isinstance(ops, str) else set(ops)
+    if hops < 0:
+        raise Pt2eLensError(f"hops must be 0 or more, got {hops}.")
+    seeds = {n["id"] for n in snap.nodes if n["target"] in wanted or n["id"] in wanted or n["role"] in wanted}
+    shown, frontier = set(seeds), set(seeds)
+    for _ in range(hops):
+        nxt = set()
+        for nid in frontier:
+            nxt.update(snap.users[nid])
+            nxt.update(snap.inputs[nid])
+        frontier = nxt - shown
+        shown |= frontier
+    return [n["id"] for n in snap.nodes if n["id"] in shown]

@@ -1,0 +1,98 @@
+"""Annotation, observer and q/dq tables, the fp32↔int8 boundaries and the course's sequence line."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..snapshot import snapshot
+from ._describe import at_text, range_text, spec_text
+from .table import Table
+
+
+def annotations(x: Any) -> Table:
+    """A row per annotated node: its input edges and output with their specs, and who annotated it."""
+    snap = snapshot(x)
+    rows = []
+    for a in snap.annotations:
+        inputs = "; ".join(f"{i['src']}: {spec_text(snap.spec.get(i['spec']))}" for i in a["inputs"])
+        rows.append(
+            (
+                a["node"],
+                snap.node[a["node"]]["target"],
+                inputs or "—",
+                spec_text(snap.spec.get(a["output"])),
+                a["annotated"],
+                a["allow_implicit_sharing"],
+                a["quantizer"],
+            )
+        )
+    cols = ["node", "op", "inputs", "output", "_annotated", "allow_implicit_sharing", "quantizer"]
+    return Table("annotations", cols, rows, title="annotations")
+
+
+def observers(x: Any) -> Table:
+    """A row per observer instance: what it watches, every edge/node it serves, its group and stats."""
+    snap = snapshot(x)
+    rows = []
+    for o in snap.observers:
+        requested = []
+        for s in o["serves"]:
+            who = s["at"]["edge"][1] if "edge" in s["at"] else s["at"]["node"]
+            if who not in requested:
+                requested.append(who)
+        rows.append(
+            (
+                o["id"],
+                ", ".join(o["names"]),
+                o["class"],
+                o["dtype"],
+                o["qscheme"],
+                range_text(o["quant_min"], o["quant_max"]),
+                o["observes"],
+                "; ".join(f"{at_text(s['at'])} ({s['via']})" for s in o["serves"]),
+                ", ".join(requested),
+                o["group"],
+                o["implicit"],
+                o["min"],
+                o["max"],
+                o["scale"],
+                o["zero_point"],
+            )
+        )
+    cols = ["id", "names", "class", "dtype", "qscheme", "range", "observes", "serves", "requested_by",
+            "group", "implicit", "min", "max", "scale", "zero_point"]
+    return Table("observers", cols, rows, title="observers")
+
+
+def qdq(x: Any) -> Table:
+    """A row per quantize/dequantize node with its qparams and the tensor it belongs to."""
+    snap = snapshot(x)
+    rows = [
+        (
+            q["node"], q["kind"], q["op"], q["granularity"], q["scale"], q["zero_point"], q["axis"],
+            q["dtype"], range_text(q["quant_min"], q["quant_max"]), q["tensor"], q["from_observer"],
+        )
+        for q in snap.qdq
+    ]
+    cols = ["node", "kind", "op", "granularity", "scale", "zero_point", "axis", "dtype", "range",
+            "tensor", "from_observer"]
+    return Table("qdq", cols, rows, title="quantize / dequantize")
+
+
+def boundaries(x: Any) -> Table:
+    """Where values cross between fp32 and int8: each quantize (fp32→int8) and dequantize (int8→fp32)."""
+    snap = snapshot(x)
+    rows = []
+    for q in snap.qdq:
+        direction = "fp32→int8" if q["kind"] == "quantize" else "int8→fp32"
+        rows.append((direction, q["node"], q["tensor"], ", ".join(snap.users[q["node"]])))
+    return Table("boundaries", ["direction", "node", "tensor", "consumers"], rows, title="fp32 ↔ int8 boundaries")
+
+
+def sequence(x: Any) -> str:
+    """The course's one-line form of the call_function nodes: `dq q dq conv2d q dq relu …`."""
+    short = {"quantize": "q", "dequantize": "dq"}
+    return " ".join(
+        short.get(n["role"]) or n["id"].rstrip("_0123456789")
+        for n in snapshot(x).nodes
+        if n["op"] == "call_function"
+    )

@@ -1,0 +1,81 @@
+"""Small result tables: readable in a terminal (`str`), a notebook (`_repr_html_`) and as JSON."""
+from __future__ import annotations
+
+import html
+from typing import Any, Sequence
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_cell(x) for x in v) if len(v) <= 4 else f"{_cell(v[0])}, … ({len(v)})"
+    return str(v)
+
+
+def _jsonable(v: Any) -> Any:
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v
+    return _cell(v)
+
+
+class Table:
+    """Rows of plain values with named columns. `name` says which analysis made it."""
+
+    def __init__(self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None):
+        self.name, self.title = name, title
+        self.columns = list(columns)
+        self.rows = [tuple(r) for r in rows]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __getitem__(self, i):
+        return self.rows[i]
+
+    def column(self, name: str) -> list[Any]:
+        i = self.columns.index(name)
+        return [r[i] for r in self.rows]
+
+    def to_dict(self) -> dict:
+        """The contract's Table: {name, title, columns, rows}."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "columns": self.columns,
+            "rows": [[_jsonable(v) for v in r] for r in self.rows],
+        }
+
+    def to_markdown(self) -> str:
+        def esc(s: str) -> str:
+            return s.replace("|", "\\|").replace("\n", " ")
+
+        lines = ["| " + " | ".join(esc(c) for c in self.columns) + " |", "|" + "---|" * len(self.columns)]
+        lines += ["| " + " | ".join(esc(_cell(v)) for v in r) + " |" for r in self.rows]
+        return "\n".join(([f"**{esc(self.title)}**", ""] if self.title else []) + lines)
+
+    def to_text(self) -> str:
+        cells = [self.columns] + [[_cell(v) for v in r] for r in self.rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
+        fmt = lambda row: "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
+        lines = [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
+        return "\n".join(([self.title] if self.title else []) + lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in r) + "</tr>" for r in self.rows
+        )
+        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
+        return f'<table class="pt2e-lens-table">{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'

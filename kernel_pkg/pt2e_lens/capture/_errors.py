@@ -1,0 +1,55 @@
+"""Turn what torchao raises during prepare into one line that says what to do."""
+from __future__ import annotations
+
+import re
+
+import torch
+
+from ..errors import Pt2eLensError, first_line
+from ._recorder import QuantizerFailed
+
+_CHANGED = re.compile(r"Quantizer (\S+) has (changed|removed) annotations on node (\S+)")
+
+
+def _describe_key(key) -> str | None:
+    if isinstance(key, torch.fx.Node):
+        return f"the output of node {key.name}"
+    if isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, torch.fx.Node) for k in key):
+        return f"edge {key[0].name} → {key[1].name}"
+    return None
+
+
+def prepare_error(e: BaseException, blame: dict[str, str]) -> Pt2eLensError:
+    if isinstance(e, QuantizerFailed):
+        return Pt2eLensError(
+            f"{e.quantizer_name}.{e.method} raised {type(e.original).__name__}: "
+            f"{first_line(e.original)} — fix that quantizer; earlier stages are kept.",
+            original=e.original,
+        )
+    m = _CHANGED.search(str(e)) if isinstance(e, RuntimeError) else None
+    if m:
+        quantizer, verb, node = m.groups()
+        owner = blame.get(node)
+        first = f" that {owner} wrote" if owner and owner != quantizer else ""
+        return Pt2eLensError(
+            f"{quantizer} {verb} the annotation of node {node}{first}: in a ComposableQuantizer a later "
+            f"quantizer may only annotate nodes that are still unannotated — make {quantizer} skip nodes "
+            f"whose annotation has _annotated=True, or reorder the quantizers.",
+            original=e,
+        )
+    if isinstance(e, KeyError) and e.args:
+        where = _describe_key(e.args[0])
+        if where:
+            return Pt2eLensError(
+                f"a SharedQuantizationSpec points at {where}, which no annotation quantizes: annotate "
+                f"it first, or share with an edge or node that has a QuantizationSpec.",
+                original=e,
+            )
+    if isinstance(e, (RecursionError, AssertionError)):
+        return Pt2eLensError(
+            f"prepare_pt2e failed while resolving shared specs ({type(e).__name__}): a "
+            f"SharedQuantizationSpec probably points at an anchor later in graph order (pytorch/ao#4421) "
+            f"— point shared specs at earlier edges or nodes.",
+            original=e,
+        )
+    return Pt2eLensError(f"prepare_pt2e failed: {type(e).__name__}: {first_line(e)}.", original=e)

@@ -1,0 +1,47 @@
+"""torch.export with one-line errors and an optional symbolic batch dimension."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ..errors import Pt2eLensError, first_line
+
+
+def check_example_inputs(example_inputs: Any) -> tuple:
+    if isinstance(example_inputs, list):
+        example_inputs = tuple(example_inputs)
+    if not isinstance(example_inputs, tuple):
+        got = type(example_inputs).__name__
+        raise Pt2eLensError(
+            f"example_inputs must be a tuple of inputs, e.g. (x,) — got a {got}; wrap it: (x,)."
+        )
+    return example_inputs
+
+
+def _batch_dims(example_inputs: tuple) -> tuple:
+    batch = torch.export.Dim("batch", min=1, max=1 << 16)
+    return tuple(
+        {0: batch} if isinstance(t, torch.Tensor) and t.dim() > 0 else None for t in example_inputs
+    )
+
+
+def export(model: torch.nn.Module, example_inputs: tuple, dynamic_batch: bool) -> torch.export.ExportedProgram:
+    if not isinstance(model, torch.nn.Module):
+        raise Pt2eLensError(
+            f"pl.Run needs an nn.Module, a GraphModule or an ExportedProgram, got {type(model).__name__}."
+        )
+    dynamic_shapes = _batch_dims(example_inputs) if dynamic_batch else None
+    try:
+        return torch.export.export(model, example_inputs, dynamic_shapes=dynamic_shapes)
+    except Exception as e:
+        hint = (
+            " (the model specialises on the batch size: try dynamic_batch=False)"
+            if dynamic_batch and "batch" in str(e)
+            else ""
+        )
+        raise Pt2eLensError(
+            f"torch.export could not capture {type(model).__name__}: {first_line(e)}{hint}. "
+            f"Fix the model code it points at, or pass a GraphModule/ExportedProgram you exported yourself.",
+            original=e,
+        ) from None

@@ -1,0 +1,95 @@
+"""A quantizer wrapper that lets prepare_pt2e run unchanged while we watch.
+
+It forwards every call to the user's quantizer and records three things torchao does not keep:
+the graph right after annotation (the "annotated" stage), which (sub-)quantizer wrote each node's
+annotation, and the {edge/node: observer instance} map handed to `prepare_obs_or_fq_callback`.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+
+from .._torchao import ComposableQuantizer, Q_ANNOTATION_KEY, Quantizer
+
+
+class QuantizerFailed(Exception):
+    """A user quantizer raised inside annotate/validate; carries its name for the one-line error."""
+
+    def __init__(self, quantizer_name: str, method: str, original: BaseException):
+        super().__init__(f"{quantizer_name}.{method}")
+        self.quantizer_name, self.method, self.original = quantizer_name, method, original
+
+
+def _annotation_ids(model: torch.fx.GraphModule) -> dict[str, int]:
+    return {n.name: id(a) for n in model.graph.nodes if (a := n.meta.get(Q_ANNOTATION_KEY)) is not None}
+
+
+class _Blame(Quantizer):
+    """Stands in for one sub-quantizer of a ComposableQuantizer and notes which nodes it annotated.
+
+    Each instance gets a subclass named like the quantizer it wraps, so ComposableQuantizer's own
+    "Quantizer X has changed annotations" message keeps naming the user's class.
+    """
+
+    def __init__(self, inner: Quantizer, blame: dict[str, str]):
+        super().__init__()
+        self.inner, self.blame = inner, blame
+
+    def transform_for_annotation(self, model):
+        return self.inner.transform_for_annotation(model)
+
+    def annotate(self, model):
+        annotate_with_blame(self.inner, model, self.blame)
+        return model
+
+    def validate(self, model):
+        self.inner.validate(model)
+
+
+def _wrap(q: Quantizer, blame: dict[str, str]) -> Quantizer:
+    cls = type(type(q).__name__, (_Blame,), {"__qualname__": type(q).__qualname__})
+    return cls(q, blame)
+
+
+def annotate_with_blame(q: Quantizer, model: torch.fx.GraphModule, blame: dict[str, str]) -> None:
+    """Run q.annotate, attributing each new annotation to the innermost quantizer that wrote it."""
+    if type(q) is ComposableQuantizer:  # a subclass may annotate its own way: treat it as one
+        ComposableQuantizer([_wrap(sub, blame) for sub in q.quantizers]).annotate(model)
+        return
+    before = _annotation_ids(model)
+    try:
+        q.annotate(model)
+    except Exception as e:
+        raise QuantizerFailed(type(q).__name__, "annotate", e) from e
+    for name, ident in _annotation_ids(model).items():
+        if before.get(name) != ident:
+            blame[name] = type(q).__name__
+
+
+class RecordingQuantizer(Quantizer):
+    def __init__(self, inner: Quantizer, on_annotated: Callable[[torch.fx.GraphModule], None]):
+        super().__init__()
+        self.inner = inner
+        self.on_annotated = on_annotated
+        self.blame: dict[str, str] = {}
+        self.edge_or_node_to_obs: dict = {}
+
+    def transform_for_annotation(self, model):
+        return self.inner.transform_for_annotation(model)
+
+    def annotate(self, model):
+        annotate_with_blame(self.inner, model, self.blame)
+        return model
+
+    def validate(self, model):
+        try:
+            self.inner.validate(model)
+        except Exception as e:
+            raise QuantizerFailed(type(self.inner).__name__, "validate", e) from e
+        self.on_annotated(model)  # prepare_pt2e calls validate right after annotate
+
+    def prepare_obs_or_fq_callback(self, model, edge_or_node_to_obs_or_fq):
+        self.edge_or_node_to_obs = dict(edge_or_node_to_obs_or_fq)
+        # torchao calls only the top-level quantizer's callback (ComposableQuantizer forwards nothing)
+        self.inner.prepare_obs_or_fq_callback(model, edge_or_node_to_obs_or_fq)

@@ -1,0 +1,189 @@
+"""`pl.Run` and `pl.capture`: export → (decompose) → annotate → prepare → calibrate → convert.
+
+prepare_pt2e and convert_pt2e mutate graphs in place, so every step works on a private copy and
+every stage keeps its own: the user's model, ExportedProgram and GraphModules are never touched.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, Iterable
+
+import torch
+
+from .._copy import private_copy
+from .._torchao import Quantizer, convert_pt2e, prepare_pt2e
+from ..errors import Pt2eLensError, first_line
+from ..snapshot import CaptureRecord
+from ..snapshot._observers import serves_from_callback
+from ._errors import prepare_error
+from ._export import check_example_inputs, export
+from ._recorder import RecordingQuantizer
+from .stage import STAGE_ORDER, Stage
+
+_TABLES = {"empty": {}, "core": None}
+
+
+class Run:
+    """Step through PT2E, keeping every stage: `run["prepared"].graph_module`, `.snapshot`."""
+
+    def __init__(self, model: Any, example_inputs: Any = None, dynamic_batch: bool = False):
+        self._stages: dict[str, Stage] = {}
+        self._working: torch.fx.GraphModule | None = None  # the prepared module being calibrated
+        self._calibrated = False
+        self.dynamic_batch = dynamic_batch
+        if isinstance(model, torch.export.ExportedProgram):
+            ep = model  # .module() and run_decompositions() return new objects: ep stays untouched
+            self._add(Stage("exported", ep.module(), exported_program=ep))
+        elif isinstance(model, torch.fx.GraphModule):
+            self._add(Stage("exported", private_copy(model)))
+        else:
+            if example_inputs is None:
+                raise Pt2eLensError("pl.Run(model, example_inputs): example_inputs is required to export a model, e.g. (x,).")
+            inputs = check_example_inputs(example_inputs)
+            ep = export(model, inputs, dynamic_batch)
+            self._add(Stage("exported", ep.module(), exported_program=ep))
+
+    # -- stages
+    @property
+    def stages(self) -> list[str]:
+        return [s for s in STAGE_ORDER if s in self._stages]
+
+    def __getitem__(self, name: str) -> Stage:
+        if name not in self._stages:
+            raise Pt2eLensError(f"this run has no {name!r} stage; it has: {', '.join(self.stages)}.")
+        return self._stages[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._stages
+
+    def __iter__(self):
+        return (self._stages[s] for s in self.stages)
+
+    @property
+    def latest(self) -> Stage:
+        return self._stages[self.stages[-1]]
+
+    def _add(self, stage: Stage) -> None:
+        # a stage replaces its old self and every later one: they no longer follow from it
+        for later in STAGE_ORDER[STAGE_ORDER.index(stage.name):]:
+            self._stages.pop(later, None)
+        self._stages[stage.name] = stage
+
+    # -- steps
+    def decompose(self, table: Any = None) -> "Run":
+        """`None`/`{}`/"empty": the empty table; "core": Core ATen; or a decomposition table dict."""
+        if self._working is not None:
+            raise Pt2eLensError("decompose() comes before prepare(): start a new pl.Run to decompose.")
+        ep = self._stages["exported"].exported_program
+        if ep is None:
+            raise Pt2eLensError("decompose() needs an ExportedProgram: create the run from a model or an ExportedProgram, not a GraphModule.")
+        if table is None or (isinstance(table, str) and table in _TABLES):
+            resolved = _TABLES.get(table, {}) if table is not None else {}
+        elif isinstance(table, dict):
+            resolved = table
+        else:
+            raise Pt2eLensError(f"decompose(table): use None, 'empty', 'core' or a decomposition dict, got {table!r}.")
+        try:
+            new_ep = ep.run_decompositions() if resolved is None else ep.run_decompositions(resolved)
+        except Exception as e:
+            raise Pt2eLensError(f"run_decompositions failed: {first_line(e)}.", original=e) from None
+        label = "core" if resolved is None else ("empty" if not resolved else "custom")
+        self._add(Stage("decomposed", new_ep.module(), exported_program=new_ep, info={"table": label}))
+        return self
+
+    def prepare(self, quantizer: Quantizer) -> "Run":
+        if not isinstance(quantizer, Quantizer):
+            raise Pt2eLensError(f"prepare() needs a torchao Quantizer, got {type(quantizer).__name__}.")
+        base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
+        annotated: dict[str, torch.fx.GraphModule] = {}
+        recorder = RecordingQuantizer(quantizer, on_annotated=lambda m: annotated.setdefault("gm", private_copy(m)))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                prepared = prepare_pt2e(private_copy(base.graph_module), recorder)
+        except Exception as e:
+            raise prepare_error(e, recorder.blame) from None
+        name = type(quantizer).__name__
+        self._add(Stage("annotated", annotated["gm"], CaptureRecord(blame=recorder.blame), info={"quantizer": name}))
+        record = CaptureRecord(blame=recorder.blame, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
+        self._add(Stage("prepared", private_copy(prepared), record, info={"quantizer": name}))
+        self._working, self._calibrated = prepared, False
+        return self
+
+    def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> "Run":
+        """Feed input tuples (or call `batches(prepared_module)`) through the prepared model."""
+        if self._working is None:
+            raise Pt2eLensError("calibrate() needs a prepared model: call run.prepare(quantizer) first.")
+        done = 0
+        try:
+            with torch.no_grad():
+                if callable(batches) and not hasattr(batches, "__iter__"):
+                    batches(self._working)
+                    done = 1
+                else:
+                    for batch in batches:
+                        self._working(*(batch if isinstance(batch, (tuple, list)) else (batch,)))
+                        done += 1
+        except Exception as e:
+            last_good = self._stages["calibrated" if self._calibrated else "prepared"]
+            self._working = private_copy(last_good.graph_module)  # drop the half-observed batch
+            raise self._calibration_error(e, done) from None
+        if done == 0:
+            raise Pt2eLensError("calibrate() got no batches: pass an iterable of input tuples, e.g. [(x1,), (x2,)].")
+        self._calibrated = True
+        record = self._stages["prepared"].record
+        self._add(Stage("calibrated", private_copy(self._working), record, info={"batches": done}))
+        return self
+
+    def _calibration_error(self, e: BaseException, index: int) -> Pt2eLensError:
+        text = str(e)
+        if not self.dynamic_batch and ("Guard failed" in text or "size()[0]" in text or "Expected input" in text):
+            return Pt2eLensError(
+                f"calibration batch {index} has another shape than the example inputs and the model was "
+                f"exported with a static batch size ({first_line(e, 120)}): use pl.Run(..., dynamic_batch=True) "
+                f"or batches of the example size.",
+                original=e,
+            )
+        return Pt2eLensError(f"calibration batch {index} failed: {type(e).__name__}: {first_line(e)}.", original=e)
+
+    def convert(self) -> "Run":
+        if self._working is None:
+            raise Pt2eLensError("convert() needs a prepared model: call run.prepare(quantizer) first.")
+        if not self._calibrated:
+            warnings.warn(
+                "pt2e-lens: converting without calibration — observers saw no data, so scales and zero "
+                "points are defaults; call run.calibrate(batches) first.",
+                stacklevel=2,
+            )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            converted = convert_pt2e(private_copy(self._working))
+        self._add(Stage("converted", converted, self._stages["prepared"].record, info={"calibrated": self._calibrated}))
+        return self
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from ..display import mimebundle
+
+        return mimebundle(self)
+
+    def __repr__(self) -> str:
+        return f"<pt2e_lens.Run stages={self.stages}>"
+
+
+def capture(
+    model: Any,
+    example_inputs: Any,
+    quantizer: Quantizer,
+    calibration: Iterable[Any] | Callable | None = None,
+    dynamic_batch: bool = False,
+    decompose: Any = False,
+) -> Run:
+    """Every stage in one call: export, optional decompose, prepare, calibrate (if given), convert."""
+    run = Run(model, example_inputs, dynamic_batch=dynamic_batch)
+    if decompose is not False:
+        run.decompose(decompose)
+    run.prepare(quantizer)
+    if calibration is not None:
+        run.calibrate(calibration)
+    run.convert()
+    return run

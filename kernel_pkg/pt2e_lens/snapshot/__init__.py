@@ -1,0 +1,133 @@
+"""The snapshot: one graph at one stage as the versioned JSON contract (docs/contract.md)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import torch
+
+from .._graph import as_graph_module
+from ..errors import Pt2eLensError
+from ._nodes import nodes_and_edges
+from ._observers import observers
+from ._qdq import qdq
+from ._specs import SpecTable, annotations
+
+SCHEMA_VERSION = 1
+FORMAT = "pt2e-lens.snapshot"
+
+
+@dataclass
+class CaptureRecord:
+    """What only capture time can know: who annotated each node, which observer serves which key."""
+
+    blame: dict[str, str] = field(default_factory=dict)  # node name → quantizer class name
+    serves: dict[tuple, str] | None = None  # ("edge", src, dst) | ("node", n) → observer module name
+
+
+class Snapshot:
+    """A graph's nodes, edges, specs, annotations, observers and q/dq as plain JSON-ready data."""
+
+    def __init__(self, data: dict):
+        self.data = data
+
+    # -- the contract's fields, for analyses
+    stage = property(lambda self: self.data["stage"])
+    nodes = property(lambda self: self.data["nodes"])
+    edges = property(lambda self: self.data["edges"])
+    specs = property(lambda self: self.data["specs"])
+    annotations = property(lambda self: self.data["annotations"])
+    observers = property(lambda self: self.data["observers"])
+    qdq = property(lambda self: self.data["qdq"])
+    findings = property(lambda self: self.data["findings"])
+
+    @cached_property
+    def node(self) -> dict[str, dict]:
+        return {n["id"]: n for n in self.nodes}
+
+    @cached_property
+    def spec(self) -> dict[str, dict]:
+        return {s["id"]: s for s in self.specs}
+
+    @cached_property
+    def users(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {n["id"]: [] for n in self.nodes}
+        for e in self.edges:
+            if e["dst"] not in out[e["src"]]:
+                out[e["src"]].append(e["dst"])
+        return out
+
+    @cached_property
+    def inputs(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {n["id"]: [] for n in self.nodes}
+        for e in self.edges:
+            out[e["dst"]].append(e["src"])
+        return out
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.data, indent=indent, allow_nan=False, separators=None if indent else (",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Snapshot":
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise Pt2eLensError(f"not a pt2e-lens snapshot: invalid JSON ({e}).") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise Pt2eLensError("not a pt2e-lens snapshot: its 'format' is not 'pt2e-lens.snapshot'.")
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise Pt2eLensError(
+                f"snapshot schema_version {version!r} is not supported (this pt2e-lens reads "
+                f"{SCHEMA_VERSION}): upgrade pt2e-lens or re-create the snapshot."
+            )
+        return cls(data)
+
+    def __repr__(self) -> str:
+        return f"<Snapshot stage={self.stage!r} nodes={len(self.nodes)} observers={len(self.observers)} qdq={len(self.qdq)}>"
+
+
+def _versions() -> dict[str, str]:
+    import torchao
+
+    return {"torch": torch.__version__, "torchao": getattr(torchao, "__version__", "unknown")}
+
+
+def build(
+    gm: torch.fx.GraphModule,
+    stage: str | None = None,
+    record: CaptureRecord | None = None,
+) -> Snapshot:
+    modules = dict(gm.named_modules(remove_duplicate=False))
+    nodes, edges = nodes_and_edges(gm, modules)
+    by_id = {n["id"]: n for n in nodes}
+    specs = SpecTable()
+    anns = annotations(gm, specs, record.blame if record else {})
+    obs = observers(gm, modules, by_id, specs, record.serves if record else None)
+    data = {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "stage": stage,
+        "meta": {"node_count": len(nodes), **_versions()},
+        "nodes": nodes,
+        "edges": edges,
+        "specs": specs.specs,
+        "annotations": anns,
+        "observers": obs,
+        "qdq": qdq(gm, by_id),
+        "findings": [],
+    }
+    return Snapshot(data)
+
+
+def snapshot(x: Any) -> Snapshot:
+    """The snapshot of a Stage (cached), GraphModule or ExportedProgram."""
+    if isinstance(x, Snapshot):
+        return x
+    latest = getattr(x, "latest", None)  # a Run: its newest stage
+    cached = getattr(latest or x, "snapshot", None)
+    if isinstance(cached, Snapshot):
+        return cached
+    return build(as_graph_module(x, "pl.snapshot"))

@@ -1,0 +1,121 @@
+"""Nodes and edges of a GraphModule, as the contract's plain dicts."""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+import torch
+
+from .._targets import full_name, qdq_kind, short_name
+from .._torchao import is_observer_module
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+_LIBRARY_PATHS = ("/torch/", "/torchao/", "/site-packages/", "/dist-packages/", "<frozen")
+
+
+def flat_inputs(node: torch.fx.Node) -> Iterator[torch.fx.Node]:
+    """Node inputs in argument order (args, then kwargs), duplicates kept: their index is the position."""
+    stack = [iter((node.args, tuple(node.kwargs.values())))]
+    while stack:
+        for item in stack[-1]:
+            if isinstance(item, torch.fx.Node):
+                yield item
+            elif isinstance(item, (tuple, list)):
+                stack.append(iter(item))
+                break
+            elif isinstance(item, dict):
+                stack.append(iter(item.values()))
+                break
+        else:
+            stack.pop()
+
+
+def role(node: torch.fx.Node, modules: dict[str, torch.nn.Module]) -> str:
+    op = node.op
+    if op == "placeholder":
+        return "input"
+    if op == "get_attr":
+        return "param"
+    if op == "output":
+        return "output"
+    if op == "call_module" and is_observer_module(modules.get(node.target)):
+        return "observer"
+    if op == "call_function":
+        return qdq_kind(node.target) or "compute"
+    return "compute"
+
+
+def _shape_dtype(val: Any) -> tuple[list | None, str | None]:
+    if isinstance(val, (tuple, list)):
+        val = next((v for v in val if isinstance(v, torch.Tensor)), None)
+    if not isinstance(val, torch.Tensor):
+        return None, None
+    shape = [d if isinstance(d, int) else str(d) for d in val.shape]
+    return shape, str(val.dtype).removeprefix("torch.")
+
+
+def _source(trace: str | None) -> str | None:
+    """The innermost frame of the user's own code: torch's frames say nothing about the model."""
+    if not trace:
+        return None
+    frames = _FRAME.findall(trace)
+    user = [f for f in frames if not any(p in f[0] for p in _LIBRARY_PATHS)]
+    file, line = (user or frames or [(None, None)])[-1]
+    return f"{file}:{line}" if file else None
+
+
+def provenance(node: torch.fx.Node) -> list[str]:
+    """Names of the root nodes in meta['from_node'] (what this node was made from, across passes)."""
+    roots: list[str] = []
+    stack = list(node.meta.get("from_node") or ())
+    seen = set()
+    while stack:
+        src = stack.pop()
+        parents = getattr(src, "from_node", None) or ()
+        if parents:
+            stack.extend(parents)
+        else:
+            name = getattr(src, "name", None)
+            if name and name not in seen:
+                seen.add(name)
+                roots.append(name)
+    return roots
+
+
+def _module_stack(meta: dict) -> list[list[str]]:
+    stack = meta.get("nn_module_stack") or {}
+    out = []
+    for path, cls in stack.values():
+        if not path:
+            continue  # the root module: every node is in it
+        cls_name = cls if isinstance(cls, str) else getattr(cls, "__name__", str(cls))
+        out.append([path, cls_name.rsplit(".", 1)[-1]])
+    return out
+
+
+def nodes_and_edges(
+    gm: torch.fx.GraphModule, modules: dict[str, torch.nn.Module]
+) -> tuple[list[dict], list[dict]]:
+    nodes, edges = [], []
+    for node in gm.graph.nodes:
+        shape, dtype = _shape_dtype(node.meta.get("val"))
+        stack = _module_stack(node.meta)
+        nodes.append(
+            {
+                "id": node.name,
+                "op": node.op,
+                "target": short_name(node.target),
+                "target_full": full_name(node.target),
+                "role": role(node, modules),
+                "module_path": stack[-1][0] if stack else "",
+                "module_stack": stack,
+                "shape": shape,
+                "dtype": dtype,
+                "source": _source(node.meta.get("stack_trace")),
+                "provenance": provenance(node),
+                "observer": None,
+            }
+        )
+        for pos, src in enumerate(flat_inputs(node)):
+            edges.append({"src": src.name, "dst": node.name, "arg": pos})
+    return nodes, edges

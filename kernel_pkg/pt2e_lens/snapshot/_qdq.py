@@ -1,0 +1,96 @@
+"""Every quantize / dequantize node after convert: its qparams and the tensor it belongs to."""
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import torch
+
+from ._observers import _flat
+
+_SCALE = ("scale", "scales")
+_ZERO_POINT = ("zero_point", "zero_points")
+_DTYPE = ("dtype", "output_dtype", "input_dtype")
+
+
+def _bound_args(node: torch.fx.Node) -> dict[str, Any]:
+    schema = getattr(node.target, "_schema", None)
+    if schema is None:
+        return dict(node.kwargs)
+    names = [a.name for a in schema.arguments]
+    bound = dict(zip(names, node.args))
+    bound.update(node.kwargs)
+    return bound
+
+
+def _value(gm: torch.fx.GraphModule, v: Any) -> Any:
+    """Literal qparams as they are; get_attr buffers (per-channel `_scale_N`) read from the module."""
+    if isinstance(v, torch.fx.Node):
+        if v.op == "get_attr":
+            try:
+                return operator.attrgetter(v.target)(gm)
+            except AttributeError:
+                return None
+        return None
+    return v
+
+
+def _first(bound: dict, names: tuple[str, ...]) -> Any:
+    for name in names:
+        if name in bound:
+            # the affine ops name both: the int dtype is output_dtype for q, input_dtype for dq
+            if name == "output_dtype" and "input_dtype" in bound:
+                continue
+            return bound[name]
+    return None
+
+
+def _from_observer(node: torch.fx.Node) -> str | None:
+    stack = list(node.meta.get("from_node") or ())
+    while stack:
+        src = stack.pop(0)
+        name = getattr(src, "name", "")
+        if name.startswith("activation_post_process"):
+            return name
+        stack.extend(getattr(src, "from_node", None) or ())
+    return None
+
+
+def qdq(gm: torch.fx.GraphModule, nodes_by_id: dict[str, dict]) -> list[dict]:
+    out = []
+    for node in gm.graph.nodes:
+        kind = nodes_by_id[node.name]["role"]
+        if kind not in ("quantize", "dequantize"):
+            continue
+        bound = _bound_args(node)
+        name = nodes_by_id[node.name]["target"]
+        namespace = getattr(node.target, "namespace", "")
+        granularity = (
+            "affine" if namespace == "torchao" else "per_channel" if "per_channel" in name else "per_tensor"
+        )
+        dtype = _first(bound, _DTYPE)
+        axis = bound.get("axis")
+        tensor = node.args[0] if node.args else None
+        while isinstance(tensor, torch.fx.Node) and nodes_by_id[tensor.name]["role"] in (
+            "quantize",
+            "dequantize",
+        ):
+            tensor = tensor.args[0]
+        qmin, qmax = bound.get("quant_min"), bound.get("quant_max")
+        out.append(
+            {
+                "node": node.name,
+                "kind": kind,
+                "op": name,
+                "granularity": granularity,
+                "scale": _flat(_value(gm, _first(bound, _SCALE))),
+                "zero_point": _flat(_value(gm, _first(bound, _ZERO_POINT))),
+                "axis": axis if isinstance(axis, int) else None,
+                "dtype": str(dtype).removeprefix("torch.") if dtype is not None else None,
+                "quant_min": qmin if isinstance(qmin, int) else None,
+                "quant_max": qmax if isinstance(qmax, int) else None,
+                "tensor": tensor.name if isinstance(tensor, torch.fx.Node) else None,
+                "from_observer": _from_observer(node),
+            }
+        )
+    return out
