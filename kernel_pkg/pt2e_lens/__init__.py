@@ -26,6 +26,20 @@ from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
 
 __version__ = "0.1.0"
 
+
+def load_ipython_extension(ip) -> None:
+    """`%load_ext pt2e_lens`: the %pt2e magics, the current-model tracker and the `pt2e-lens` comm."""
+    from .kernel import load_ipython_extension as load
+
+    load(ip)
+
+
+def unload_ipython_extension(ip) -> None:
+    from .kernel import unload_ipython_extension as unload
+
+    unload(ip)
+
+
 __all__ = [
     "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "annotations", "boundaries",
     "capture", "chain", "decomposition", "diff_ops", "focus", "node_count", "observers", "op_counts", "qdq",

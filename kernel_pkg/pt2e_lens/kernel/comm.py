@@ -1,0 +1,216 @@
+"""The `pt2e-lens` comm: an allow-listed request/reply protocol (docs/protocol.md).
+
+Every request is a JSON object `{type, id?, ...fields}`. Only the types in REQUESTS are served,
+fields are type-checked, names are looked up in the tracker (never evaluated), and anything wrong
+gets an error reply: a request can never take the kernel down.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .. import __version__
+from ..errors import Pt2eLensError, first_line
+from ..snapshot import SCHEMA_VERSION
+from . import models, views
+from .names import suggest
+from .tracker import Tracker
+
+PROTOCOL = 1
+TARGET = "pt2e-lens"
+MAX_REQUEST_BYTES = 64 * 1024
+MAX_REPLY_BYTES = 4 * 1024 * 1024
+MIN_REPLY_BYTES = 16 * 1024
+_ID_TYPES = (str, int)
+
+
+class RequestError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Client:
+    comm: Any
+    subscribed: bool = False
+    max_bytes: int = MAX_REPLY_BYTES
+
+
+# request type → {field: (types, required)}
+_OPT_STR = ((str,), False)
+FIELDS: dict[str, dict[str, tuple]] = {
+    "hello": {"protocol": ((int,), False), "max_bytes": ((int,), False)},
+    "list_models": {},
+    "select_model": {"name": ((str, type(None)), True)},
+    "get_stage": {"name": _OPT_STR, "stage": _OPT_STR, "group": _OPT_STR},
+    "get_node": {"name": _OPT_STR, "stage": _OPT_STR, "node": ((str,), True)},
+    "get_diff": {"name": _OPT_STR, "from": ((str,), True), "to": ((str,), True)},
+    "subscribe": {},
+    "unsubscribe": {},
+}
+
+
+def check_fields(kind: str, data: dict) -> dict:
+    spec = FIELDS[kind]
+    extra = sorted(set(data) - set(spec) - {"type", "id"})
+    if extra:
+        raise RequestError("bad_field", f"{kind} takes no field {extra[0]!r}; it takes: {', '.join(spec) or 'nothing'}")
+    for field, (types, required) in spec.items():
+        if field not in data:
+            if required:
+                raise RequestError("bad_field", f"{kind} needs the field {field!r}")
+            continue
+        value = data[field]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            want = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise RequestError("bad_field", f"{kind}.{field} must be {want}, got {type(value).__name__}")
+    return data
+
+
+class Backend:
+    """Serves every open `pt2e-lens` comm of this kernel from one Tracker."""
+
+    def __init__(self, tracker: Tracker):
+        self.tracker = tracker
+        self.clients: dict[str, Client] = {}
+        self.handlers: dict[str, Callable[[Client, dict], Any]] = {
+            "hello": self.hello,
+            "list_models": lambda c, d: self.models(),
+            "select_model": self.select_model,
+            "get_stage": self.get_stage,
+            "get_node": self.get_node,
+            "get_diff": self.get_diff,
+            "subscribe": lambda c, d: self._subscribe(c, True),
+            "unsubscribe": lambda c, d: self._subscribe(c, False),
+        }
+        assert set(self.handlers) == set(FIELDS)
+
+    # -- comm plumbing
+    def open(self, comm, open_msg=None) -> None:
+        client = Client(comm)
+        self.clients[comm.comm_id] = client
+        comm.on_msg(lambda msg: self.receive(client, msg))
+        comm.on_close(lambda msg: self.clients.pop(comm.comm_id, None))
+        comm.send({"protocol": PROTOCOL, "type": "event", "event": "hello", "result": self.hello(client, {})})
+
+    def receive(self, client: Client, msg: dict) -> None:
+        data = msg.get("content", {}).get("data")
+        client.comm.send(self.reply(client, data))
+
+    def reply(self, client: Client, data: Any) -> dict:
+        """The reply to one request; never raises."""
+        rid = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), _ID_TYPES) else None
+        kind = data.get("type") if isinstance(data, dict) else None
+        out = {"protocol": PROTOCOL, "type": "reply", "id": rid, "request": kind if isinstance(kind, str) else None}
+        try:
+            result = self._serve(client, data)
+            size = views.encoded_size(result)
+            if size > client.max_bytes:
+                raise RequestError("too_large", f"the reply is {size} bytes, over the {client.max_bytes}-byte cap")
+            return {**out, "ok": True, "result": result}
+        except RequestError as e:
+            return {**out, "ok": False, "error": {"code": e.code, "message": str(e)}}
+        except Pt2eLensError as e:
+            return {**out, "ok": False, "error": {"code": "model_error", "message": str(e)}}
+        except Exception as e:  # a bug of ours must not take the kernel (or the panel) down
+            return {**out, "ok": False, "error": {"code": "internal", "message": f"{type(e).__name__}: {first_line(e)}"}}
+
+    def _serve(self, client: Client, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise RequestError("malformed", f"a request is a JSON object with a 'type', got {type(data).__name__}")
+        if len(json.dumps(data, default=str)) > MAX_REQUEST_BYTES:
+            raise RequestError("malformed", f"requests are at most {MAX_REQUEST_BYTES} bytes")
+        kind = data.get("type")
+        if not isinstance(kind, str) or kind not in self.handlers:
+            hint = suggest(kind, self.handlers) if isinstance(kind, str) else ""
+            raise RequestError("unknown_request", f"unknown request type {kind!r}{hint}; known: {', '.join(self.handlers)}")
+        return self.handlers[kind](client, check_fields(kind, data))
+
+    # -- after every cell
+    def notify(self, skip: Client | None = None) -> None:
+        """Tell subscribed panels about the models (after a cell that changed them, or a selection)."""
+        listeners = [c for c in self.clients.values() if c.subscribed and c is not skip]
+        if not listeners:
+            return
+        event = {"protocol": PROTOCOL, "type": "event", "event": "models", "result": self.models()}
+        for c in listeners:
+            c.comm.send(event)
+
+    # -- requests
+    def hello(self, client: Client, data: dict) -> dict:
+        if data.get("protocol", PROTOCOL) != PROTOCOL:
+            raise RequestError("protocol_mismatch", f"this kernel speaks pt2e-lens protocol {PROTOCOL}, "
+                                                    f"the panel {data['protocol']}: install matching versions")
+        if "max_bytes" in data:
+            client.max_bytes = max(MIN_REPLY_BYTES, min(MAX_REPLY_BYTES, data["max_bytes"]))
+        return {"protocol": PROTOCOL, "pt2e_lens": __version__, "schema_version": SCHEMA_VERSION,
+                "requests": sorted(self.handlers), "max_bytes": client.max_bytes}
+
+    def models(self) -> dict:
+        t = self.tracker
+        rows = [t.cached(e.name, "info", lambda obj, e=e: models.info(e.name, e.kind, obj)) for e in t.entries.values()]
+        return {"current": t.current, "pinned": t.pinned, "models": rows}
+
+    def select_model(self, client: Client, data: dict) -> dict:
+        name = data["name"]
+        if name is not None:
+            self._entry(name)
+        self.tracker.pin(name)
+        self.notify(skip=client)
+        return self.models()
+
+    def _subscribe(self, client: Client, on: bool) -> dict:
+        client.subscribed = on
+        return self.models()
+
+    def _entry(self, name: str | None):
+        name = name if name is not None else self.tracker.current
+        if name is None:
+            raise RequestError("no_model", "no Run, ExportedProgram or GraphModule in the namespace yet")
+        if name not in self.tracker.entries or self.tracker.entries[name].get() is None:
+            raise RequestError("no_model", f"no model named {name!r}{suggest(name, self.tracker.entries)}")
+        return self.tracker.entries[name]
+
+    def _snapshot(self, data: dict):
+        entry = self._entry(data.get("name"))
+        names = self.tracker.cached(entry.name, "info", lambda obj: models.info(entry.name, entry.kind, obj))["stages"]
+        stage = data.get("stage") or names[-1]
+        if stage not in names:
+            raise RequestError("no_stage", f"{entry.name} has no stage {stage!r}; it has {', '.join(names)}")
+        snap = self.tracker.cached(entry.name, ("snapshot", stage), lambda obj: models.snapshot_of(obj, stage))
+        return entry, stage, snap
+
+    def get_stage(self, client: Client, data: dict) -> dict:
+        entry, stage, snap = self._snapshot(data)
+        try:
+            out = views.fitted(snap, stage, data.get("group", ""), client.max_bytes - 1024, title=f"{entry.name} · {stage}")
+        except ValueError as e:
+            raise RequestError("no_group", str(e)) from None
+        except OverflowError as e:
+            raise RequestError("too_large", str(e)) from None
+        return {"name": entry.name, "stage": stage, **out}
+
+    def get_node(self, client: Client, data: dict) -> dict:
+        entry, stage, snap = self._snapshot(data)
+        node = data["node"]
+        if node not in snap.node:
+            raise RequestError("no_node", f"no node {node!r} in {entry.name} · {stage}{suggest(node, snap.node)}")
+        ann = next((a for a in snap.annotations if a["node"] == node), None)
+        obs = next((o for o in snap.observers if node in o["nodes"] or o["observes"] == node), None)
+        spec_ids = {i["spec"] for i in ann["inputs"]} | {ann["output"]} if ann else set()
+        return {
+            "name": entry.name, "stage": stage, "node": snap.node[node],
+            "inputs": snap.inputs[node], "users": snap.users[node],
+            "annotation": ann, "observer": obs,
+            "qdq": next((q for q in snap.qdq if q["node"] == node), None),
+            "specs": [s for s in snap.specs if s["id"] in spec_ids],
+        }
+
+    def get_diff(self, client: Client, data: dict) -> dict:
+        entry, a_stage, a = self._snapshot({"name": data.get("name"), "stage": data["from"]})
+        _, b_stage, b = self._snapshot({"name": entry.name, "stage": data["to"]})
+        title = f"{entry.name}: {a_stage} → {b_stage}"
+        return {"name": entry.name, "from": a_stage, "to": b_stage,
+                "view": views.diff_view(a, b, a_stage, b_stage, title, client.max_bytes - 1024)}

@@ -1,0 +1,42 @@
+"""`%load_ext pt2e_lens`: the `%pt2e` magics, a cheap post_run_cell tracker and the `pt2e-lens` comm target."""
+from __future__ import annotations
+
+from .comm import TARGET, Backend
+from .tracker import Tracker
+
+_STATE: dict = {}  # shell → (tracker, backend, callback): one set per IPython shell
+
+
+def load_ipython_extension(ip) -> None:
+    from comm import get_comm_manager
+
+    from .magics import Pt2eMagics
+
+    if ip in _STATE:
+        return
+    tracker = Tracker(ip.user_ns, ip.user_ns_hidden)
+    tracker.poll()
+    backend = Backend(tracker)
+
+    def post_run_cell(result) -> None:
+        if tracker.poll():
+            backend.notify()
+
+    ip.events.register("post_run_cell", post_run_cell)
+    get_comm_manager().register_target(TARGET, backend.open)
+    ip.register_magics(Pt2eMagics(ip, tracker))
+    _STATE[ip] = (tracker, backend, post_run_cell)
+
+
+def unload_ipython_extension(ip) -> None:
+    from comm import get_comm_manager
+
+    state = _STATE.pop(ip, None)
+    if state is None:
+        return
+    _tracker, backend, callback = state
+    ip.events.unregister("post_run_cell", callback)
+    manager = get_comm_manager()
+    manager.unregister_target(TARGET, backend.open)
+    for client in list(backend.clients.values()):
+        client.comm.close()

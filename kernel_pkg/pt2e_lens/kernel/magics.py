@@ -1,0 +1,141 @@
+"""`%pt2e SUBCOMMAND ...`: thin wrappers that resolve names and return the Python API's display objects."""
+from __future__ import annotations
+
+import argparse
+import shlex
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_magic, magics_class
+
+from .. import analyses
+from ..capture import Run
+from ..errors import Pt2eLensError
+from . import surface
+from .names import lookup, suggest
+from .tracker import Tracker
+
+HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run[stage] for one stage of a pl.Run)
+  %pt2e show X [--focus op,op] [--hops N] [--title T]   the graph (with annotations, observers, q/dq)
+  %pt2e compare X Y [Z…] [--focus op,op] [--hops N]     graphs side by side, nodes aligned
+  %pt2e diff X Y                                        op counts of X and Y
+  %pt2e annotations X · observers X · qdq X             one table (a Run: its annotated / calibrated / converted stage)
+  %pt2e decomp X [--table empty|core]                   what run_decompositions turns each op into
+  %pt2e watch [X | --auto]                              pin the panel's current model (--auto: follow the newest)
+  %pt2e report X --html PATH                            write a self-contained HTML report
+  %pt2e help"""
+
+# the stage of a Run each table (and decomp) reads when the user names the Run itself
+_RUN_STAGES = {"annotations": ("annotated",), "observers": ("calibrated", "prepared"), "qdq": ("converted",),
+                 "decomp": ("exported",)}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"%pt2e {self.prog}: {message} (see %pt2e help)")
+
+
+def _parser(name: str, nargs="?") -> _Parser:
+    p = _Parser(prog=name, add_help=False)
+    p.add_argument("x", nargs=nargs)
+    return p
+
+
+def _focus_args(p: _Parser) -> _Parser:
+    p.add_argument("--focus", type=lambda s: [o for o in s.split(",") if o])
+    p.add_argument("--hops", type=int, default=1)
+    p.add_argument("--title")
+    return p
+
+
+PARSERS = {
+    "show": _focus_args(_parser("show", None)),
+    "compare": _focus_args(_parser("compare", "+")),
+    "diff": _parser("diff", 2),
+    "annotations": _parser("annotations", None),
+    "observers": _parser("observers", None),
+    "qdq": _parser("qdq", None),
+    "decomp": _parser("decomp", None),
+    "watch": _parser("watch"),
+    "report": _parser("report", None),
+    "help": _Parser(prog="help", add_help=False),
+}
+PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="empty")
+PARSERS["watch"].add_argument("--auto", action="store_true")
+PARSERS["report"].add_argument("--html", required=True)
+
+
+@magics_class
+class Pt2eMagics(Magics):
+    def __init__(self, shell, tracker: Tracker):
+        super().__init__(shell)
+        self.tracker = tracker
+
+    @line_magic
+    def pt2e(self, line: str):
+        try:
+            words = shlex.split(line)
+        except ValueError as e:
+            raise UsageError(f"%pt2e: {e} (check the quotes)") from None
+        if not words:
+            words = ["help"]
+        command, rest = words[0], words[1:]
+        if command not in PARSERS:
+            raise UsageError(f"%pt2e: unknown command {command!r}{suggest(command, PARSERS)} (see %pt2e help)")
+        args = PARSERS[command].parse_args(rest)
+        try:
+            return getattr(self, f"_{command}")(args)
+        except Pt2eLensError as e:
+            raise UsageError(str(e)) from None
+
+    def _get(self, ref: str, table: str | None = None):
+        obj = lookup(self.shell.user_ns, ref, prefer=self.tracker.entries)
+        for stage in _RUN_STAGES.get(table, ()) if isinstance(obj, Run) else ():
+            if stage in obj:
+                return obj[stage]
+        return obj
+
+    def _help(self, args):
+        print(HELP)
+
+    def _show(self, args):
+        return surface.show(self._get(args.x), focus=args.focus, hops=args.hops, title=args.title or args.x)
+
+    def _compare(self, args):
+        if len(args.x) < 2:
+            raise UsageError("%pt2e compare: give two or more models, e.g. %pt2e compare ep prepared")
+        objs = [self._get(x) for x in args.x]
+        return surface.compare(objs, labels=args.x, focus=args.focus, hops=args.hops, title=args.title)
+
+    def _diff(self, args):
+        a, b = (self._get(x) for x in args.x)
+        return analyses.diff_ops(a, b, *args.x)
+
+    def _annotations(self, args):
+        return analyses.annotations(self._get(args.x, "annotations"))
+
+    def _observers(self, args):
+        return analyses.observers(self._get(args.x, "observers"))
+
+    def _qdq(self, args):
+        return analyses.qdq(self._get(args.x, "qdq"))
+
+    def _decomp(self, args):
+        return analyses.decomposition(self._get(args.x, "decomp"), args.table)
+
+    def _watch(self, args):
+        if args.auto:
+            self.tracker.pin(None)
+        elif args.x is not None:
+            self.tracker.scan()  # a model made earlier in this very cell
+            if args.x not in self.tracker.entries:
+                lookup(self.shell.user_ns, args.x, prefer=self.tracker.entries)  # raises "no variable"
+                raise UsageError(f"%pt2e watch: {args.x} is a {type(self.shell.user_ns[args.x]).__name__}, "
+                                 f"not a pl.Run, ExportedProgram or GraphModule")
+            self.tracker.pin(args.x)
+        current, pinned = self.tracker.current, self.tracker.pinned
+        print(f"pt2e-lens: current model {current or '(none)'}"
+              + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)"))
+
+    def _report(self, args):
+        path = surface.write_report(self._get(args.x), args.html)
+        print(f"pt2e-lens: wrote {path}")

@@ -1,0 +1,59 @@
+"""What the panel and the magics read from a tracked model: its summary line and its stage snapshots."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from .._targets import qdq_kind
+from .._torchao import Q_ANNOTATION_KEY, is_observer_module
+from ..capture import Run
+from ..errors import Pt2eLensError
+from ..snapshot import Snapshot, build
+
+
+def graph_state(gm: torch.fx.GraphModule) -> str:
+    """What a bare GraphModule looks like: converted (q/dq ops), prepared (observers), annotated or exported."""
+    modules = dict(gm.named_modules())
+    state = "exported"
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and qdq_kind(n.target):
+            return "converted"
+        if n.op == "call_module" and is_observer_module(modules.get(n.target)):
+            state = "prepared"
+        elif state == "exported" and Q_ANNOTATION_KEY in n.meta:
+            state = "annotated"
+    return state
+
+
+def stages(obj: Any) -> list[str]:
+    if isinstance(obj, Run):
+        return obj.stages
+    if isinstance(obj, torch.export.ExportedProgram):
+        return ["exported"]
+    return [graph_state(obj)]
+
+
+def info(name: str, kind: str, obj: Any) -> dict:
+    """One model-picker row: name, type, node count and stages (the newest last)."""
+    names = stages(obj)
+    if isinstance(obj, Run):
+        count = len(obj.latest.graph_module.graph.nodes)
+    elif isinstance(obj, torch.export.ExportedProgram):
+        count = len(obj.module().graph.nodes)  # the graph PT2E annotates, as snapshots count it
+    else:
+        count = len(obj.graph.nodes)
+    return {"name": name, "type": kind, "node_count": count, "stages": names, "stage": names[-1]}
+
+
+def snapshot_of(obj: Any, stage: str | None) -> Snapshot:
+    """The snapshot of one stage of a model (a Run's own cached stage snapshot, or a fresh build)."""
+    names = stages(obj)
+    stage = stage or names[-1]
+    if stage not in names:
+        raise Pt2eLensError(f"no stage {stage!r}: this model has {', '.join(names)}.")
+    if isinstance(obj, Run):
+        return obj[stage].snapshot
+    if isinstance(obj, torch.export.ExportedProgram):
+        return build(obj.module(), "exported")
+    return build(obj, None)

@@ -1,0 +1,37 @@
+"""Look names up in the user namespace (a dict lookup, never evaluation), with "did you mean" hints."""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from ..errors import Pt2eLensError
+
+# NAME, or NAME[stage] / NAME["stage"] for one stage of a Run
+_REF = re.compile(r"""^([A-Za-z_][A-Za-z0-9_]*)(?:\[\s*(['"]?)([A-Za-z_]+)\2\s*\])?$""")
+
+
+def suggest(name: str, choices) -> str:
+    close = difflib.get_close_matches(name, list(dict.fromkeys(choices)), n=3, cutoff=0.6)
+    return f" — did you mean {' or '.join(close)}?" if close else ""
+
+
+def lookup(user_ns: dict, ref: str, prefer=()) -> Any:
+    """The object `ref` names: `gm`, or `run[prepared]` for a stage of a Run."""
+    m = _REF.match(ref.strip())
+    if not m:
+        raise Pt2eLensError(f"{ref!r} is not a variable name: write NAME or NAME[stage], e.g. run[prepared].")
+    name, _, stage = m.groups()
+    if name not in user_ns:
+        visible = [n for n in user_ns if not n.startswith("_")]
+        hint = suggest(name, list(prefer) + visible) or (f" — models here: {', '.join(prefer)}." if prefer else ".")
+        raise Pt2eLensError(f"no variable {name!r}{hint}")
+    obj = user_ns[name]
+    if stage is None:
+        return obj
+    stages = getattr(obj, "stages", None)
+    if not isinstance(stages, list):
+        raise Pt2eLensError(f"{name}[{stage}]: {name} is a {type(obj).__name__}, not a pl.Run with stages.")
+    if stage not in stages:
+        raise Pt2eLensError(f"{name} has no stage {stage!r}{suggest(stage, stages) or ''}; it has {', '.join(stages)}.")
+    return obj[stage]
