@@ -1,16 +1,18 @@
 import pytest
+import torch
 
-from kernel_client import Kernel
+import pt2e_lens as pl
+from pt2e_lens.examples import example_inputs, get_model
 
-SETUP = """
-import torch, pt2e_lens as pl
-from pt2e_lens.examples import get_model, example_inputs, calibration_batches, ConvReluQuantizer
-"""
+pl.quiet()
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    k = Kernel()
-    assert k.execute(SETUP)["ok"]
-    yield k
-    k.stop()
+@pytest.fixture(scope="session")
+def tiny_ep():
+    return torch.export.export(get_model("tiny").eval(), example_inputs())
+
+
+@pytest.fixture()
+def tiny_gm(tiny_ep):
+    return tiny_ep.module()
+

@@ -108,3 +108,23 @@ class Kernel:
                 and m["content"]["data"].get("event") == event]
         self.pending = [m for m in self.pending if m not in hits]
         return [m["content"]["data"] for m in hits]
+
+
+SETUP = """
+import torch, pt2e_lens as pl
+from pt2e_lens.examples import get_model, example_inputs, calibration_batches, ConvReluQuantizer
+"""
+
+
+def kernel_fixture():
+    """A module-scoped `kernel` fixture: a fresh kernel per test module, SETUP already run."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def kernel():
+        k = Kernel()
+        assert k.execute(SETUP)["ok"]
+        yield k
+        k.stop()
+
+    return kernel

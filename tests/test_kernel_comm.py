@@ -4,6 +4,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from kernel_client import SETUP, kernel_fixture
+
+kernel = kernel_fixture()
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "kernel_pkg/pt2e_lens/schema/view.schema.json").read_text())
 
@@ -166,7 +169,6 @@ def test_restart_drops_the_backend_until_loaded_again(kernel, comm):
     kernel.restart()
     _, first = kernel.open_comm()
     assert first["msg_type"] == "comm_close"
-    from conftest import SETUP
     run(kernel, SETUP + "\n%load_ext pt2e_lens")
     fresh, first = kernel.open_comm()
     assert first["content"]["data"]["event"] == "hello"

@@ -23,6 +23,7 @@ from .analyses import (
 from .capture import Run, Stage, capture
 from .errors import Pt2eLensError
 from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
+from .widget import LensWidget, compare, show
 
 __version__ = "0.1.0"
 
@@ -41,7 +42,7 @@ def unload_ipython_extension(ip) -> None:
 
 
 __all__ = [
-    "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "annotations", "boundaries",
-    "capture", "chain", "decomposition", "diff_ops", "focus", "node_count", "observers", "op_counts", "qdq",
-    "quiet", "sequence", "snapshot", "stage_diff",
+    "LensWidget", "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "annotations", "boundaries",
+    "capture", "chain", "compare", "decomposition", "diff_ops", "focus", "node_count", "observers", "op_counts", "qdq",
+    "quiet", "sequence", "show", "snapshot", "stage_diff",
 ]

@@ -9,10 +9,10 @@ from ..errors import Pt2eLensError, first_line
 from ..snapshot import Snapshot, build
 from .counts import diff_ops
 from .stage_diff import stage_diff
-from .table import Table
+from .table import Displayable, Table
 
 
-class Decomposition:
+class Decomposition(Displayable):
     def __init__(self, exported_program, before: Snapshot, after: Snapshot, table_label: str):
         self.exported_program = exported_program  # the new ExportedProgram run_decompositions returned
         self.before, self.after, self.table_label = before, after, table_label

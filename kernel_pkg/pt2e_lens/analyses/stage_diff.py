@@ -4,10 +4,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..snapshot import snapshot
-from .table import Table
+from .table import Displayable, Table
 
 
-class StageDiff:
+class StageDiff(Displayable):
     def __init__(self, kept: list[tuple[str, str]], removed: list[str], added: list[str], became: dict[str, list[str]],
                  label_a: str = "a", label_b: str = "b"):
         self.kept, self.removed, self.added, self.became = kept, removed, added, became
@@ -33,6 +33,9 @@ class StageDiff:
     def __repr__(self) -> str:
         return (f"<StageDiff {self.label_a}→{self.label_b}: kept {len(self.kept)}, removed {len(self.removed)}, "
                 f"added {len(self.added)}>")
+
+    def tables(self) -> list[Table]:
+        return [self.table()]
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()

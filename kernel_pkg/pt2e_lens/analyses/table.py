@@ -21,7 +21,16 @@ def _jsonable(v: Any) -> Any:
     return _cell(v)
 
 
-class Table:
+class Displayable:
+    """Results display through pt2e_lens.display (imported lazily: analyses stay display-free)."""
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from ..display import mimebundle
+
+        return mimebundle(self)
+
+
+class Table(Displayable):
     """Rows of plain values with named columns. `name` says which analysis made it."""
 
     def __init__(self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None):

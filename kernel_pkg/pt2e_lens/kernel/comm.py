@@ -13,7 +13,7 @@ from typing import Any, Callable
 from .. import __version__
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import SCHEMA_VERSION
-from . import models, views
+from . import collapse, models
 from .names import suggest
 from .tracker import Tracker
 
@@ -106,7 +106,7 @@ class Backend:
         out = {"protocol": PROTOCOL, "type": "reply", "id": rid, "request": kind if isinstance(kind, str) else None}
         try:
             result = self._serve(client, data)
-            size = views.encoded_size(result)
+            size = collapse.encoded_size(result)
             if size > client.max_bytes:
                 raise RequestError("too_large", f"the reply is {size} bytes, over the {client.max_bytes}-byte cap")
             return {**out, "ok": True, "result": result}
@@ -185,7 +185,7 @@ class Backend:
     def get_stage(self, client: Client, data: dict) -> dict:
         entry, stage, snap = self._snapshot(data)
         try:
-            out = views.fitted(snap, stage, data.get("group", ""), client.max_bytes - 1024, title=f"{entry.name} · {stage}")
+            out = collapse.fitted(snap, data.get("group", ""), client.max_bytes - 1024, title=f"{entry.name} · {stage}")
         except ValueError as e:
             raise RequestError("no_group", str(e)) from None
         except OverflowError as e:
@@ -213,4 +213,4 @@ class Backend:
         _, b_stage, b = self._snapshot({"name": entry.name, "stage": data["to"]})
         title = f"{entry.name}: {a_stage} → {b_stage}"
         return {"name": entry.name, "from": a_stage, "to": b_stage,
-                "view": views.diff_view(a, b, a_stage, b_stage, title, client.max_bytes - 1024)}
+                "view": collapse.diff_view(a, b, a_stage, b_stage, title, client.max_bytes - 1024)}

@@ -7,10 +7,9 @@ import shlex
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from .. import analyses
+from .. import analyses, report, widget
 from ..capture import Run
 from ..errors import Pt2eLensError
-from . import surface
 from .names import lookup, suggest
 from .tracker import Tracker
 
@@ -98,13 +97,13 @@ class Pt2eMagics(Magics):
         print(HELP)
 
     def _show(self, args):
-        return surface.show(self._get(args.x), focus=args.focus, hops=args.hops, title=args.title or args.x)
+        return widget.show(self._get(args.x), focus=args.focus, hops=args.hops, title=args.title)
 
     def _compare(self, args):
         if len(args.x) < 2:
             raise UsageError("%pt2e compare: give two or more models, e.g. %pt2e compare ep prepared")
         objs = [self._get(x) for x in args.x]
-        return surface.compare(objs, labels=args.x, focus=args.focus, hops=args.hops, title=args.title)
+        return widget.compare(list(zip(objs, args.x)), focus=args.focus, hops=args.hops, title=args.title)
 
     def _diff(self, args):
         a, b = (self._get(x) for x in args.x)
@@ -137,5 +136,8 @@ class Pt2eMagics(Magics):
               + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)"))
 
     def _report(self, args):
-        path = surface.write_report(self._get(args.x), args.html)
+        try:
+            path = report.write_html(self._get(args.x), args.html, title=f"pt2e-lens report: {args.x}")
+        except OSError as e:
+            raise UsageError(f"%pt2e report: cannot write {args.html}: {e.strerror or e}") from None
         print(f"pt2e-lens: wrote {path}")

@@ -1,4 +1,4 @@
-"""View documents (docs/contract.md) for the panel, kept under a message size cap.
+"""What the panel gets for a stage: a View (docs/contract.md) kept under a message size cap.
 
 A stage whose View is too big goes out collapsed: a list of module groups (from each node's
 `module_stack`), and the panel asks for one group at a time as a partial snapshot.
@@ -6,45 +6,29 @@ A stage whose View is too big goes out collapsed: a list of module groups (from 
 from __future__ import annotations
 
 import json
-from typing import Iterable
 
 from ..analyses import annotations, diff_ops, observers, qdq, stage_diff
-from ..snapshot import SCHEMA_VERSION, Snapshot
-
-VIEW_FORMAT = "pt2e-lens.view"
+from ..snapshot import Snapshot
+from ..views import compare_view, graph_view, table_view
 
 
 def encoded_size(doc) -> int:
     return len(json.dumps(doc, separators=(",", ":"), allow_nan=False).encode())
 
 
-def view(mode: str, panes: Iterable[tuple[str, Snapshot]] = (), title: str | None = None, diffs=(), tables=()) -> dict:
-    panes = list(panes)
-    return {
-        "format": VIEW_FORMAT,
-        "schema_version": SCHEMA_VERSION,
-        "mode": mode,
-        "title": title,
-        "panes": [{"label": label, "snapshot": snap.data} for label, snap in panes],
-        "diffs": list(diffs),
-        "focus": None,
-        "notes": [{} for _ in panes],
-        "tables": [t.to_dict() for t in tables if len(t)],
-    }
-
-
-def stage_view(snap: Snapshot, label: str, title: str | None = None) -> dict:
+def stage_view(snap: Snapshot, title: str | None = None) -> dict:
     """One graph with its annotation, observer and q/dq tables."""
-    return view("graph", [(label, snap)], title, tables=(annotations(snap), observers(snap), qdq(snap)))
+    doc = graph_view(snap, title=title)
+    doc["tables"] = [t.to_dict() for t in (annotations(snap), observers(snap), qdq(snap)) if len(t)]
+    return doc
 
 
 def diff_view(a: Snapshot, b: Snapshot, label_a: str, label_b: str, title: str | None, max_bytes: int) -> dict:
     """Two stages side by side with their node alignment and op diff; tables only if that is too big."""
     tables = [diff_ops(a, b, label_a, label_b), stage_diff(a, b, label_a, label_b).table()]
-    doc = view("compare", [(label_a, a), (label_b, b)], title, diffs=[stage_diff(a, b).to_dict(0, 1)], tables=tables)
-    if encoded_size(doc) <= max_bytes:
-        return doc
-    return view("table", title=title, tables=tables)
+    doc = compare_view([(a, label_a), (b, label_b)], title=title)
+    doc["tables"] = [t.to_dict() for t in tables]
+    return doc if encoded_size(doc) <= max_bytes else table_view(tables, title)
 
 
 # -- collapsed graphs
@@ -115,7 +99,7 @@ def partial(snap: Snapshot, ids: list[str], group: str) -> Snapshot:
     return Snapshot(data)
 
 
-def fitted(snap: Snapshot, label: str, group: str, max_bytes: int, title: str | None = None) -> dict:
+def fitted(snap: Snapshot, group: str, max_bytes: int, title: str | None = None) -> dict:
     """`{collapsed: false, view}` when the group's View fits, else `{collapsed: true, groups}`.
 
     Raises ValueError when the group does not exist or cannot be split any further.
@@ -124,7 +108,7 @@ def fitted(snap: Snapshot, label: str, group: str, max_bytes: int, title: str | 
     if ids is None:
         raise ValueError(f"no module group {group!r} in this graph")
     part = snap if group == "" else partial(snap, ids, group)
-    doc = stage_view(part, label, title)
+    doc = stage_view(part, title)
     size = encoded_size(doc)
     if size <= max_bytes:
         return {"collapsed": False, "group": group, "bytes": size, "view": doc}

@@ -1,0 +1,98 @@
+"""`pt2e-lens report`: run PT2E on an example or a .pt2 file, print every stage's tables, save snapshots."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from ._quiet import quiet
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pt2e-lens", description="See what a torchao PT2E quantizer did.")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("report", help="capture every PT2E stage and report it")
+    r.add_argument("model", nargs="?", help="a .pt2 file written by torch.export.save")
+    r.add_argument("--example", choices=["tiny", "residual", "conv_relu"], help="a built-in course model")
+    r.add_argument("--quantizer", default="conv", choices=["conv", "conv_relu", "composable", "x86"])
+    r.add_argument("--decompose", choices=["empty", "core"], help="run_decompositions before prepare")
+    r.add_argument("--out", default="pt2e-lens-out", help="folder for the snapshot JSON files")
+    r.add_argument("--html", help="also write one self-contained HTML report here")
+    return p
+
+
+class _Progress:
+    def __init__(self, total: int):
+        self.total, self.i = total, 0
+
+    def step(self, label: str, fn):
+        self.i += 1
+        print(f"[{self.i}/{self.total}] {label}…", end="", file=sys.stderr, flush=True)
+        t = time.perf_counter()
+        result = fn()
+        print(f" {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
+        return result
+
+
+def report(args: argparse.Namespace) -> int:
+    import pt2e_lens as pl
+    from .examples import calibration_batches, example_inputs, get_model, quantizer_by_name
+    from .load import load_exported, sample_inputs
+    from .views import run_tables
+
+    if bool(args.model) == bool(args.example):
+        raise pl.Pt2eLensError("give either a .pt2 file or --example NAME (tiny, residual, conv_relu).")
+    quantizer = quantizer_by_name(args.quantizer)
+    steps = 4 + bool(args.decompose)
+    progress = _Progress(steps)
+    if args.example:
+        model = get_model(args.example).eval()
+        run = progress.step(f"export {args.example}", lambda: pl.Run(model, example_inputs(8), dynamic_batch=True))
+        batches = calibration_batches(8, 8)
+    else:
+        ep = load_exported(args.model)
+        run = progress.step(f"load {args.model}", lambda: pl.Run(ep))
+        batches = sample_inputs(ep)
+    if args.decompose:
+        progress.step(f"decompose ({args.decompose})", lambda: run.decompose(args.decompose))
+    progress.step(f"prepare with {type(quantizer).__name__}", lambda: run.prepare(quantizer))
+    if batches:
+        progress.step(f"calibrate ({len(batches)} batches)", lambda: run.calibrate(batches))
+    else:
+        progress.step("calibrate (skipped: the archive has no example inputs)", lambda: None)
+    progress.step("convert", run.convert)
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    print()
+    for stage in run:
+        print(f"== {stage.name}: {pl.node_count(stage)} nodes, {len(stage.snapshot.observers)} observers, "
+              f"{len(stage.snapshot.qdq)} q/dq")
+        (out / f"{stage.name}.json").write_text(stage.snapshot.to_json(), encoding="utf-8")
+    print(f"\nsequence (converted): {pl.sequence(run['converted'])}\n")
+    for table in run_tables(run):
+        print(table.to_text(), end="\n\n")
+    print(f"snapshots written to {out}/ ({', '.join(s + '.json' for s in run.stages)})")
+    if args.html:
+        from .report import write_html
+
+        path = write_html(run, args.html, title=f"pt2e-lens report: {args.example or args.model}")
+        print(f"HTML report written to {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    quiet()
+    args = _parser().parse_args(argv)
+    from .errors import Pt2eLensError
+
+    try:
+        return report(args)
+    except Pt2eLensError as e:
+        print(f"pt2e-lens: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

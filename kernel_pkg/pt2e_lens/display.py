@@ -1,0 +1,70 @@
+"""How pt2e-lens objects display: a MIME bundle that renders with or without a kernel.
+
+Every output carries three forms of the same View (docs/contract.md):
+- `application/vnd.pt2e-lens.v1+json`: the View itself, for our JupyterLab / VS Code renderers;
+- `text/html`: a self-contained page fragment (the report bundle inlined, no network) for any other
+  host, nbconvert and saved notebooks;
+- `text/plain`: a one-line summary for terminals.
+"""
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from ._static import bundle
+from .views import view_of
+
+MIME = "application/vnd.pt2e-lens.v1+json"
+
+
+def script_json(view: dict) -> str:
+    """JSON that is safe inside <script>: no `</script>`, `<!--` or `&` can close or confuse it."""
+    text = json.dumps(view, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def summary(view: dict) -> str:
+    panes = view["panes"]
+    if not panes:
+        return f"pt2e-lens tables: {', '.join(t['name'] for t in view['tables'])}"
+    parts = [
+        f"{p['label']} ({len(p['snapshot']['nodes'])} nodes, {len(p['snapshot']['observers'])} observers, "
+        f"{len(p['snapshot']['qdq'])} q/dq)"
+        for p in panes
+    ]
+    title = f"{view['title']}: " if view["title"] else ""
+    return f"pt2e-lens {view['mode']} — {title}" + " | ".join(parts)
+
+
+def _tables_html(view: dict) -> str:
+    out = []
+    for t in view["tables"]:
+        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t["columns"])
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>" for v in r) + "</tr>"
+            for r in t["rows"]
+        )
+        out.append(f"<table><caption>{html.escape(t['title'] or t['name'])}</caption>"
+                   f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    return "".join(out)
+
+
+def html_fragment(view: dict) -> str:
+    """A self-contained fragment: a mount point, the View as JSON, and the report bundle inline."""
+    js = bundle("report.js")
+    fallback = (
+        f"<p>{html.escape(summary(view))}</p>{_tables_html(view)}"
+        if js is None
+        else f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>"
+    )
+    parts = [f'<div class="pt2e-lens-root">{fallback}</div>',
+             f'<script type="{MIME}">{script_json(view)}</script>']
+    if js is not None:
+        parts.append(f"<script>{js}</script>")
+    return "".join(parts)
+
+
+def mimebundle(x: Any) -> dict:
+    view = view_of(x)
+    return {MIME: view, "text/html": html_fragment(view), "text/plain": summary(view)}

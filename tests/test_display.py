@@ -1,0 +1,81 @@
+"""MIME bundles: the View JSON, a self-contained text/html fallback, text/plain — all escaped."""
+import json
+import re
+
+import jsonschema
+from importlib.resources import files
+
+import pt2e_lens as pl
+from pt2e_lens.display import MIME, html_fragment, mimebundle, script_json
+from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
+from pt2e_lens.report import write_html
+from pt2e_lens.views import graph_view
+
+from _hostile import HOSTILE, hostile_ep
+
+SCHEMA = json.loads(files("pt2e_lens").joinpath("schema/view.schema.json").read_text())
+
+
+def test_run_bundle_carries_a_valid_view_with_every_stage():
+    run = pl.capture(get_model("tiny").eval(), example_inputs(8), ConvQuantizer(),
+                     calibration=calibration_batches(2, 8))
+    bundle = mimebundle(run)
+    view = bundle[MIME]
+    jsonschema.validate(view, SCHEMA)
+    assert view["mode"] == "run" and [p["label"] for p in view["panes"]] == run.stages
+    assert {t["name"] for t in view["tables"]} >= {"annotations", "observers", "qdq", "op_diff"}
+    assert len(view["diffs"]) == len(run.stages) - 1
+    assert bundle["text/plain"].startswith("pt2e-lens run")
+    converted = view["panes"][-1]["snapshot"]
+    assert len(converted["qdq"]) == len(pl.qdq(run["converted"])) == 20
+
+
+def test_compare_focus_follows_what_nodes_became(tiny_ep):
+    w = pl.compare([(tiny_ep.module(), "ep.module()"), (tiny_ep.run_decompositions({}).module(), "decomposed")],
+                   focus=["conv2d", "batch_norm", "relu"], hops=0, title="stem")
+    view = w.view
+    jsonschema.validate(view, SCHEMA)
+    pre, post = view["focus"]
+    assert sum(n.startswith("batch_norm") for n in pre) == 4
+    assert sum(n.startswith("_native_batch_norm_legit_no_training") for n in post) == 4
+    assert sum(n.startswith("getitem") for n in post) == 4
+    removed = view["diffs"][0]["removed"]
+    assert sum(n.startswith("batch_norm") for n in removed) == 4
+
+
+def test_notes_are_per_pane_and_checked(tiny_ep):
+    gm = tiny_ep.module()
+    w = pl.compare([gm, gm], notes=[{}, {"conv2d": "the stem conv"}])
+    assert w.view["notes"][1] == {"conv2d": "the stem conv"}
+    try:
+        pl.compare([gm, gm], notes=[{}])
+    except pl.Pt2eLensError as e:
+        assert "one {node name: text} dict per pane (2)" in str(e)
+    else:
+        raise AssertionError("mismatched notes accepted")
+
+
+def test_script_json_cannot_close_its_script_tag():
+    view = {"title": "</script><script>alert(1)</script><!--", "x": "a & b"}
+    text = script_json(view)
+    assert "</script" not in text.lower() and "<!--" not in text and "&" not in text
+    assert json.loads(text) == view
+
+
+def test_hostile_module_name_is_escaped_in_html_and_tables():
+    ep = hostile_ep()
+    snap = pl.snapshot(ep)
+    assert any(HOSTILE in n["module_path"] for n in snap.nodes)  # the name really is in the data
+    frag = html_fragment(graph_view(ep, title=HOSTILE))
+    assert "<img" not in frag
+    table = pl.Table("t", ["name"], [[HOSTILE]], title=HOSTILE)
+    assert "<img" not in table._repr_html_() and "&lt;img" in table._repr_html_()
+
+
+def test_report_file_is_self_contained(tmp_path):
+    run = pl.Run(get_model("conv_relu").eval(), example_inputs(2)).prepare(ConvQuantizer())
+    path = write_html(run, tmp_path / "r.html", title=HOSTILE)
+    text = path.read_text()
+    assert not re.search(r"""<(script|link|img)[^>]+(src|href)=["']?https?:""", text)
+    assert "<img" not in text
+    assert text.count(f'type="{MIME}"') == 1
