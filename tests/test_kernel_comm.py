@@ -135,6 +135,12 @@ def test_node_details_and_diff(kernel, comm):
     assert diff["view"]["mode"] == "compare" and diff["view"]["diffs"][0]["added"]
 
 
+def test_report_comes_back_as_text(kernel, comm):
+    res = ok(kernel.request(comm, {"type": "get_report", "name": "run"}))
+    assert res["filename"] == "run-pt2e-lens.html" and res["html"].startswith("<!doctype html>")
+    err(kernel.request(comm, {"type": "get_report", "name": "x"}), "no_model")
+
+
 @pytest.mark.parametrize("data, code", [
     ("get_stage", "malformed"),
     ([1, 2], "malformed"),

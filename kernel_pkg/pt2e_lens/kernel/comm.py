@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .. import __version__
+from .. import __version__, report
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import SCHEMA_VERSION
 from . import collapse, models
@@ -47,6 +47,7 @@ FIELDS: dict[str, dict[str, tuple]] = {
     "get_stage": {"name": _OPT_STR, "stage": _OPT_STR, "group": _OPT_STR},
     "get_node": {"name": _OPT_STR, "stage": _OPT_STR, "node": ((str,), True)},
     "get_diff": {"name": _OPT_STR, "from": ((str,), True), "to": ((str,), True)},
+    "get_report": {"name": _OPT_STR},
     "subscribe": {},
     "unsubscribe": {},
 }
@@ -82,6 +83,7 @@ class Backend:
             "get_stage": self.get_stage,
             "get_node": self.get_node,
             "get_diff": self.get_diff,
+            "get_report": self.get_report,
             "subscribe": lambda c, d: self._subscribe(c, True),
             "unsubscribe": lambda c, d: self._subscribe(c, False),
         }
@@ -214,3 +216,9 @@ class Backend:
         title = f"{entry.name}: {a_stage} → {b_stage}"
         return {"name": entry.name, "from": a_stage, "to": b_stage,
                 "view": collapse.diff_view(a, b, a_stage, b_stage, title, client.max_bytes - 1024)}
+
+    def get_report(self, client: Client, data: dict) -> dict:
+        """The self-contained HTML report of a model, for the panel to save (the kernel may be remote)."""
+        entry = self._entry(data.get("name"))
+        page = report.html_page(entry.get(), title=f"pt2e-lens report: {entry.name}")
+        return {"name": entry.name, "filename": f"{entry.name}-pt2e-lens.html", "html": page}
