@@ -292,7 +292,7 @@ export class GraphView {
       g.appendChild(s(d, 'rect', { class: 'pl-ghead', width: b.w, height: HEADER, fill: 'transparent', style: 'cursor:pointer' }));
       g.appendChild(s(d, 'text', { class: 'pl-glabel', x: 8, y: 15 }, `⊟ ${truncate(label, chars)}`));
     }
-    g.appendChild(s(d, 'title', undefined, `${grp.synthetic ? 'section' : grp.path} (${grp.total} nodes) — click to ${collapsed ? 'open' : 'close'}`));
+    g.appendChild(s(d, 'title', undefined, `${grp.synthetic ? `section ${grp.label}` : `${grp.path} · ${grp.cls}`} (${grp.total} nodes) — click to ${collapsed ? 'open' : 'close'}`));
     const target = collapsed ? g : g.querySelectorAll('.pl-ghead, .pl-glabel');
     const onClick = (e: Event): void => {
       e.stopPropagation();
