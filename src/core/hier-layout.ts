@@ -42,7 +42,8 @@ export function groupLabel(g: Group): string {
 }
 
 export function collapsedWidth(g: Group): number {
-  return Math.round(clamp(groupLabel(g).length * 6.8 + 40, 120, 300));
+  const sub = `${g.total} nodes — click to open`.length * 5.9 + 24;
+  return Math.round(clamp(Math.max(groupLabel(g).length * 6.8 + 40, sub), 120, 300));
 }
 
 export class HierLayout {

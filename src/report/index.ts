@@ -2,6 +2,7 @@
 // element right before it. Python writes the bundle once per page plus one such script per output.
 import { render } from '../core/index';
 import { MIME_TYPE } from '../core/types';
+import { getLayoutClient } from '../core/layout-client';
 
 function renderAll(doc: Document): void {
   const scripts = doc.querySelectorAll(`script[type="${MIME_TYPE}"]`);
@@ -18,7 +19,7 @@ function renderAll(doc: Document): void {
   });
 }
 
-(globalThis as unknown as { pt2eLens?: unknown }).pt2eLens = { render, renderAll };
+(globalThis as unknown as { pt2eLens?: unknown }).pt2eLens = { render, renderAll, layoutMode: () => getLayoutClient().mode };
 if (typeof document !== 'undefined') {
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => renderAll(document));
   else renderAll(document);
