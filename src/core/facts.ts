@@ -1,0 +1,82 @@
+// Lookup tables over one Snapshot's precomputed facts (no PT2E logic: only indexing the JSON).
+import { Annotation, EdgeOrNode, Finding, GraphNode, Id, Observer, QDQ, Snapshot, Spec } from './types';
+import { specColor } from './styles';
+
+export class Facts {
+  readonly nodes = new Map<Id, GraphNode>();
+  readonly specs = new Map<string, Spec>();
+  readonly specIndex = new Map<string, number>();
+  readonly annotation = new Map<Id, Annotation>();
+  readonly observer = new Map<string, Observer>();
+  /** observer instances watching a node's output (observers[].observes) */
+  readonly observedBy = new Map<Id, Observer[]>();
+  readonly qdq = new Map<Id, QDQ>();
+  /** q/dq nodes belonging to a float tensor (qdq[].tensor) */
+  readonly qdqOfTensor = new Map<Id, QDQ[]>();
+  readonly findings = new Map<Id, Finding[]>();
+
+  constructor(readonly snap: Snapshot) {
+    for (const n of snap.nodes) this.nodes.set(n.id, n);
+    snap.specs.forEach((s, i) => {
+      this.specs.set(s.id, s);
+      this.specIndex.set(s.id, i);
+    });
+    for (const a of snap.annotations) this.annotation.set(a.node, a);
+    for (const o of snap.observers) {
+      this.observer.set(o.id, o);
+      if (o.observes) push(this.observedBy, o.observes, o);
+    }
+    for (const q of snap.qdq) {
+      this.qdq.set(q.node, q);
+      if (q.tensor) push(this.qdqOfTensor, q.tensor, q);
+    }
+    for (const f of snap.findings) for (const id of f.nodes) push(this.findings, id, f);
+  }
+
+  /** Spec id the annotation of `dst` gives its input edge from `src`, or null. */
+  inputSpec(src: Id, dst: Id): string | null {
+    const a = this.annotation.get(dst);
+    if (!a) return null;
+    for (const i of a.inputs) if (i.src === src) return i.spec;
+    return null;
+  }
+
+  /** Spec to colour the graph edge a→b with: the consumer's annotation for that input, or — when an
+   * observer node sits on the edge — what that observer instance serves (observers[].serves). */
+  edgeSpec(a: Id, b: Id): string | null {
+    const direct = this.inputSpec(a, b);
+    if (direct) return direct;
+    const oa = this.observerOf(a);
+    if (oa) {
+      const hit = oa.serves.find((sv) => 'edge' in sv.at && sv.at.edge[1] === b) ?? oa.serves.find((sv) => 'node' in sv.at);
+      if (hit?.spec) return hit.spec;
+    }
+    const ob = this.observerOf(b);
+    if (ob) {
+      const hit = ob.serves.find((sv) => ('edge' in sv.at ? sv.at.edge[0] === a : sv.at.node === a));
+      if (hit?.spec) return hit.spec;
+    }
+    return null;
+  }
+
+  specColor(id: string): string {
+    return specColor(this.specIndex.get(id) ?? 0);
+  }
+
+  /** Observer instance a graph node calls (nodes[].observer). */
+  observerOf(id: Id): Observer | null {
+    const n = this.nodes.get(id);
+    return n && n.observer ? this.observer.get(n.observer) ?? null : null;
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k);
+  if (l) l.push(v);
+  else m.set(k, [v]);
+}
+
+export function edgeOrNodeText(x: EdgeOrNode | null): string {
+  if (!x) return '—';
+  return 'edge' in x ? `edge ${x.edge[0]} → ${x.edge[1]}` : `node ${x.node}`;
+}

@@ -1,0 +1,205 @@
+// Module hierarchy for display: groups from each node's module_stack (as given by the JSON), plus two
+// display-only rules: a leaf module holding one node is drawn as that node, and a group with more than
+// MAX_CHILDREN children is split into numbered sections so no single layout call gets too big.
+import { Edge, GraphNode, Id } from './types';
+
+export const MAX_CHILDREN = 400;
+
+export interface Group {
+  key: string;
+  label: string;
+  path: string;
+  cls: string;
+  parent: Group | null;
+  depth: number;
+  children: Item[];
+  total: number;
+  synthetic: boolean;
+}
+
+export type Item = { kind: 'node'; id: Id } | { kind: 'group'; group: Group };
+
+export interface Hierarchy {
+  root: Group;
+  groups: Map<string, Group>;
+  /** Direct parent group of each node. */
+  parentOf: Map<Id, Group>;
+  /** For each group key, its internal edges between distinct children, as item keys (deduplicated). */
+  edgesAt: Map<string, Array<[string, string]>>;
+}
+
+export const itemKey = (it: Item): string => (it.kind === 'node' ? `n:${it.id}` : `g:${it.group.key}`);
+export const nodeKey = (id: Id): string => `n:${id}`;
+export const groupKey = (key: string): string => `g:${key}`;
+
+function newGroup(key: string, label: string, cls: string, parent: Group | null, synthetic = false): Group {
+  return { key, label, path: key, cls, parent, depth: parent ? parent.depth + 1 : 0, children: [], total: 0, synthetic };
+}
+
+/** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers. */
+function displayStacks(nodes: GraphNode[], edges: Edge[]): Map<Id, Array<[string, string]>> {
+  const users = new Map<Id, Id[]>();
+  for (const e of edges) {
+    let u = users.get(e.src);
+    if (!u) users.set(e.src, (u = []));
+    u.push(e.dst);
+  }
+  const stacks = new Map<Id, Array<[string, string]>>();
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const n = nodes[i];
+    let st = n.module_stack ?? [];
+    const movable = n.role === 'param' || n.role === 'observer' || n.role === 'quantize' || n.role === 'dequantize';
+    if (st.length === 0 && movable) {
+      const us = users.get(n.id) ?? [];
+      let common: Array<[string, string]> | null = null;
+      for (const u of us) {
+        const us2 = stacks.get(u) ?? [];
+        if (common === null) common = us2.slice();
+        else {
+          let k = 0;
+          while (k < common.length && k < us2.length && common[k][0] === us2[k][0]) k++;
+          common.length = k;
+        }
+        if (common.length === 0) break;
+      }
+      if (common) st = common;
+    }
+    stacks.set(n.id, st);
+  }
+  return stacks;
+}
+
+function split(g: Group, groups: Map<string, Group>): void {
+  for (const it of g.children) if (it.kind === 'group') split(it.group, groups);
+  while (g.children.length > MAX_CHILDREN) {
+    const chunks: Item[][] = [];
+    for (let i = 0; i < g.children.length; i += MAX_CHILDREN) chunks.push(g.children.slice(i, i + MAX_CHILDREN));
+    const level = g.depth + 1;
+    g.children = chunks.map((chunk, ci) => {
+      const key = `${g.key}#${level}.${ci}.${groups.size}`;
+      const sec = newGroup(key, `§${ci + 1}/${chunks.length}`, `${chunk.length} items`, g, true);
+      sec.children = chunk;
+      groups.set(key, sec);
+      return { kind: 'group' as const, group: sec };
+    });
+  }
+}
+
+function fixParents(g: Group, parentOf: Map<Id, Group>): number {
+  let total = 0;
+  for (const it of g.children) {
+    if (it.kind === 'node') {
+      parentOf.set(it.id, g);
+      total += 1;
+    } else {
+      it.group.parent = g;
+      it.group.depth = g.depth + 1;
+      total += fixParents(it.group, parentOf);
+    }
+  }
+  g.total = total;
+  return total;
+}
+
+export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
+  const stacks = displayStacks(nodes, edges);
+  const root = newGroup('', '', '', null);
+  const groups = new Map<string, Group>([['', root]]);
+  for (const n of nodes) {
+    let g = root;
+    for (const [path, cls] of stacks.get(n.id) ?? []) {
+      let child = groups.get(path);
+      if (!child) {
+        const label = path.startsWith(g.path + '.') && g.path ? path.slice(g.path.length + 1) : path;
+        child = newGroup(path, label, cls, g);
+        groups.set(path, child);
+        g.children.push({ kind: 'group', group: child });
+      }
+      g = child;
+    }
+    g.children.push({ kind: 'node', id: n.id });
+  }
+  // A leaf module holding a single node is shown as that node.
+  const dissolve = (g: Group): void => {
+    const out: Item[] = [];
+    for (const it of g.children) {
+      if (it.kind === 'group') {
+        dissolve(it.group);
+        const c = it.group.children;
+        if (c.length === 1 && c[0].kind === 'node') {
+          groups.delete(it.group.key);
+          out.push(c[0]);
+          continue;
+        }
+      }
+      out.push(it);
+    }
+    g.children = out;
+  };
+  dissolve(root);
+  split(root, groups);
+  const parentOf = new Map<Id, Group>();
+  fixParents(root, parentOf);
+
+  // Each edge belongs to the layout of the lowest group holding both ends.
+  const edgesAt = new Map<string, Array<[string, string]>>();
+  const seen = new Set<string>();
+  const chain = (id: Id): Group[] => {
+    const c: Group[] = [];
+    for (let g: Group | null = parentOf.get(id) ?? null; g; g = g.parent) c.push(g);
+    return c.reverse();
+  };
+  const chains = new Map<Id, Group[]>();
+  const chainOf = (id: Id): Group[] => {
+    let c = chains.get(id);
+    if (!c) chains.set(id, (c = chain(id)));
+    return c;
+  };
+  for (const e of edges) {
+    if (!parentOf.has(e.src) || !parentOf.has(e.dst) || e.src === e.dst) continue;
+    const a = chainOf(e.src);
+    const b = chainOf(e.dst);
+    let k = 0;
+    while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    const lca = a[k - 1];
+    const ka = k < a.length ? groupKey(a[k].key) : nodeKey(e.src);
+    const kb = k < b.length ? groupKey(b[k].key) : nodeKey(e.dst);
+    if (ka === kb) continue;
+    const sig = `${lca.key}\u0000${ka}\u0000${kb}`;
+    if (seen.has(sig)) continue;
+    seen.add(sig);
+    let list = edgesAt.get(lca.key);
+    if (!list) edgesAt.set(lca.key, (list = []));
+    list.push([ka, kb]);
+  }
+  return { root, groups, parentOf, edgesAt };
+}
+
+/** Groups of a node from outermost (excluding root) to its direct parent. */
+export function ancestors(h: Hierarchy, id: Id): Group[] {
+  const out: Group[] = [];
+  for (let g = h.parentOf.get(id) ?? null; g && g.parent; g = g.parent) out.push(g);
+  return out.reverse();
+}
+
+/** What stands for a node on screen: the node itself, or its outermost collapsed group. */
+export function representative(h: Hierarchy, expanded: Set<string>, id: Id): string {
+  for (const g of ancestors(h, id)) if (!expanded.has(g.key)) return groupKey(g.key);
+  return nodeKey(id);
+}
+
+/** Initial expansion: everything for small graphs, else only the root (top-level groups as boxes),
+ * following a lone top-level group down while it is a single chain. */
+export function initialExpanded(h: Hierarchy, nodeCount: number, threshold: number): Set<string> {
+  const ex = new Set<string>(['']);
+  if (nodeCount <= threshold) {
+    for (const k of h.groups.keys()) ex.add(k);
+    return ex;
+  }
+  let g = h.root;
+  while (g.children.length === 1 && g.children[0].kind === 'group') {
+    g = g.children[0].group;
+    ex.add(g.key);
+  }
+  return ex;
+}

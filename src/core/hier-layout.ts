@@ -1,0 +1,111 @@
+// Hierarchical layout: each expanded group is laid out on its own (children = nodes and child groups as
+// boxes), bottom-up, and cached; opening a group lays out that group and re-lays its ancestors only.
+import { Group, groupKey, Hierarchy, itemKey, nodeKey } from './groups';
+import { LayoutClient } from './layout-client';
+import { LayoutResult } from './layout-engine';
+import { GraphNode, Id } from './types';
+
+export const PAD = 12;
+export const HEADER = 22;
+export const NODE_H = 40;
+export const GROUP_H = 46;
+
+export interface Box {
+  key: string;
+  kind: 'node' | 'collapsed' | 'expanded';
+  /** centre */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  group?: Group;
+  id?: Id;
+}
+
+export interface Placement {
+  boxes: Map<string, Box>;
+  width: number;
+  height: number;
+  /** layouts actually computed (cache misses) in this pass, and their total ms */
+  computed: number;
+  ms: number;
+}
+
+const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
+
+export function nodeWidth(n: GraphNode): number {
+  return Math.round(clamp(Math.max(n.target.length * 7.4, n.id.length * 6) + 22, 72, 240));
+}
+
+export function groupLabel(g: Group): string {
+  return g.cls && !g.synthetic ? `${g.label} · ${g.cls}` : g.label || '(root)';
+}
+
+export function collapsedWidth(g: Group): number {
+  const sub = `${g.total} nodes — click to open`.length * 5.9 + 24;
+  return Math.round(clamp(Math.max(groupLabel(g).length * 6.8 + 40, sub), 120, 300));
+}
+
+export class HierLayout {
+  private cache = new Map<string, { sig: string; res: LayoutResult; size: [number, number] }>();
+  constructor(private h: Hierarchy, private nodes: Map<Id, GraphNode>, private client: LayoutClient) {}
+
+  private async layGroup(g: Group, expanded: Set<string>, stats: { computed: number; ms: number }): Promise<[number, number]> {
+    const sizes = new Map<string, [number, number]>();
+    await Promise.all(
+      g.children.map(async (it) => {
+        if (it.kind === 'node') {
+          const n = this.nodes.get(it.id)!;
+          sizes.set(nodeKey(it.id), [nodeWidth(n), NODE_H]);
+        } else if (expanded.has(it.group.key)) {
+          const [w, hh] = await this.layGroup(it.group, expanded, stats);
+          sizes.set(groupKey(it.group.key), [w + 2 * PAD, hh + HEADER + 2 * PAD]);
+        } else {
+          sizes.set(groupKey(it.group.key), [collapsedWidth(it.group), GROUP_H]);
+        }
+      }),
+    );
+    const order = g.children.map(itemKey);
+    const sig = order.map((k) => `${k}:${sizes.get(k)!.join('x')}`).join('|');
+    const hit = this.cache.get(g.key);
+    if (hit && hit.sig === sig) return hit.size;
+    const res = await this.client.layout({
+      nodes: order.map((k) => ({ id: k, w: sizes.get(k)![0], h: sizes.get(k)![1] })),
+      edges: this.h.edgesAt.get(g.key) ?? [],
+    });
+    stats.computed += 1;
+    stats.ms += res.ms;
+    const size: [number, number] = [Math.max(res.width, 60), Math.max(res.height, 20)];
+    this.cache.set(g.key, { sig, res, size });
+    return size;
+  }
+
+  /** Lay out what `expanded` shows (reusing cached group layouts) and return absolute boxes. */
+  async place(expanded: Set<string>): Promise<Placement> {
+    const stats = { computed: 0, ms: 0 };
+    const [w, hh] = await this.layGroup(this.h.root, expanded, stats);
+    const boxes = new Map<string, Box>();
+    const put = (g: Group, ox: number, oy: number): void => {
+      const res = this.cache.get(g.key)!.res;
+      for (const it of g.children) {
+        const k = itemKey(it);
+        const [cx, cy] = res.pos[k];
+        const x = ox + cx;
+        const y = oy + cy;
+        if (it.kind === 'node') {
+          boxes.set(k, { key: k, kind: 'node', x, y, w: nodeWidth(this.nodes.get(it.id)!), h: NODE_H, id: it.id });
+        } else if (expanded.has(it.group.key)) {
+          const [iw, ih] = this.cache.get(it.group.key)!.size;
+          const bw = iw + 2 * PAD;
+          const bh = ih + HEADER + 2 * PAD;
+          boxes.set(k, { key: k, kind: 'expanded', x, y, w: bw, h: bh, group: it.group });
+          put(it.group, x - bw / 2 + PAD, y - bh / 2 + HEADER + PAD);
+        } else {
+          boxes.set(k, { key: k, kind: 'collapsed', x, y, w: collapsedWidth(it.group), h: GROUP_H, group: it.group });
+        }
+      }
+    };
+    put(this.h.root, 0, 0);
+    return { boxes, width: w, height: hh, computed: stats.computed, ms: stats.ms };
+  }
+}

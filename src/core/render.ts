@@ -1,0 +1,199 @@
+// render(el, viewDoc, options): the one entry every host (widget, report, JupyterLab, VS Code) calls.
+import { counterparts, diffMarks } from './compare';
+import { clear, h } from './dom';
+import { GraphView } from './graph-view';
+import { getLayoutClient, LayoutClient } from './layout-client';
+import { injectStyles } from './styles';
+import { renderTable } from './tables';
+import { Table, View } from './types';
+import { checkDoc } from './validate';
+
+export interface RenderOptions {
+  /** false forces in-thread layout (no Web Worker) */
+  worker?: boolean;
+  /** graphs with more nodes open collapsed (default 300) */
+  collapseThreshold?: number;
+  /** canvas height in px (default 520) */
+  height?: number;
+}
+
+export interface RenderHandle {
+  /** resolves once the first layout is drawn */
+  ready: Promise<void>;
+  /** the graph panes created so far (run mode creates them on first view of a stage) */
+  panes: GraphView[];
+  destroy(): void;
+}
+
+const TABLE_LABELS: Record<string, string> = {
+  annotations: 'Annotations',
+  observers: 'Observers',
+  qdq: 'Q/DQ',
+  decomposition: 'Decomposition',
+  op_diff: 'Op diff',
+};
+const TABLE_ORDER = ['annotations', 'observers', 'qdq', 'decomposition', 'op_diff'];
+
+interface Ctx {
+  doc: Document;
+  view: View;
+  client: LayoutClient;
+  threshold: number;
+  panes: GraphView[];
+  waits: Array<Promise<void>>;
+}
+
+function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => void): GraphView {
+  const pane = ctx.view.panes[i];
+  const n = ctx.view.panes.length;
+  const gv = new GraphView(ctx.doc, pane.snapshot, {
+    client: ctx.client,
+    collapseThreshold: ctx.threshold,
+    focus: ctx.view.focus ? ctx.view.focus[i] ?? null : null,
+    notes: ctx.view.notes[i] ?? {},
+    marks: n > 1 ? diffMarks(ctx.view.diffs, n, i) : undefined,
+    onSelect: (id) => sync(i, id),
+  });
+  ctx.panes[i] = gv;
+  ctx.waits.push(gv.ready);
+  return gv;
+}
+
+function findings(ctx: Ctx, i: number): HTMLElement | null {
+  const fs = ctx.view.panes[i].snapshot.findings;
+  if (!fs.length) return null;
+  const ul = h(ctx.doc, 'ul', { class: 'pl-findings' });
+  for (const f of fs) ul.appendChild(h(ctx.doc, 'li', undefined, `⚠ ${f.kind}: ${f.message}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`));
+  return ul;
+}
+
+function paneBox(ctx: Ctx, i: number, gv: GraphView, label: boolean): HTMLElement {
+  const box = h(ctx.doc, 'div', { class: 'pl-pane', 'data-pane': i });
+  if (label) box.appendChild(h(ctx.doc, 'div', { class: 'pl-pane-label' }, ctx.view.panes[i].label));
+  const fi = findings(ctx, i);
+  if (fi) box.appendChild(fi);
+  box.appendChild(gv.el);
+  return box;
+}
+
+function tabs(doc: Document, names: string[], onPick: (i: number) => void, cls = ''): { bar: HTMLElement; pick: (i: number) => void } {
+  const bar = h(doc, 'div', { class: `pl-tabs ${cls}`, role: 'tablist' });
+  const btns = names.map((nm, i) => {
+    const b = h(doc, 'button', { class: 'pl-tab', role: 'tab', type: 'button', 'aria-selected': 'false' }, nm);
+    b.addEventListener('click', () => pick(i));
+    bar.appendChild(b);
+    return b;
+  });
+  const pick = (i: number): void => {
+    btns.forEach((b, j) => b.setAttribute('aria-selected', String(i === j)));
+    onPick(i);
+  };
+  return { bar, pick };
+}
+
+function orderedTables(view: View): Table[] {
+  const rank = (t: Table): number => {
+    const r = TABLE_ORDER.indexOf(t.name);
+    return r < 0 ? TABLE_ORDER.length : r;
+  };
+  return view.tables.slice().sort((a, b) => rank(a) - rank(b));
+}
+
+function tableLabel(t: Table): string {
+  return TABLE_LABELS[t.name] ?? t.title ?? t.name;
+}
+
+function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
+  const { doc, view } = ctx;
+  const n = view.panes.length;
+  const sync = (from: number, id: string | null): void => {
+    if (n < 2) return;
+    const sets = id ? counterparts(view.diffs, n, from, id) : null;
+    ctx.panes.forEach((p, j) => {
+      if (p && j !== from) p.showCounterparts(sets ? sets[j] : new Set());
+    });
+  };
+  if (n === 0) {
+    host.appendChild(h(doc, 'div', { class: 'pl-empty' }, 'empty graph'));
+    return;
+  }
+  if (view.mode === 'run') {
+    const area = h(doc, 'div');
+    const shown: HTMLElement[] = [];
+    const t = tabs(doc, view.panes.map((p) => p.label), (i) => {
+      if (!ctx.panes[i]) {
+        const gv = makePane(ctx, i, sync);
+        shown[i] = paneBox(ctx, i, gv, false);
+        area.appendChild(shown[i]);
+        const sel = ctx.panes.find((p, j) => p && j !== i && p.selected);
+        if (sel) {
+          const from = ctx.panes.indexOf(sel);
+          void gv.ready.then(() => gv.showCounterparts(counterparts(view.diffs, n, from, sel.selected!)[i]));
+        }
+      }
+      shown.forEach((e, j) => e && (e.style.display = i === j ? '' : 'none'));
+      ctx.panes[i].shown();
+    }, 'pl-stage-tabs');
+    host.append(t.bar, area);
+    t.pick(n - 1);
+    return;
+  }
+  const row = h(doc, 'div', { class: 'pl-panes' });
+  const count = view.mode === 'graph' ? 1 : n;
+  for (let i = 0; i < count; i++) row.appendChild(paneBox(ctx, i, makePane(ctx, i, sync), count > 1));
+  host.appendChild(row);
+}
+
+function renderTables(ctx: Ctx, host: HTMLElement, list: Table[]): void {
+  if (!list.length) host.appendChild(h(ctx.doc, 'div', { class: 'pl-empty' }, 'no tables'));
+  for (const t of list) host.appendChild(renderTable(ctx.doc, t));
+}
+
+export function render(el: HTMLElement, input: unknown, options: RenderOptions = {}): RenderHandle {
+  const doc = el.ownerDocument;
+  injectStyles(el);
+  clear(el);
+  const root = h(doc, 'div', { class: 'pt2e-lens', 'data-state': 'loading' });
+  if (options.height) root.style.setProperty('--pl-height', `${options.height}px`);
+  el.appendChild(root);
+  const handle: RenderHandle = { ready: Promise.resolve(), panes: [], destroy: () => undefined };
+  const checked = checkDoc(input);
+  if (!checked.ok) {
+    root.appendChild(h(doc, 'div', { class: 'pl-message', role: 'alert' }, checked.message));
+    root.setAttribute('data-state', 'error');
+    return handle;
+  }
+  const view = checked.view;
+  const ctx: Ctx = { doc, view, client: getLayoutClient(options.worker !== false), threshold: options.collapseThreshold ?? 300, panes: handle.panes, waits: [] };
+  if (view.title) root.appendChild(h(doc, 'div', { class: 'pl-title' }, view.title));
+  const tables = orderedTables(view);
+  try {
+    if (view.mode === 'table') renderTables(ctx, root, tables);
+    else if (tables.length === 0) renderGraphArea(ctx, root);
+    else {
+      const graphHost = h(doc, 'div', { class: 'pl-tabpanel', 'data-tab': 'graph' });
+      const tableHosts = tables.map((t) => h(doc, 'div', { class: 'pl-tabpanel', 'data-tab': t.name }));
+      const t = tabs(doc, ['Graph', ...tables.map(tableLabel)], (i) => {
+        graphHost.style.display = i === 0 ? '' : 'none';
+        tableHosts.forEach((e, j) => (e.style.display = i === j + 1 ? '' : 'none'));
+        if (i > 0 && !tableHosts[i - 1].firstChild) tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1]));
+        if (i === 0) handle.panes.forEach((p) => p && p.shown());
+      }, 'pl-main-tabs');
+      root.append(t.bar, graphHost, ...tableHosts);
+      renderGraphArea(ctx, graphHost);
+      t.pick(0);
+    }
+  } catch (e) {
+    clear(root);
+    root.appendChild(h(doc, 'div', { class: 'pl-message', role: 'alert' }, `pt2e-lens: could not render this output (${(e as Error).message})`));
+  }
+  handle.ready = Promise.all(ctx.waits).then(
+    () => root.setAttribute('data-state', 'ready'),
+    (e) => {
+      root.setAttribute('data-state', 'error');
+      root.appendChild(h(doc, 'div', { class: 'pl-message', role: 'alert' }, `pt2e-lens: layout failed (${String(e)})`));
+    },
+  );
+  handle.destroy = () => handle.panes.forEach((p) => p && p.destroy());
+  return handle;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain JS fixture generator
+import { synthView } from './fixtures/synth.mjs';
+import { buildHierarchy, MAX_CHILDREN } from '../../src/core/groups';
+import { mount } from './helpers';
+
+describe('module groups', () => {
+  it('20k-node snapshot: groups split into sections, every node in exactly one group', () => {
+    const snap = synthView(20000).panes[0].snapshot;
+    const h = buildHierarchy(snap.nodes, snap.edges);
+    expect(h.parentOf.size).toBe(snap.nodes.length);
+    for (const g of h.groups.values()) expect(g.children.length).toBeLessThanOrEqual(MAX_CHILDREN);
+    expect(h.root.total).toBe(snap.nodes.length);
+    // weights (no module stack) sit with their consumer's module
+    expect(h.parentOf.get('w1_7')!.key).toBe('layers.7.conv1');
+  });
+
+  it('a 20k-node graph opens collapsed, quickly, and a group opens on click', async () => {
+    const view = synthView(20000);
+    const t0 = performance.now();
+    const { el, handle } = await mount(view, { worker: false });
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(5000);
+    const svg = el.querySelector('svg')!;
+    expect(Number(svg.getAttribute('data-nodes'))).toBeLessThan(10);
+    expect(el.querySelectorAll('.pl-node').length).toBeLessThan(10);
+    const closed = el.querySelectorAll('.pl-group.pl-collapsed');
+    expect(closed.length).toBeGreaterThan(0);
+    const layers = el.querySelector('.pl-group.pl-collapsed[data-group="layers"]')!;
+    expect(layers.textContent).toContain(`${view.panes[0].snapshot.nodes.length - 2} nodes`);
+    layers.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await handle.panes[0].ready;
+    await new Promise((r) => setTimeout(r, 0));
+    await (handle.panes[0] as any).busy;
+    expect(el.querySelector('.pl-group.pl-expanded[data-group="layers"]')).not.toBeNull();
+    expect(el.querySelectorAll('.pl-group.pl-collapsed').length).toBeGreaterThan(closed.length - 1);
+  });
+
+  it('small graphs open fully expanded', async () => {
+    const view = synthView(100);
+    const { el } = await mount(view, { worker: false });
+    expect(el.querySelectorAll('.pl-node').length).toBe(view.panes[0].snapshot.nodes.length);
+    expect(el.querySelectorAll('.pl-group.pl-collapsed').length).toBe(0);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { layoutGraph } from '../../src/core/layout-engine';
+import { getLayoutClient } from '../../src/core/layout-client';
+import { buildHierarchy, initialExpanded } from '../../src/core/groups';
+import { HierLayout } from '../../src/core/hier-layout';
+import { countBy, fixture, mount } from './helpers';
+
+describe('layout', () => {
+  it('places every node and keeps edges going down (rank order)', () => {
+    const nodes = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, w: 80, h: 40 }));
+    const edges: Array<[string, string]> = [['a', 'b'], ['a', 'c'], ['b', 'd'], ['c', 'd'], ['d', 'e']];
+    const r = layoutGraph({ id: 1, nodes, edges });
+    expect(r.engine).toBe('dagre');
+    for (const n of nodes) expect(r.pos[n.id]).toEqual([expect.any(Number), expect.any(Number)]);
+    for (const [a, b] of edges) expect(r.pos[a][1]).toBeLessThan(r.pos[b][1]);
+    expect(r.pos.b[1]).toBe(r.pos.c[1]); // same rank
+    expect(r.pos.b[0]).not.toBe(r.pos.c[0]);
+    expect(r.width).toBeGreaterThan(80);
+  });
+
+  it('hierarchical layout of the conv net: every node placed inside its group box, edges in rank order', async () => {
+    const snap = fixture('conv_prepared.json').panes[0].snapshot;
+    const h = buildHierarchy(snap.nodes, snap.edges);
+    const nodes = new Map<string, any>(snap.nodes.map((n: any) => [n.id, n]));
+    const hl = new HierLayout(h, nodes, getLayoutClient(false));
+    const p = await hl.place(initialExpanded(h, snap.nodes.length, 300));
+    for (const n of snap.nodes) {
+      const b = p.boxes.get(`n:${n.id}`)!;
+      expect(b, n.id).toBeDefined();
+      for (let g = h.parentOf.get(n.id)!; g.parent; g = g.parent) {
+        const gb = p.boxes.get(`g:${g.key}`)!;
+        expect(b.x - b.w / 2).toBeGreaterThanOrEqual(gb.x - gb.w / 2);
+        expect(b.x + b.w / 2).toBeLessThanOrEqual(gb.x + gb.w / 2);
+        expect(b.y - b.h / 2).toBeGreaterThanOrEqual(gb.y - gb.h / 2);
+        expect(b.y + b.h / 2).toBeLessThanOrEqual(gb.y + gb.h / 2);
+      }
+    }
+    for (const e of snap.edges) {
+      expect(p.boxes.get(`n:${e.src}`)!.y, `${e.src}->${e.dst}`).toBeLessThan(p.boxes.get(`n:${e.dst}`)!.y);
+    }
+  });
+
+  it('draws one node element per JSON node, with the JSON role', async () => {
+    for (const name of ['conv_prepared.json', 'conv_converted.json']) {
+      const view = fixture(name);
+      const { el } = await mount(view, { worker: false });
+      const drawn = [...el.querySelectorAll('.pl-node')].map((g) => g.getAttribute('data-role')!);
+      expect(countBy(drawn, (r) => r)).toEqual(countBy(view.panes[0].snapshot.nodes, (n: any) => n.role));
+      expect(el.querySelectorAll('.pl-edge').length).toBe(view.panes[0].snapshot.edges.length);
+    }
+  });
+
+  it('falls back to the page thread when there is no Worker (jsdom)', () => {
+    expect(typeof (globalThis as any).Worker).toBe('undefined');
+    expect(getLayoutClient().mode).toBe('inline');
+  });
+});

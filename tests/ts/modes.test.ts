@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { fixture, mount } from './helpers';
+
+const click = (e: Element) => e.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+
+describe('run, focus, tables, details', () => {
+  it('run mode: a tab per table and a stage tab per pane; stages render on demand', async () => {
+    const view = fixture('run.json');
+    const { el, handle } = await mount(view, { worker: false });
+    const main = [...el.querySelectorAll('.pl-main-tabs .pl-tab')].map((t) => t.textContent);
+    expect(main).toEqual(['Graph', 'Annotations', 'Observers', 'Q/DQ', 'Decomposition', 'Op diff']);
+    const stages = [...el.querySelectorAll('.pl-stage-tabs .pl-tab')];
+    expect(stages.map((t) => t.textContent)).toEqual(['exported', 'prepared', 'converted']);
+    expect(stages[2].getAttribute('aria-selected')).toBe('true');
+    expect(el.querySelectorAll('.pl-node').length).toBe(view.panes[2].snapshot.nodes.length);
+    click(stages[1]);
+    await Promise.all(handle.panes.filter(Boolean).map((p) => p.ready));
+    const visible = [...el.querySelectorAll('.pl-pane')].filter((p) => (p as HTMLElement).style.display !== 'none');
+    expect(visible.length).toBe(1);
+    expect(visible[0].querySelectorAll('.pl-node[data-role="observer"]').length).toBe(
+      view.panes[1].snapshot.nodes.filter((n: any) => n.role === 'observer').length,
+    );
+    click(el.querySelectorAll('.pl-main-tabs .pl-tab')[2]);
+    const obsTable = el.querySelector('[data-tab="observers"] table')!;
+    expect(obsTable.querySelectorAll('tbody tr').length).toBe(view.tables.find((t: any) => t.name === 'observers').rows.length);
+  });
+
+  it('tables sort by column and filter rows', async () => {
+    const view = fixture('tables.json');
+    const { el } = await mount(view, { worker: false });
+    const wrap = el.querySelector('[data-table="observers"]')!;
+    const col = view.tables.find((t: any) => t.name === 'observers').columns.indexOf('min');
+    const th = wrap.querySelectorAll('th')[col];
+    click(th);
+    const mins = () => [...wrap.querySelectorAll('tbody tr')].map((r) => Number(r.children[col].textContent));
+    const asc = mins();
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    click(th);
+    expect(mins()).toEqual([...asc].reverse());
+    const input = wrap.querySelector('input')!;
+    input.value = 'PerChannel';
+    input.dispatchEvent(new Event('input'));
+    expect(wrap.querySelectorAll('tbody tr').length).toBe(3);
+    expect(wrap.querySelector('.pl-status')!.textContent).toBe('3 of 8 rows');
+  });
+
+  it('focus shows only the focus nodes; notes attach to nodes', async () => {
+    const view = fixture('focus.json');
+    const { el } = await mount(view, { worker: false });
+    const ids = [...el.querySelectorAll('.pl-node')].map((n) => n.getAttribute('data-id')).sort();
+    expect(ids).toEqual([...view.focus[0]].sort());
+    expect(el.querySelector('[data-id="relu"] .pl-note')!.textContent).toBe('✎ fused with conv1');
+  });
+
+  it('details show annotation, observer stats and q/dq params', async () => {
+    const prep = await mount(fixture('conv_prepared.json'), { worker: false });
+    click(prep.el.querySelector('[data-id="activation_post_process_5"]')!);
+    const d = prep.el.querySelector('.pl-details')!.textContent!;
+    expect(d).toContain('HistogramObserver');
+    expect(d).toContain('activation_post_process_5, activation_post_process_6');
+    expect(d).toContain('[-0.9]');
+    expect(d).toContain('[0.02078]');
+    click(prep.el.querySelector('[data-id="adaptive_avg_pool2d"]')!);
+    const d2 = prep.el.querySelector('.pl-details')!.textContent!;
+    expect(d2).toContain('s2: SharedQuantizationSpec');
+    expect(d2).toContain('shared with edge add → adaptive_avg_pool2d');
+    expect(d2).toContain('output spec is shared with its input edge');
+    expect(prep.el.querySelectorAll('.pl-shared').length).toBe(1);
+    const conv = await mount(fixture('conv_converted.json'), { worker: false });
+    click(conv.el.querySelector('[data-id="dequantize_per_channel_default"]')!);
+    const d3 = conv.el.querySelector('.pl-details')!.textContent!;
+    expect(d3).toContain('dequantize_per_channel (per_channel)');
+    expect(d3).toContain('axis=0');
+    expect(conv.el.querySelectorAll('.pl-edge.pl-int').length).toBe(
+      fixture('conv_converted.json').panes[0].snapshot.edges.filter((e: any) => e.src.startsWith('quantize_per_tensor')).length,
+    );
+  });
+
+  it('search finds nodes by name or op', async () => {
+    const { el, handle } = await mount(fixture('conv_prepared.json'), { worker: false });
+    const found = handle.panes[0].search('conv2d');
+    expect(found.sort()).toEqual(['conv2d', 'conv2d_1']);
+    expect(el.querySelectorAll('.pl-node.pl-match').length).toBe(2);
+    expect(el.querySelectorAll('.pl-result').length).toBe(2);
+  });
+});

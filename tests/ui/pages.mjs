@@ -1,0 +1,38 @@
+// Builds self-contained offline HTML pages: the report bundle inlined once + one JSON script per output,
+// the way the Python side writes saved reports.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const ARTIFACTS = join(ROOT, 'tests/ui/artifacts');
+export const MIME = 'application/vnd.pt2e-lens.v1+json';
+
+/** JSON safe inside <script>: no "</script>", no "<!--". */
+export function scriptJson(doc) {
+  return JSON.stringify(doc).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export function reportPage(docs, title = 'pt2e-lens report') {
+  const bundle = readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/_static/report.js'), 'utf8').replace(/<\/script/gi, '<\\/script');
+  const outputs = docs
+    .map((d) => `<div class="output"></div>\n<script type="${MIME}">${typeof d === 'string' ? d.replace(/</g, '\\u003c') : scriptJson(d)}</script>`)
+    .join('\n');
+  return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${title}</title>
+<style>body{margin:12px;background:#fff}</style></head><body>
+${outputs}
+<script>${bundle}</script>
+</body></html>\n`;
+}
+
+export function fixture(name) {
+  return JSON.parse(readFileSync(join(ROOT, 'tests/ts/fixtures', name), 'utf8'));
+}
+
+/** Write a page under tests/ui/artifacts and return its file:// URL. */
+export function writePage(name, docs) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const p = join(ARTIFACTS, name);
+  writeFileSync(p, reportPage(docs));
+  return pathToFileURL(p).href;
+}
