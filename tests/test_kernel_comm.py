@@ -55,8 +55,9 @@ def test_current_model_follows_the_newest(kernel, comm):
     run(kernel, "ep = torch.export.export(get_model('tiny').eval(), example_inputs())")
     [event] = kernel.events(comm, "models")
     assert event["result"]["current"] == "ep"
-    assert event["result"]["models"] == [
-        {"name": "ep", "type": "ExportedProgram", "node_count": 47, "stages": ["exported"], "stage": "exported"}]
+    [row] = event["result"]["models"]
+    revision = row.pop("revision")
+    assert row == {"name": "ep", "type": "ExportedProgram", "node_count": 47, "stages": ["exported"], "stage": "exported"}
     run(kernel, "run = pl.capture(ep, None, ConvReluQuantizer(), calibration=calibration_batches(2))")
     [event] = kernel.events(comm, "models")
     assert event["result"]["current"] == "run"
@@ -69,7 +70,8 @@ def test_current_model_follows_the_newest(kernel, comm):
     assert event["result"]["current"] == "gm"
     run(kernel, "import torchao.quantization.pt2e.quantize_pt2e as qp\ngm = qp.prepare_pt2e(gm, ConvReluQuantizer())")
     [event] = kernel.events(comm, "models")
-    assert [m["stage"] for m in event["result"]["models"] if m["name"] == "gm"] == ["prepared"]
+    [gm] = [m for m in event["result"]["models"] if m["name"] == "gm"]
+    assert gm["stage"] == "prepared" and gm["revision"] > revision
     run(kernel, "del gm")
     [event] = kernel.events(comm, "models")
     assert event["result"]["current"] == "run" and "gm" not in [m["name"] for m in event["result"]["models"]]

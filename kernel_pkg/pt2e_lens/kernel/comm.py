@@ -152,7 +152,8 @@ class Backend:
 
     def models(self) -> dict:
         t = self.tracker
-        rows = [t.cached(e.name, "info", lambda obj, e=e: models.info(e.name, e.kind, obj)) for e in t.entries.values()]
+        rows = [{**t.cached(e.name, "info", lambda obj, e=e: models.info(e.name, e.kind, obj)), "revision": e.changed_at}
+                for e in t.entries.values()]
         return {"current": t.current, "pinned": t.pinned, "models": rows}
 
     def select_model(self, client: Client, data: dict) -> dict:
