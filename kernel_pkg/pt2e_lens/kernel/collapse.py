@@ -115,4 +115,16 @@ def fitted(snap: Snapshot, group: str, max_bytes: int, title: str | None = None)
     groups = subgroups(snap, group)
     if not groups:
         raise OverflowError(f"group {group!r} is {size} bytes, over the {max_bytes}-byte cap, and has no sub-groups")
-    return {"collapsed": True, "group": group, "bytes": size, "total_nodes": len(ids), "groups": groups, "view": None}
+    return {"collapsed": True, "group": group, "parent": _parent(snap, group), "bytes": size, "total_nodes": len(ids),
+            "groups": groups, "view": None}
+
+
+def _parent(snap: Snapshot, group: str) -> str | None:
+    """The group one level up ("" for a top-level module, None for the whole graph)."""
+    depth = _depth_of(snap, group)
+    if not depth:
+        return None
+    if depth == 1:
+        return ""
+    member = next(n for n in snap.nodes if _path_at(n, depth - 1) == group)
+    return member["module_stack"][depth - 2][0]

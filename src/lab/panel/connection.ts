@@ -1,0 +1,130 @@
+// One open `pt2e-lens` comm on one kernel: requests with ids and promises, events as a signal.
+// It never re-opens itself: the session model decides when to open a new one.
+import type { Kernel, KernelMessage } from '@jupyterlab/services';
+import { ISignal, Signal } from '@lumino/signaling';
+import { Hello, Incoming, Models, PROTOCOL, RequestFailed, TARGET } from './protocol';
+
+const OPEN_TIMEOUT_MS = 15000;
+
+type Pending = { resolve: (r: unknown) => void; reject: (e: Error) => void };
+
+export type OpenResult = { ok: true; connection: LensConnection } | { ok: false; reason: 'not-loaded' | 'timeout' | 'error'; message: string };
+
+export class LensConnection {
+  private pending = new Map<string, Pending>();
+  private nextId = 1;
+  private closedByKernel = false;
+  private readonly _models = new Signal<this, Models>(this);
+  private readonly _closed = new Signal<this, void>(this);
+
+  private constructor(private comm: Kernel.IComm, readonly hello: Hello) {}
+
+  /** Models events (after cells that change models); emitted only while subscribed. */
+  get models(): ISignal<this, Models> {
+    return this._models;
+  }
+
+  /** The kernel closed this comm (kernel shut down, extension unloaded). */
+  get closed(): ISignal<this, void> {
+    return this._closed;
+  }
+
+  get isOpen(): boolean {
+    return !this.comm.isDisposed && !this.closedByKernel;
+  }
+
+  /** Open a comm; resolves with the connection once the kernel's hello event arrives. */
+  static open(kernel: Kernel.IKernelConnection): Promise<OpenResult> {
+    return new Promise((resolve) => {
+      let comm: Kernel.IComm;
+      let conn: LensConnection | null = null;
+      let settled = false;
+      const settle = (r: OpenResult): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(r);
+      };
+      const timer = setTimeout(() => {
+        settle({ ok: false, reason: 'timeout', message: 'the kernel did not answer the pt2e-lens comm' });
+        if (!comm.isDisposed) comm.dispose();
+      }, OPEN_TIMEOUT_MS);
+      try {
+        comm = kernel.createComm(TARGET);
+      } catch (e) {
+        settle({ ok: false, reason: 'error', message: String(e) });
+        return;
+      }
+      comm.onMsg = (msg: KernelMessage.ICommMsgMsg) => {
+        const data = msg.content.data as unknown as Incoming;
+        if (conn) conn.receive(data);
+        else if (data && data.type === 'event' && data.event === 'hello') {
+          if (data.result.protocol !== PROTOCOL) {
+            settle({ ok: false, reason: 'error', message: `the kernel speaks pt2e-lens protocol ${data.result.protocol}, this panel ${PROTOCOL}: install matching versions` });
+            comm.close();
+            return;
+          }
+          conn = new LensConnection(comm, data.result);
+          settle({ ok: true, connection: conn });
+        }
+      };
+      comm.onClose = () => {
+        if (conn) conn.onKernelClose();
+        else settle({ ok: false, reason: 'not-loaded', message: 'pt2e-lens is not loaded in this kernel' });
+      };
+      try {
+        comm.open({});
+      } catch (e) {
+        settle({ ok: false, reason: 'error', message: String(e) });
+      }
+    });
+  }
+
+  request<T>(type: string, fields: Record<string, unknown> = {}): Promise<T> {
+    if (!this.isOpen) return Promise.reject(new RequestFailed('closed', 'the pt2e-lens comm is closed'));
+    const id = `r${this.nextId++}`;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      this.comm.send({ ...fields, type, id } as never);
+    });
+  }
+
+  private receive(data: Incoming): void {
+    if (!data || typeof data !== 'object') return;
+    if (data.type === 'event') {
+      if (data.event === 'models') this._models.emit(data.result);
+      return;
+    }
+    if (data.type !== 'reply' || typeof data.id !== 'string') return;
+    const p = this.pending.get(data.id);
+    if (!p) return;
+    this.pending.delete(data.id);
+    if (data.ok) p.resolve(data.result);
+    else p.reject(new RequestFailed(data.error.code, data.error.message));
+  }
+
+  private onKernelClose(): void {
+    this.closedByKernel = true;
+    this.failPending('the kernel closed the pt2e-lens comm');
+    this._closed.emit();
+  }
+
+  private failPending(message: string): void {
+    for (const p of this.pending.values()) p.reject(new RequestFailed('closed', message));
+    this.pending.clear();
+  }
+
+  /** Drop this connection (notebook closed, kernel restarting): close the comm if it is still there. */
+  dispose(): void {
+    this.failPending('the pt2e-lens comm was closed');
+    if (!this.comm.isDisposed) {
+      try {
+        if (!this.closedByKernel) this.comm.close();
+      } catch {
+        // the kernel is already gone
+      }
+      this.comm.dispose();
+    }
+    Signal.clearData(this);
+  }
+}

@@ -1,0 +1,45 @@
+// The "PT2E" right-sidebar panel plugin and its palette commands.
+import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { ICommandPalette } from '@jupyterlab/apputils';
+import { INotebookTracker } from '@jupyterlab/notebook';
+import { LensPanel } from './panel';
+
+export const CommandIDs = {
+  open: 'pt2e-lens:open-panel',
+  load: 'pt2e-lens:load',
+  exportReport: 'pt2e-lens:export-report',
+};
+
+export const panelPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'pt2e-lens:panel',
+  description: 'A side panel that shows the PT2E model of the active notebook.',
+  autoStart: true,
+  requires: [INotebookTracker],
+  optional: [ICommandPalette, ILabShell],
+  activate: (app: JupyterFrontEnd, tracker: INotebookTracker, palette: ICommandPalette | null) => {
+    const panel = new LensPanel(tracker);
+    panel.title.label = 'PT2E';
+    app.shell.add(panel, 'right', { rank: 650 });
+
+    app.commands.addCommand(CommandIDs.open, {
+      label: 'PT2E: Open the pt2e-lens panel',
+      execute: () => app.shell.activateById(panel.id),
+    });
+    app.commands.addCommand(CommandIDs.load, {
+      label: 'PT2E: Load pt2e-lens in this kernel',
+      isEnabled: () => panel.current !== null,
+      execute: async () => {
+        app.shell.activateById(panel.id);
+        await panel.current?.load();
+      },
+    });
+    app.commands.addCommand(CommandIDs.exportReport, {
+      label: "PT2E: Export the current model's report",
+      isEnabled: () => panel.current?.status === 'ready' && panel.current.current !== null,
+      execute: () => panel.exportReport(),
+    });
+    for (const command of Object.values(CommandIDs)) palette?.addItem({ command, category: 'pt2e-lens' });
+  },
+};
+
+export default panelPlugin;
