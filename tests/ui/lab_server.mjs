@@ -1,0 +1,48 @@
+// A throwaway JupyterLab server with this worktree's labextension and kernel package, no auth, for UI tests.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './pages.mjs';
+
+const PYTHON = process.env.PT2E_LENS_PYTHON ?? '/work/main/.venv/bin/python';
+
+/** A notebook file from a list of code cells. */
+export function notebook(cells) {
+  return JSON.stringify({
+    nbformat: 4, nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+    cells: cells.map((source, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source })),
+  });
+}
+
+export async function startLab(files, port = 18899) {
+  const tmp = mkdtempSync(join(tmpdir(), 'pt2e-lens-ui-'));
+  const root = join(tmp, 'root');
+  const ext = join(tmp, 'labextensions');
+  mkdirSync(root);
+  mkdirSync(ext);
+  symlinkSync(join(ROOT, 'extension/labextension'), join(ext, 'pt2e-lens'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
+  const args = ['-m', 'jupyterlab', '--no-browser', `--port=${port}`, '--ServerApp.port_retries=0', '--ServerApp.ip=127.0.0.1',
+    '--IdentityProvider.token=', '--ServerApp.password=', '--ServerApp.disable_check_xsrf=True', '--ServerApp.allow_root=True',
+    `--ServerApp.root_dir=${root}`, '--LabApp.expose_app_in_browser=True', `--LabServerApp.extra_labextensions_path=${ext}`,
+    `--LabApp.workspaces_dir=${join(tmp, 'ws')}`];
+  const env = { ...process.env, PYTHONPATH: join(ROOT, 'kernel_pkg'), PYTHONWARNINGS: 'ignore', JUPYTER_CONFIG_DIR: join(tmp, 'config') };
+  const proc = spawn(PYTHON, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  proc.stdout.on('data', (d) => (log += d));
+  proc.stderr.on('data', (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${url}/api/status`)).ok) return { url, stop: () => proc.kill('SIGTERM'), log: () => log };
+    } catch {
+      // not up yet
+    }
+    if (proc.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`jupyter lab did not start:\n${log}`);
+}
