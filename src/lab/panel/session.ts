@@ -30,6 +30,7 @@ export class SessionLens {
 
   private conn: LensConnection | null = null;
   private opening = false;
+  private openAgain = false;
   private probeAfterRestart = false;
   private mentionedLens = new Set<string>();
   private shown: { name: string; revision: number } | null = null;
@@ -103,6 +104,7 @@ export class SessionLens {
   }
 
   private async tryOpen(): Promise<void> {
+    if (this.opening) this.openAgain = true; // a trigger during an attempt: try once more after it
     if (this.opening || this.conn || this.disposed) return;
     const kernel = this.context.session?.kernel;
     if (!kernel) {
@@ -126,8 +128,13 @@ export class SessionLens {
       this.status = r.reason === 'not-loaded' ? 'not-loaded' : 'error';
       this.message = this.restarted && r.reason === 'not-loaded' ? 'kernel restarted' : r.message;
       this.emit();
+      if (this.openAgain) {
+        this.openAgain = false;
+        await this.tryOpen();
+      }
       return;
     }
+    this.openAgain = false;
     this.conn = r.connection;
     this.conn.models.connect((_, m) => this.onModels(m), this);
     this.conn.closed.connect(() => {
