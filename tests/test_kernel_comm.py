@@ -161,6 +161,15 @@ def test_bad_requests_get_an_error_reply(kernel, comm, data, code):
     assert not Path("/tmp/pwned").exists()
 
 
+def test_odd_namespace_objects_do_not_break_cells(kernel, comm):
+    out = run(kernel, "class Weird:\n    __class__ = property(lambda self: 1 / 0)\nw = Weird()\nglobals()[''] = 1\nglobals()[7] = 2")
+    assert out["stderr"] == ""
+    run(kernel, "gm9 = ep.module()")
+    assert kernel.events(comm, "models")[-1]["result"]["current"] == "gm9"
+    run(kernel, "del w, gm9, globals()[''], globals()[7]")
+    kernel.events(comm, "models")
+
+
 def test_every_open_comm_gets_updates(kernel, comm):
     other, first = kernel.open_comm()
     assert first["content"]["data"]["event"] == "hello"
@@ -171,6 +180,15 @@ def test_every_open_comm_gets_updates(kernel, comm):
     kernel.kc.shell_channel.send(kernel.kc.session.msg("comm_close", {"comm_id": other, "data": {}}))
     run(kernel, "del ep3")
     assert kernel.events(comm, "models")
+
+
+def test_reload_closes_old_comms_and_serves_new_ones(kernel, comm):
+    other, _ = kernel.open_comm()
+    run(kernel, "%reload_ext pt2e_lens")
+    kernel.wait_for(lambda m: m["msg_type"] == "comm_close" and m["content"]["comm_id"] == other, timeout=10)
+    fresh, first = kernel.open_comm()
+    assert first["content"]["data"]["event"] == "hello"
+    assert ok(kernel.request(fresh, {"type": "list_models"}))["current"] == "run"
 
 
 def test_restart_drops_the_backend_until_loaded_again(kernel, comm):

@@ -1,6 +1,9 @@
 """`%load_ext pt2e_lens`: the `%pt2e` magics, a cheap post_run_cell tracker and the `pt2e-lens` comm target."""
 from __future__ import annotations
 
+import sys
+
+from ..errors import first_line
 from .comm import TARGET, Backend
 from .tracker import Tracker
 
@@ -17,10 +20,17 @@ def load_ipython_extension(ip) -> None:
     tracker = Tracker(ip.user_ns, ip.user_ns_hidden)
     tracker.poll()
     backend = Backend(tracker)
+    failed: list = []
 
     def post_run_cell(result) -> None:
-        if tracker.poll():
-            backend.notify()
+        try:
+            if tracker.poll():
+                backend.notify()
+        except Exception as e:  # never let the panel's bookkeeping break the user's cells
+            if not failed:
+                failed.append(e)
+                print(f"pt2e-lens: the panel stopped following models ({type(e).__name__}: {first_line(e)}); "
+                      f"%reload_ext pt2e_lens to retry.", file=sys.stderr)
 
     ip.events.register("post_run_cell", post_run_cell)
     get_comm_manager().register_target(TARGET, backend.open)

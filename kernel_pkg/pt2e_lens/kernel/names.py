@@ -23,7 +23,7 @@ def lookup(user_ns: dict, ref: str, prefer=()) -> Any:
         raise Pt2eLensError(f"{ref!r} is not a variable name: write NAME or NAME[stage], e.g. run[prepared].")
     name, _, stage = m.groups()
     if name not in user_ns:
-        visible = [n for n in user_ns if not n.startswith("_")]
+        visible = [n for n in user_ns if isinstance(n, str) and not n.startswith("_")]
         hint = suggest(name, list(prefer) + visible) or (f" — models here: {', '.join(prefer)}." if prefer else ".")
         raise Pt2eLensError(f"no variable {name!r}{hint}")
     obj = user_ns[name]

@@ -16,11 +16,12 @@ import torch
 from ..capture import Run
 
 KINDS = ((Run, "Run"), (torch.export.ExportedProgram, "ExportedProgram"), (torch.fx.GraphModule, "GraphModule"))
+_TYPES = tuple(cls for cls, _ in KINDS)
 
 
 def kind_of(obj: Any) -> str | None:
     for cls, name in KINDS:
-        if isinstance(obj, cls):
+        if issubclass(type(obj), cls):
             return name
     return None
 
@@ -75,7 +76,8 @@ class Tracker:
         self.tick += 1
         seen = set()
         for position, (name, obj) in enumerate(self.user_ns.items()):
-            if name[0] == "_" or not isinstance(obj, (Run, torch.export.ExportedProgram, torch.fx.GraphModule)):
+            # type(obj), not isinstance: no user code (a __class__ property) runs after every cell
+            if not issubclass(type(obj), _TYPES) or not isinstance(name, str) or name.startswith("_"):
                 continue
             if name in self.hidden and self.hidden[name] is obj:
                 continue
