@@ -74,6 +74,7 @@ export class LensPanel extends Widget {
     injectStyles(this.head);
     tracker.currentChanged.connect(() => this.follow(tracker.currentWidget), this);
     this.follow(tracker.currentWidget);
+    this.refresh();
   }
 
   /** The lens of the active notebook (null when no notebook is open). */
@@ -98,14 +99,14 @@ export class LensPanel extends Widget {
   private follow(nb: NotebookPanel | null): void {
     const next = nb ? this.lensFor(nb) : null;
     if (next === this.lens) return;
-    this.lens?.changed.disconnect(this.update, this);
+    this.lens?.changed.disconnect(this.refresh, this);
     this.lens = next;
-    this.lens?.changed.connect(this.update, this);
+    this.lens?.changed.connect(this.refresh, this);
     this.drawn = undefined;
-    this.update();
+    this.refresh();
   }
 
-  update(): void {
+  private refresh(): void {
     this.renderHead();
     const content = this.lens?.content ?? null;
     if (content !== this.drawn) this.renderBody(content);
