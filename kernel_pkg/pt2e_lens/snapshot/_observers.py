@@ -95,6 +95,11 @@ def _stats(mod: torch.nn.Module) -> dict:
 def _attr(mod: torch.nn.Module, name: str):
     inner = getattr(mod, "activation_post_process", mod)
     value = getattr(mod, name, getattr(inner, name, None))
+    if value is None and name == "dtype":
+        value = getattr(inner, "target_dtype", None)  # torchao's affine observers
+    if value is None and name == "qscheme" and getattr(inner, "granularity", None) is not None:
+        mapping = getattr(getattr(inner, "mapping_type", None), "name", "")
+        return f"{mapping.lower()} {type(inner.granularity).__name__}".strip()
     if value is None or isinstance(value, (int, bool)):
         return value
     return str(value).removeprefix("torch.")
