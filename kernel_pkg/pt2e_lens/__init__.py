@@ -4,6 +4,7 @@
     run = pl.capture(model, example_inputs, quantizer, calibration=batches)
     pl.observers(run["prepared"])
 """
+from ._ipython import install_short_errors
 from ._quiet import quiet
 from .analyses import (
     Table,
@@ -26,6 +27,8 @@ from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
 from .widget import LensWidget, compare, show
 
 __version__ = "0.1.0"
+
+install_short_errors()
 
 __all__ = [
     "LensWidget", "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "annotations", "boundaries",

@@ -130,4 +130,4 @@ def snapshot(x: Any) -> Snapshot:
     cached = getattr(latest or x, "snapshot", None)
     if isinstance(cached, Snapshot):
         return cached
-    return build(as_graph_module(x, "pl.snapshot"))
+    return build(as_graph_module(x))
