@@ -131,7 +131,8 @@ class Run:
         if done == 0:
             raise Pt2eLensError("calibrate() got no batches: pass an iterable of input tuples, e.g. [(x1,), (x2,)].")
         self._calibrated = True
-        record = self._stages["prepared"].record
+        prepared = self._stages["prepared"].record
+        record = CaptureRecord(blame=prepared.blame, serves=prepared.serves)  # its own qparams cache
         self._add(Stage("calibrated", private_copy(self._working), record, info={"batches": done}))
         return self
 
@@ -158,7 +159,12 @@ class Run:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             converted = convert_pt2e(private_copy(self._working))
-        self._add(Stage("converted", converted, self._stages["prepared"].record, info={"calibrated": self._calibrated}))
+        stage = Stage("converted", converted, self._stages["prepared"].record, info={"calibrated": self._calibrated})
+        self._add(stage)
+        if self._calibrated:
+            self._stages["calibrated"].record.qparams.update(
+                {q["from_observer"]: (q["scale"], q["zero_point"]) for q in stage.snapshot.qdq if q["from_observer"]}
+            )
         return self
 
     def _repr_mimebundle_(self, include=None, exclude=None):

@@ -25,6 +25,9 @@ class CaptureRecord:
 
     blame: dict[str, str] = field(default_factory=dict)  # node name → quantizer class name
     serves: dict[tuple, str] | None = None  # ("edge", src, dst) | ("node", n) → observer module name
+    # observer module name → (scale, zero_point) as convert_pt2e computed them: HistogramObserver's
+    # calculate_qparams costs ~0.3 s per observer, so a calibrated stage reuses convert's answer
+    qparams: dict[str, tuple[list, list]] = field(default_factory=dict)
 
 
 class Snapshot:
@@ -105,7 +108,8 @@ def build(
     by_id = {n["id"]: n for n in nodes}
     specs = SpecTable()
     anns = annotations(gm, specs, record.blame if record else {})
-    obs = observers(gm, modules, by_id, specs, record.serves if record else None)
+    obs = observers(gm, modules, by_id, specs, record.serves if record else None,
+                    record.qparams if record else None)
     data = {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
