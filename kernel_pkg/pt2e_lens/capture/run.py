@@ -104,8 +104,9 @@ class Run:
         except Exception as e:
             raise prepare_error(e, recorder.blame) from None
         name = type(quantizer).__name__
-        self._add(Stage("annotated", annotated["gm"], CaptureRecord(blame=recorder.blame), info={"quantizer": name}))
-        record = CaptureRecord(blame=recorder.blame, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
+        known = {"blame": recorder.blame, "skipped_by": recorder.skipped_by}
+        self._add(Stage("annotated", annotated["gm"], CaptureRecord(**known), info={"quantizer": name}))
+        record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
         self._add(Stage("prepared", private_copy(prepared), record, info={"quantizer": name}))
         self._working, self._calibrated = prepared, False
         return self

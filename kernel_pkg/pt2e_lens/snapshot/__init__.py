@@ -25,6 +25,8 @@ class CaptureRecord:
 
     blame: dict[str, str] = field(default_factory=dict)  # node name → quantizer class name
     serves: dict[tuple, str] | None = None  # ("edge", src, dst) | ("node", n) → observer module name
+    skipped_by: dict[str, list[str]] = field(default_factory=dict)  # node → later sub-quantizers that skipped it
+    problems: list[dict] = field(default_factory=list)  # pl.check's findings on the quantizer, as Finding dicts
 
 
 class Snapshot:
