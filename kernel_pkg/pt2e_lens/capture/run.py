@@ -17,7 +17,6 @@ from ..snapshot import CaptureRecord
 from ..snapshot._observers import serves_from_callback
 from ._errors import prepare_error
 from ._export import check_example_inputs, export
-from ._recorder import RecordingQuantizer
 from .stage import STAGE_ORDER, Stage
 
 _TABLES = {"empty": {}, "core": None}
@@ -95,16 +94,25 @@ class Run:
         if not isinstance(quantizer, Quantizer):
             raise Pt2eLensError(f"prepare() needs a torchao Quantizer, got {type(quantizer).__name__}.")
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
+        from ..why._annotate import WatchingRecorder
+        from ..why.check import problems
+
         annotated: dict[str, torch.fx.GraphModule] = {}
-        recorder = RecordingQuantizer(quantizer, on_annotated=lambda m: annotated.setdefault("gm", private_copy(m)))
+        found: list[dict] = []
+
+        def on_annotated(m):  # before prepare resolves sharing: pl.check's findings explain its crashes
+            annotated.setdefault("gm", private_copy(m))
+            found[:] = problems(annotated["gm"], recorder.overwrites)
+
+        recorder = WatchingRecorder(quantizer, on_annotated=on_annotated)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", FutureWarning)
                 prepared = prepare_pt2e(private_copy(base.graph_module), recorder)
         except Exception as e:
-            raise prepare_error(e, recorder.blame) from None
+            raise prepare_error(e, recorder.blame, found or problems(None, recorder.overwrites)) from None
         name = type(quantizer).__name__
-        known = {"blame": recorder.blame, "skipped_by": recorder.skipped_by}
+        known = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": found}
         self._add(Stage("annotated", annotated["gm"], CaptureRecord(**known), info={"quantizer": name}))
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
         self._add(Stage("prepared", private_copy(prepared), record, info={"quantizer": name}))

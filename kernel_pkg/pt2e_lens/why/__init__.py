@@ -1,6 +1,7 @@
 """Analyses that explain a quantization result: sharing groups, quantizer order, checks, findings, accuracy."""
 from .blame import blame
+from .check import check
 from .orders import OrderComparison, compare_orders
 from .sharing import sharing
 
-__all__ = ["OrderComparison", "blame", "compare_orders", "sharing"]
+__all__ = ["OrderComparison", "blame", "check", "compare_orders", "sharing"]
