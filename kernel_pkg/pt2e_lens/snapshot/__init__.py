@@ -121,7 +121,11 @@ def build(
         "qdq": qdq(gm, by_id),
         "findings": [],
     }
-    return Snapshot(data)
+    from ..why.findings import explain  # the rules read the finished snapshot
+
+    snap = Snapshot(data)
+    data["findings"] = explain(snap, record.problems if record else None)
+    return snap
 
 
 def snapshot(x: Any) -> Snapshot:
