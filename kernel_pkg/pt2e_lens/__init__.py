@@ -23,11 +23,12 @@ from .analyses import (
 from .capture import Run, Stage, capture
 from .errors import Pt2eLensError
 from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
+from .why import accuracy, blame, check, compare_orders, findings, sharing
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "annotations", "boundaries",
-    "capture", "chain", "decomposition", "diff_ops", "focus", "node_count", "observers", "op_counts", "qdq",
-    "quiet", "sequence", "snapshot", "stage_diff",
+    "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "accuracy", "annotations", "blame",
+    "boundaries", "capture", "chain", "check", "compare_orders", "decomposition", "diff_ops", "findings", "focus",
+    "node_count", "observers", "op_counts", "qdq", "quiet", "sequence", "sharing", "snapshot", "stage_diff",
 ]
