@@ -13,8 +13,7 @@ _EXPLAINED_BY = (
     (RecursionError, ("shared-cycle", "shared-later")),
     (KeyError, ("shared-unannotated", "derived-unobserved", "shared-later")),
     (AssertionError, ("shared-later", "shared-unannotated", "derived-unobserved")),
-    (RuntimeError, ("overwritten",)),
-)
+)  # ComposableQuantizer's "changed annotations" RuntimeError already names both quantizers: see _CHANGED
 _CHANGED = re.compile(r"Quantizer (\S+) has (changed|removed) annotations on node (\S+)")
 
 

@@ -77,7 +77,8 @@ def annotate_with_blame(
         raise QuantizerFailed(type(q).__name__, "annotate", e) from e
     for name, ident in _annotation_ids(model).items():
         if before.get(name) != ident:
-            blame[name] = type(q).__name__
+            # the first author keeps the credit: a later overwrite is what ComposableQuantizer rejects
+            blame.setdefault(name, type(q).__name__)
 
 
 class RecordingQuantizer(Quantizer):

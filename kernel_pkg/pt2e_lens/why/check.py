@@ -53,8 +53,9 @@ def _shared_problems(specs: dict) -> list[dict]:
         nodes = _nodes(key) + [n for n in _nodes(target) if n not in _nodes(key)]
         if target not in specs:
             out.append(_finding("shared-unannotated", nodes,
-                f"{_key_name(key)} shares with {_key_name(target)}, which no annotation quantizes: prepare_pt2e "
-                f"fails with a bare KeyError/AssertionError — annotate {_key_name(target)} or share with an annotated one."))
+                f"a SharedQuantizationSpec points at {_key_name(target)} (from {_key_name(key)}), which no "
+                f"annotation quantizes (a bare KeyError/AssertionError in prepare_pt2e): annotate it first, or share "
+                f"with an edge or node that has a QuantizationSpec."))
             continue
         seen, cur = {key}, target
         while isinstance(specs.get(cur), SharedQuantizationSpec) and cur not in seen:
