@@ -43,11 +43,17 @@ def _allows(snap: Snapshot) -> dict[str, bool]:
     return {a["node"]: a["allow_implicit_sharing"] for a in snap.annotations}
 
 
+def _may_merge(key: Key, other: Key, allows: dict[str, bool]) -> bool:
+    """Implicit sharing is tried from an input edge whose consumer allows it: toward the producer's output
+    and toward the producer's other user edges (so two edges merge if either consumer allows it)."""
+    consumers = [k[2] for k in (key, other) if k[0] == "edge"]
+    return any(allows.get(c, True) for c in consumers)
+
+
 def blocked_reason(key: Key, other: Key, specs: dict[Key, dict], allows: dict[str, bool]) -> str:
     """Why two keys on the same tensor got separate observers."""
-    consumers = [k[2] for k in (key, other) if k[0] == "edge"]
-    if consumers and not any(allows.get(c, True) for c in consumers):
-        return " and ".join(f"allow_implicit_sharing=False on {c}" for c in consumers)
+    if not _may_merge(key, other, allows):
+        return " and ".join(f"allow_implicit_sharing=False on {k[2]}" for k in (key, other) if k[0] == "edge")
     diffs = spec_differences(root_spec(key, specs), root_spec(other, specs))
     return ", ".join(diffs) if diffs else "torchao kept them apart although the specs agree"
 
@@ -56,11 +62,9 @@ def _member_reason(key: Key, earlier: list[Key], specs: dict[Key, dict], allows:
     spec = specs.get(key)
     if spec is not None and spec["kind"] == SHARED:
         return f"explicit: SharedQuantizationSpec → {key_text(key_of(spec['shared_with']))}"
-    if key[0] == "edge" and allows.get(key[2], True):
-        same_tensor = [k for k in earlier if tensor_of(k) == tensor_of(key)]
-        for other in same_tensor:
-            if not spec_differences(root_spec(key, specs), root_spec(other, specs)):
-                return f"implicit: same tensor {tensor_of(key)} as {key_text(other)}, equal " + "/".join(IMPLICIT_ATTRS)
+    for other in (k for k in earlier if tensor_of(k) == tensor_of(key)):
+        if _may_merge(key, other, allows) and not spec_differences(root_spec(key, specs), root_spec(other, specs)):
+            return f"implicit: same tensor {tensor_of(key)} as {key_text(other)}, equal " + "/".join(IMPLICIT_ATTRS)
     if not earlier:
         return "own spec: the group's anchor"
     return "joined through another member's sharing (transitive)"
