@@ -27,6 +27,11 @@ def observed_snapshot(x: Any, what: str) -> Snapshot:
     return snap
 
 
+def finding(kind: str, nodes: list[str], message: str) -> dict:
+    """The contract's Finding: {kind, message, nodes} (node ids without repeats)."""
+    return {"kind": kind, "message": message, "nodes": list(dict.fromkeys(nodes))}
+
+
 def key_of(at: dict) -> Key:
     """The contract's EdgeOrNode dict as a hashable key."""
     return ("edge", *at["edge"]) if "edge" in at else ("node", at["node"])

@@ -16,6 +16,7 @@ from ..capture._recorder import QuantizerFailed
 from ..errors import first_line
 from ._annotate import Annotation
 from ._base import check_quantizer, float_graph
+from ._input import finding
 
 COLUMNS = ["kind", "nodes", "message"]
 
@@ -52,7 +53,7 @@ def _shared_problems(specs: dict) -> list[dict]:
         target = spec.edge_or_node
         nodes = _nodes(key) + [n for n in _nodes(target) if n not in _nodes(key)]
         if target not in specs:
-            out.append(_finding("shared-unannotated", nodes,
+            out.append(finding("shared-unannotated", nodes,
                 f"a SharedQuantizationSpec points at {_key_name(target)} (from {_key_name(key)}), which no "
                 f"annotation quantizes (a bare KeyError/AssertionError in prepare_pt2e): annotate it first, or share "
                 f"with an edge or node that has a QuantizationSpec."))
@@ -65,11 +66,11 @@ def _shared_problems(specs: dict) -> list[dict]:
             if frozenset(seen) in cycles:
                 continue
             cycles.add(frozenset(seen))
-            out.append(_finding("shared-cycle", nodes,
+            out.append(finding("shared-cycle", nodes,
                 f"{_key_name(key)} is part of a circle of SharedQuantizationSpecs: prepare_pt2e recurses until "
                 f"RecursionError — let one of them carry a real QuantizationSpec."))
         elif pos[target] > pos[key]:
-            out.append(_finding("shared-later", nodes,
+            out.append(finding("shared-later", nodes,
                 f"{_key_name(key)} shares with {_key_name(target)}, which comes later in graph order: prepare_pt2e "
                 f"crashes (pytorch/ao#4421) — put the QuantizationSpec on the earlier one and share from the later."))
     return out
@@ -83,7 +84,7 @@ def _derived_problems(specs: dict) -> list[dict]:
             if missing:
                 names = ", ".join(_key_name(m) for m in missing)
                 nodes = _nodes(key) + [n for m in missing for n in _nodes(m)]
-                out.append(_finding("derived-unobserved", list(dict.fromkeys(nodes)),
+                out.append(finding("derived-unobserved", nodes,
                     f"{_key_name(key)} derives its qparams from {names}, which no annotation observes: annotate "
                     f"the sources (e.g. the conv's input and weight edges) too."))
     return out
@@ -109,7 +110,7 @@ def _constant_problems(specs: dict, gm: torch.fx.GraphModule) -> list[dict]:
         node = key[0] if isinstance(key, tuple) else key
         why = _is_constant(node, gm)
         if why:
-            out.append(_finding("spec-on-constant", _nodes(key),
+            out.append(finding("spec-on-constant", _nodes(key),
                 f"{_key_name(key)} has a spec but {node.name} is {why}: skip model constants when annotating "
                 f"(check node.op != 'get_attr' or the value's dtype)."))
     return out
@@ -119,14 +120,11 @@ def _overwrite_problems(overwrites) -> list[dict]:
     out = []
     for node, how, owner in overwrites:
         by = f" (first written by {owner})" if owner else ""
-        out.append(_finding("overwritten", [node],
+        out.append(finding("overwritten", [node],
             f"the annotation of {node}{by} was {how}: the earlier specs are lost — skip nodes whose annotation "
             f"has _annotated=True, or order the quantizers so the intended one runs first."))
     return out
 
-
-def _finding(kind: str, nodes: list[str], message: str) -> dict:
-    return {"kind": kind, "message": message, "nodes": nodes}
 
 
 def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseException | None = None) -> list[dict]:
@@ -135,7 +133,7 @@ def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseE
     if error is not None and not (out and isinstance(error, RuntimeError)):
         where = f"{error.quantizer_name}.{error.method}" if isinstance(error, QuantizerFailed) else "annotation"
         cause = error.original if isinstance(error, QuantizerFailed) else error
-        out.append(_finding("annotate-failed", [], f"{where} raised {type(cause).__name__}: {first_line(cause)}"))
+        out.append(finding("annotate-failed", [], f"{where} raised {type(cause).__name__}: {first_line(cause)}"))
     if annotated is not None:
         specs = _ordered_specs(annotated)
         out += _shared_problems(specs) + _derived_problems(specs) + _constant_problems(specs, annotated)
