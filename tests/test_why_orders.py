@@ -70,3 +70,14 @@ def test_blame_and_skipped_by_match_the_annotations():
     assert set(rows) == {n.name for n in annotated.graph.nodes if Q_ANNOTATION_KEY in n.meta}
     again = pl.blame(get_model("conv_relu").eval(), ComposableQuantizer([ConvQuantizer(), ConvReluQuantizer()]), example_inputs(2))
     assert {r[0]: r[1:] for r in again.rows} == {"conv2d": ("ConvQuantizer", "ConvReluQuantizer")}
+
+
+def test_counts_in_the_sentence_come_from_the_prepared_graphs():
+    gm = export_gm("tiny")
+    small = prepare_pt2e(private_copy(gm), ComposableQuantizer([ConvQuantizer(), ConvReluQuantizer()]))
+    relus = [n for n in small.graph.nodes if n.target == torch.ops.aten.relu.default]
+    between = sum(1 for r in relus if r.args[0].op == "call_module" and r.args[0].args[0].target == torch.ops.aten.conv2d.default)
+    assert between > 1
+    result = pl.compare_orders(gm, [ConvReluQuantizer(), ConvQuantizer(), AddQuantizer()])
+    assert len(result.orders) == 6
+    assert f"an observer between conv2d and relu appears ({between}×) when the small pattern" in result.summary

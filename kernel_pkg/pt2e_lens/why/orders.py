@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import torch
 
 from .._copy import private_copy
+from .._targets import short_name
 from .._torchao import ComposableQuantizer, is_observer_module, prepare_pt2e
 from ..analyses.table import Table
 from ..capture._errors import prepare_error
@@ -41,6 +42,7 @@ class _Outcome:
         self.skipped = recorder.skipped_by if recorder else {}
         self.observed: set[Key] = set()
         self.users = _float_users(gm)
+        self.ops = {n.name: short_name(n.target) for n in gm.graph.nodes}
         if recorder is not None and error is None:
             self.observed = set(serves_from_callback(recorder.edge_or_node_to_obs, gm))
 
@@ -94,6 +96,27 @@ def _where(key: Key, users: dict[str, list[str]]) -> str:
     return f"between {key[1]} and {', '.join(consumers)}" if consumers else f"after {key[1]}"
 
 
+def _pattern(key: Key, out: "_Outcome") -> tuple[str, str]:
+    """(producer op, consumer ops) of where an observer sits, by op rather than node name."""
+    consumers = [key[2]] if key[0] == "edge" else out.users.get(key[1], [])
+    return out.ops.get(key[1], key[1]), ", ".join(sorted({out.ops.get(c, c) for c in consumers}))
+
+
+def _sentences(found: dict[tuple, int]) -> list[str]:
+    """One sentence per (producer op, consumer ops, who): `an observer between conv2d and relu appears (3×) …`.
+
+    The same producer op with several kinds of consumer reads `after relu`."""
+    kinds: dict[tuple, set] = {}
+    for (producer, consumers, who) in found:
+        kinds.setdefault((producer, who), set()).add(consumers)
+    out = {}
+    for (producer, consumers, who), n in found.items():
+        where = f"between {producer} and {consumers}" if consumers and len(kinds[(producer, who)]) == 1 else f"after {producer}"
+        key = (where, who)
+        out[key] = out.get(key, 0) + n
+    return [f"an observer {where} appears{f' ({n}×)' if n > 1 else ''} when {who}" for (where, who), n in out.items()]
+
+
 def _claimer(key: Key, blame: dict[str, str]) -> str | None:
     return blame.get(key[2] if key[0] == "edge" else key[1])
 
@@ -124,6 +147,7 @@ def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_input
     ref = outcomes[0]
     rows: list[tuple] = []
     sentences: list[str] = []
+    appears: dict[tuple, set] = {}  # (producer op, consumer ops, who) → the keys, over all orders
     for out in outcomes:
         if out.error:
             rows.append((out.label, "prepare fails", "", out.error))
@@ -135,12 +159,13 @@ def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_input
             for key in sorted(present.observed - absent.observed):
                 where = _where(key, present.users)
                 rows.append((out.label, change, key_text(key), where))
-                sentences.append(f"an observer {where} appears when {_who(key, present, absent)}")
+                fact = (*_pattern(key, present), _who(key, present, absent))
+                appears.setdefault(fact, set()).add(key)
         for node in [n for n in out.users if ref.blame.get(n) != out.blame.get(n)]:
             skipped = ", ".join(out.skipped.get(node, []))
             detail = f"{ref.blame.get(node) or 'nobody'} → {out.blame.get(node) or 'nobody'}"
             rows.append((out.label, "annotation moved", node, detail + (f" (skipped by {skipped})" if skipped else "")))
-    unique = list(dict.fromkeys(sentences))
+    unique = list(dict.fromkeys(sentences)) + _sentences({fact: len(keys) for fact, keys in appears.items()})
     if unique:
         summary = "order matters: " + "; ".join(unique)
     else:
