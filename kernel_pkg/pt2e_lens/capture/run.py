@@ -102,7 +102,10 @@ class Run:
 
         def on_annotated(m):  # before prepare resolves sharing: pl.check's findings explain its crashes
             annotated.setdefault("gm", private_copy(m))
-            found[:] = problems(annotated["gm"], recorder.overwrites)
+            try:
+                found[:] = problems(annotated["gm"], recorder.overwrites)
+            except Exception as e:  # a bug in a check must not stop the user's prepare
+                found[:] = [{"kind": "check-failed", "message": f"pl.check failed: {first_line(e)}", "nodes": []}]
 
         recorder = WatchingRecorder(quantizer, on_annotated=on_annotated)
         try:

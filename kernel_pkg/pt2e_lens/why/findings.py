@@ -39,8 +39,15 @@ def nothing_quantized(snap: Snapshot) -> list[dict]:
         f"nn_module_stack paths (executorch#15870), and that it was configured (e.g. set_global).")]
 
 
+def _quantizing(snap: Snapshot) -> bool:
+    """A stage after annotation, or a bare graph that carries annotations, observers or q/dq."""
+    if snap.stage is None:
+        return bool(snap.annotations or snap.observers or snap.qdq)
+    return snap.stage in QUANTIZED_STAGES
+
+
 def decomposed(snap: Snapshot) -> list[dict]:
-    if snap.stage not in QUANTIZED_STAGES:
+    if not _quantizing(snap):
         return []
     annotated = _annotated(snap)
     convs = [n["id"] for n in snap.nodes if n["op"] == "call_function" and n["target"] == "convolution"
