@@ -7,6 +7,7 @@ import pytest
 import torch
 
 import pt2e_lens as pl
+from pt2e_lens._torchao import prepare_pt2e
 from pt2e_lens._torchao import ComposableQuantizer, Q_ANNOTATION_KEY, is_observer_module
 from pt2e_lens.examples import (
     AddQuantizer,
@@ -100,6 +101,8 @@ def test_two_observers_on_one_tensor():
               and "dequantize" not in str(n.target) and n.args[0].name == "x"}
     assert q_mins == {-128, 0}
     assert {f["nodes"][0] for f in of_kind(run["converted"], "mismatched-observers")} == {"x", "conv2d_1"}
+    plain = prepare_pt2e(export_gm("residual"), ComposableQuantizer([ConvQuantizer(), UnsignedAddQuantizer()]))
+    assert {r[1][0] for r in pl.findings(plain).rows if r[0] == "mismatched-observers"} == {"x", "conv2d_1"}
     same = capture("residual", ComposableQuantizer([ConvQuantizer(), AddQuantizer()]))
     assert not any(of_kind(s, "mismatched-observers") for s in same)
 
