@@ -16,7 +16,7 @@ from pt2e_lens._torchao import (
     is_observer_module,
 )
 from pt2e_lens.examples import act_spec, example_inputs, get_model, weight_spec
-from pt2e_lens.examples.quantizers import ADD, CONV2D, RELU, AddQuantizer, RuleQuantizer, find, label_conv
+from pt2e_lens.examples.quantizers import ADD, CONV2D, RELU, AddQuantizer, RuleQuantizer, find
 
 pl.quiet()
 

@@ -8,7 +8,7 @@ import torch
 
 import pt2e_lens as pl
 from pt2e_lens._torchao import prepare_pt2e
-from pt2e_lens._torchao import ComposableQuantizer, Q_ANNOTATION_KEY, is_observer_module
+from pt2e_lens._torchao import ComposableQuantizer, Q_ANNOTATION_KEY
 from pt2e_lens.examples import (
     AddQuantizer,
     ConvQuantizer,

@@ -11,11 +11,10 @@ from typing import Any, Callable, Iterable
 import torch
 
 from .._copy import private_copy
-from .._torchao import Quantizer, convert_pt2e, prepare_pt2e
+from .._torchao import Quantizer, convert_pt2e
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import CaptureRecord
 from ..snapshot._observers import serves_from_callback
-from ._errors import prepare_error
 from ._export import check_example_inputs, export
 from .stage import STAGE_ORDER, Stage
 
@@ -94,29 +93,13 @@ class Run:
         if not isinstance(quantizer, Quantizer):
             raise Pt2eLensError(f"prepare() needs a torchao Quantizer, got {type(quantizer).__name__}.")
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
-        from ..why._annotate import WatchingRecorder
-        from ..why.check import problems
+        from ..why.check import CheckedPrepare  # runs pl.check's checks right after annotation
 
-        annotated: dict[str, torch.fx.GraphModule] = {}
-        found: list[dict] = []
-
-        def on_annotated(m):  # before prepare resolves sharing: pl.check's findings explain its crashes
-            annotated.setdefault("gm", private_copy(m))
-            try:
-                found[:] = problems(annotated["gm"], recorder.overwrites)
-            except Exception as e:  # a bug in a check must not stop the user's prepare
-                found[:] = [{"kind": "check-failed", "message": f"pl.check failed: {first_line(e)}", "nodes": []}]
-
-        recorder = WatchingRecorder(quantizer, on_annotated=on_annotated)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", FutureWarning)
-                prepared = prepare_pt2e(private_copy(base.graph_module), recorder)
-        except Exception as e:
-            raise prepare_error(e, recorder.blame, found or problems(None, recorder.overwrites)) from None
+        done = CheckedPrepare(private_copy(base.graph_module), quantizer)
+        recorder, prepared = done.recorder, done.prepared
         name = type(quantizer).__name__
-        known = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": found}
-        self._add(Stage("annotated", annotated["gm"], CaptureRecord(**known), info={"quantizer": name}))
+        known = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
+        self._add(Stage("annotated", done.annotated, CaptureRecord(**known), info={"quantizer": name}))
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
         self._add(Stage("prepared", private_copy(prepared), record, info={"quantizer": name}))
         self._working, self._calibrated = prepared, False

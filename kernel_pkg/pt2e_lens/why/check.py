@@ -6,15 +6,18 @@ whose sources are not observed; annotations a quantizer overwrote; specs on cons
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import torch
 
-from .._torchao import DerivedQuantizationSpec, Q_ANNOTATION_KEY, SharedQuantizationSpec
+from .._copy import private_copy
+from .._torchao import DerivedQuantizationSpec, Q_ANNOTATION_KEY, Quantizer, SharedQuantizationSpec, prepare_pt2e
 from ..analyses.table import Table
+from ..capture._errors import prepare_error
 from ..capture._recorder import QuantizerFailed
 from ..errors import first_line
-from ._annotate import Annotation
+from ._annotate import Annotation, WatchingRecorder
 from ._base import check_quantizer, float_graph
 from ._input import finding
 
@@ -138,6 +141,33 @@ def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseE
         specs = _ordered_specs(annotated)
         out += _shared_problems(specs) + _derived_problems(specs) + _constant_problems(specs, annotated)
     return out
+
+
+class CheckedPrepare:
+    """prepare_pt2e on gm (which it mutates: pass a private copy), checking the annotation before prepare
+    resolves sharing, so that a crash is raised as the Pt2eLensError of the problem that explains it.
+
+    Keeps `prepared`, `annotated` (a copy taken right after annotate+validate), `problems` and `recorder`.
+    """
+
+    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer):
+        self.annotated: torch.fx.GraphModule | None = None
+        self.problems: list[dict] = []
+        self.recorder = WatchingRecorder(quantizer, on_annotated=self._on_annotated)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                self.prepared = prepare_pt2e(gm, self.recorder)
+        except Exception as e:
+            found = self.problems or problems(None, self.recorder.overwrites)
+            raise prepare_error(e, self.recorder.blame, found) from None
+
+    def _on_annotated(self, m: torch.fx.GraphModule) -> None:
+        self.annotated = private_copy(m)
+        try:
+            self.problems = problems(self.annotated, self.recorder.overwrites)
+        except Exception as e:  # a bug in a check must not stop the user's prepare
+            self.problems = [finding("check-failed", [], f"pl.check failed: {first_line(e)}")]
 
 
 def as_table(found: list[dict], title: str) -> Table:

@@ -6,7 +6,6 @@ So the order decides which pattern wins, and with it where observers go (course 
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections import Counter
 from typing import Any, Sequence
 
@@ -14,13 +13,13 @@ import torch
 
 from .._copy import private_copy
 from .._targets import short_name
-from .._torchao import ComposableQuantizer, is_observer_module, prepare_pt2e
+from .._torchao import ComposableQuantizer, is_observer_module
 from ..analyses.table import Table
-from ..capture._errors import prepare_error
 from ..capture._recorder import RecordingQuantizer
 from ..errors import Pt2eLensError
 from ..snapshot._observers import serves_from_callback
 from ._base import check_quantizer, float_graph, quantizer_copy
+from .check import CheckedPrepare
 from ._input import Key, key_text
 
 MAX_PERMUTED = 4
@@ -79,14 +78,11 @@ def _orders(quantizers: Sequence[Any]) -> list[list[Any]]:
 
 def _prepare(base: torch.fx.GraphModule, order: list[Any]) -> _Outcome:
     names = [type(q).__name__ for q in order]
-    recorder = RecordingQuantizer(ComposableQuantizer([quantizer_copy(q) for q in order]), on_annotated=lambda m: None)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            gm = prepare_pt2e(private_copy(base), recorder)
-    except Exception as e:
-        return _Outcome(names, base, None, str(prepare_error(e, recorder.blame)))
-    return _Outcome(names, gm, recorder, None)
+        done = CheckedPrepare(private_copy(base), ComposableQuantizer([quantizer_copy(q) for q in order]))
+    except Pt2eLensError as e:
+        return _Outcome(names, base, None, str(e))
+    return _Outcome(names, done.prepared, done.recorder, None)
 
 
 def _where(key: Key, users: dict[str, list[str]]) -> str:
