@@ -129,7 +129,6 @@ def _overwrite_problems(overwrites) -> list[dict]:
     return out
 
 
-
 def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseException | None = None) -> list[dict]:
     """The check's findings, as the contract's Finding dicts."""
     out = _overwrite_problems(overwrites)
