@@ -28,6 +28,8 @@ class CaptureRecord:
     # observer module name → (scale, zero_point) as convert_pt2e computed them: HistogramObserver's
     # calculate_qparams costs ~0.3 s per observer, so a calibrated stage reuses convert's answer
     qparams: dict[str, tuple[list, list]] = field(default_factory=dict)
+    skipped_by: dict[str, list[str]] = field(default_factory=dict)  # node → later sub-quantizers that skipped it
+    problems: list[dict] = field(default_factory=list)  # pl.check's findings on the quantizer, as Finding dicts
 
 
 class Snapshot:
@@ -123,7 +125,11 @@ def build(
         "qdq": qdq(gm, by_id),
         "findings": [],
     }
-    return Snapshot(data)
+    from ..why.findings import explain  # the rules read the finished snapshot
+
+    snap = Snapshot(data)
+    data["findings"] = explain(snap, record.problems if record else None)
+    return snap
 
 
 def snapshot(x: Any) -> Snapshot:
