@@ -109,7 +109,7 @@ def build(
     nodes, edges = nodes_and_edges(gm, modules)
     by_id = {n["id"]: n for n in nodes}
     specs = SpecTable()
-    anns = annotations(gm, specs, record.blame if record else {})
+    anns = annotations(gm, specs, record.blame if record else {}, record.skipped_by if record else {})
     obs = observers(gm, modules, by_id, specs, record.serves if record else None,
                     record.qparams if record else None)
     data = {
