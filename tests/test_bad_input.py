@@ -97,7 +97,7 @@ def test_nn_module_where_a_graph_is_expected():
         with pytest.raises(pl.Pt2eLensError) as e:
             fn(get_model("conv_relu"))
         assert "export it first" in one_line(e)
-    with pytest.raises(pl.Pt2eLensError, match="needs a pt2e-lens Stage"):
+    with pytest.raises(pl.Pt2eLensError, match="needs a Stage, a torch.fx.GraphModule"):
         pl.node_count("not a graph")
 
 

@@ -137,3 +137,18 @@ def test_snapshot_round_trips_through_json():
         snap = stage.snapshot
         again = pl.Snapshot.from_json(snap.to_json())
         assert again.data == snap.data
+
+
+def test_calibrated_snapshot_reuses_convert_qparams(monkeypatch):
+    """HistogramObserver.calculate_qparams costs ~0.3 s each: after convert the snapshot must not redo it."""
+    from torchao.quantization.pt2e.observer import HistogramObserver, PerChannelMinMaxObserver
+
+    run = pl.capture(get_model("conv_relu").eval(), example_inputs(4), ConvQuantizer(),
+                     calibration=calibration_batches(2, 4))
+    calls = []
+    for cls in (HistogramObserver, PerChannelMinMaxObserver):
+        original = cls.calculate_qparams
+        monkeypatch.setattr(cls, "calculate_qparams", lambda self, _o=original: calls.append(1) or _o(self))
+    observers = pl.snapshot(run["calibrated"]).observers
+    assert calls == []
+    assert all(o["scale"] is not None for o in observers)

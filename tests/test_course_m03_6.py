@@ -108,7 +108,8 @@ def test_recorded_and_inferred_observer_maps_agree():
 def test_blame_names_the_sub_quantizer():
     run = pl.Run(get_model("residual").eval(), example_inputs(4))
     run.prepare(ComposableQuantizer([ConvQuantizer(), AddQuantizer()]))
-    who = {r[0]: r[-1] for r in pl.annotations(run["annotated"]).rows}
+    table = pl.annotations(run["annotated"])
+    who = dict(zip(table.column("node"), table.column("quantizer")))
     assert who["conv2d"] == who["conv2d_1"] == "ConvQuantizer"
     assert who["add"] == "AddQuantizer"
 
@@ -144,7 +145,8 @@ def test_annotation_order_experiment():
     small_first = pl.Run(gm).prepare(ComposableQuantizer([ConvQuantizer(), ConvReluQuantizer()]))["prepared"]
     assert not observer_before_relu(big_first.graph_module)
     assert observer_before_relu(small_first.graph_module)
-    blame_big = {r[0]: r[-1] for r in pl.annotations(big_first).rows}
-    blame_small = {r[0]: r[-1] for r in pl.annotations(small_first).rows}
-    assert blame_big == {"conv2d": "ConvReluQuantizer", "relu": "ConvReluQuantizer"}
-    assert blame_small == {"conv2d": "ConvQuantizer"}
+    big, small = pl.annotations(big_first), pl.annotations(small_first)
+    assert dict(zip(big.column("node"), big.column("quantizer"))) == {"conv2d": "ConvReluQuantizer", "relu": "ConvReluQuantizer"}
+    assert dict(zip(small.column("node"), small.column("quantizer"))) == {"conv2d": "ConvQuantizer"}
+    # the later, larger pattern found conv2d already claimed: that is why the order matters
+    assert dict(zip(small.column("node"), small.column("skipped_by"))) == {"conv2d": "ConvReluQuantizer"}

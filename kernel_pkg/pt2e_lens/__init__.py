@@ -4,6 +4,7 @@
     run = pl.capture(model, example_inputs, quantizer, calibration=batches)
     pl.observers(run["prepared"])
 """
+from ._ipython import install_short_errors
 from ._quiet import quiet
 from .analyses import (
     Table,
@@ -23,9 +24,12 @@ from .analyses import (
 from .capture import Run, Stage, capture
 from .errors import Pt2eLensError
 from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
+from .why import accuracy, blame, check, compare_orders, findings, sharing
 from .widget import LensWidget, compare, show
 
 __version__ = "0.1.0"
+
+install_short_errors()
 
 
 def load_ipython_extension(ip) -> None:
@@ -42,7 +46,8 @@ def unload_ipython_extension(ip) -> None:
 
 
 __all__ = [
-    "LensWidget", "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "annotations", "boundaries",
-    "capture", "chain", "compare", "decomposition", "diff_ops", "focus", "node_count", "observers", "op_counts", "qdq",
-    "quiet", "sequence", "show", "snapshot", "stage_diff",
+    "LensWidget", "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "accuracy", "annotations",
+    "blame", "boundaries", "capture", "chain", "check", "compare", "compare_orders", "decomposition", "diff_ops",
+    "findings", "focus", "node_count", "observers", "op_counts", "qdq", "quiet", "sequence", "sharing", "show",
+    "snapshot", "stage_diff",
 ]

@@ -8,7 +8,7 @@ import torch
 from .errors import Pt2eLensError
 
 
-def as_graph_module(x: Any, what: str = "this call") -> torch.fx.GraphModule:
+def as_graph_module(x: Any, what: str = "pt2e-lens") -> torch.fx.GraphModule:
     """The GraphModule behind x, never a copy of the user's: callers only read it.
 
     An ExportedProgram is read through `ep.module()`, the graph PT2E annotates (a new module each call).
@@ -22,10 +22,10 @@ def as_graph_module(x: Any, what: str = "this call") -> torch.fx.GraphModule:
         return x.module()
     if isinstance(x, torch.nn.Module):
         raise Pt2eLensError(
-            f"{what} needs a graph, got the nn.Module {type(x).__name__}: export it first with "
+            f"{what} needs a graph here, got the nn.Module {type(x).__name__}: export it first with "
             f"pl.Run(model, example_inputs) or torch.export.export(model, example_inputs)."
         )
     raise Pt2eLensError(
-        f"{what} needs a pt2e-lens Stage, a torch.fx.GraphModule or a torch.export.ExportedProgram, "
+        f"{what} needs a Stage, a torch.fx.GraphModule or a torch.export.ExportedProgram, "
         f"got {type(x).__name__}."
     )

@@ -30,6 +30,8 @@ def full_name(target: Any) -> str:
 def qdq_kind(target: Any) -> str | None:
     """`quantize` / `dequantize` for the q/dq ops convert_pt2e emits, else None."""
     namespace = getattr(target, "namespace", None)
+    if namespace is None:  # an OpOverloadPacket (convert of affine observers emits those)
+        namespace = getattr(target, "_qualified_op_name", "").partition("::")[0]
     if namespace not in _QDQ_NAMESPACES:
         return None
     name = short_name(target)

@@ -6,6 +6,11 @@ from ._quiet import quiet_import
 with quiet_import():
     import torchao  # noqa: F401
     from torchao.quantization.pt2e import AffineQuantizedObserverBase, FakeQuantizeBase, ObserverBase
+    from torchao.quantization.pt2e import (
+        compare_results,
+        extract_results_from_loggers,
+        prepare_for_propagation_comparison,
+    )
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
     from torchao.quantization.pt2e.quantizer import (
         ComposableQuantizer,
@@ -33,7 +38,10 @@ __all__ = [
     "QuantizationSpec",
     "Quantizer",
     "SharedQuantizationSpec",
+    "compare_results",
     "convert_pt2e",
+    "extract_results_from_loggers",
     "is_observer_module",
+    "prepare_for_propagation_comparison",
     "prepare_pt2e",
 ]

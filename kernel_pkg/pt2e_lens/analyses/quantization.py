@@ -23,9 +23,10 @@ def annotations(x: Any) -> Table:
                 a["annotated"],
                 a["allow_implicit_sharing"],
                 a["quantizer"],
+                ", ".join(a.get("skipped_by", [])),
             )
         )
-    cols = ["node", "op", "inputs", "output", "_annotated", "allow_implicit_sharing", "quantizer"]
+    cols = ["node", "op", "inputs", "output", "_annotated", "allow_implicit_sharing", "quantizer", "skipped_by"]
     return Table("annotations", cols, rows, title="annotations")
 
 

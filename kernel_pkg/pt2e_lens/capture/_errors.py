@@ -8,6 +8,12 @@ import torch
 from ..errors import Pt2eLensError, first_line
 from ._recorder import QuantizerFailed
 
+# which pl.check findings explain a bare torchao error, best first
+_EXPLAINED_BY = (
+    (RecursionError, ("shared-cycle", "shared-later")),
+    (KeyError, ("shared-unannotated", "derived-unobserved", "shared-later")),
+    (AssertionError, ("shared-later", "shared-unannotated", "derived-unobserved")),
+)  # ComposableQuantizer's "changed annotations" RuntimeError already names both quantizers: see _CHANGED
 _CHANGED = re.compile(r"Quantizer (\S+) has (changed|removed) annotations on node (\S+)")
 
 
@@ -19,7 +25,20 @@ def _describe_key(key) -> str | None:
     return None
 
 
-def prepare_error(e: BaseException, blame: dict[str, str]) -> Pt2eLensError:
+def _explained(e: BaseException, problems) -> Pt2eLensError | None:
+    for cls, kinds in _EXPLAINED_BY:
+        if isinstance(e, cls):
+            hit = next((p for k in kinds for p in problems if p["kind"] == k), None)
+            if hit is not None:
+                return Pt2eLensError(f"prepare_pt2e raised {type(e).__name__}: {hit['message']}", original=e)
+    return None
+
+
+def prepare_error(e: BaseException, blame: dict[str, str], problems=()) -> Pt2eLensError:
+    """One line for what prepare raised; `problems` (pl.check's findings on the annotation) explain it best."""
+    explained = None if isinstance(e, QuantizerFailed) else _explained(e, problems)
+    if explained is not None:
+        return explained
     if isinstance(e, QuantizerFailed):
         return Pt2eLensError(
             f"{e.quantizer_name}.{e.method} raised {type(e.original).__name__}: "

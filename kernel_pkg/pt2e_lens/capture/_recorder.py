@@ -32,30 +32,43 @@ class _Blame(Quantizer):
     "Quantizer X has changed annotations" message keeps naming the user's class.
     """
 
-    def __init__(self, inner: Quantizer, blame: dict[str, str]):
+    def __init__(self, inner: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]]):
         super().__init__()
-        self.inner, self.blame = inner, blame
+        self.inner, self.blame, self.skipped_by = inner, blame, skipped_by
 
     def transform_for_annotation(self, model):
         return self.inner.transform_for_annotation(model)
 
     def annotate(self, model):
-        annotate_with_blame(self.inner, model, self.blame)
+        already = _annotation_ids(model)
+        annotate_with_blame(self.inner, model, self.blame, self.skipped_by)
+        for name in already:  # annotated before this sub-quantizer ran, so it had to leave them alone
+            self.skipped_by.setdefault(name, []).append(type(self.inner).__name__)
         return model
 
     def validate(self, model):
         self.inner.validate(model)
 
 
-def _wrap(q: Quantizer, blame: dict[str, str]) -> Quantizer:
+def _wrap(q: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]]) -> Quantizer:
     cls = type(type(q).__name__, (_Blame,), {"__qualname__": type(q).__qualname__})
-    return cls(q, blame)
+    return cls(q, blame, skipped_by)
 
 
-def annotate_with_blame(q: Quantizer, model: torch.fx.GraphModule, blame: dict[str, str]) -> None:
-    """Run q.annotate, attributing each new annotation to the innermost quantizer that wrote it."""
+def annotate_with_blame(
+    q: Quantizer,
+    model: torch.fx.GraphModule,
+    blame: dict[str, str],
+    skipped_by: dict[str, list[str]] | None = None,
+) -> None:
+    """Run q.annotate, attributing each new annotation to the innermost quantizer that wrote it.
+
+    `skipped_by[node]` lists the later sub-quantizers of a ComposableQuantizer that ran after the node
+    was already annotated (they had to skip it: the first quantizer to annotate a node owns it).
+    """
     if type(q) is ComposableQuantizer:  # a subclass may annotate its own way: treat it as one
-        ComposableQuantizer([_wrap(sub, blame) for sub in q.quantizers]).annotate(model)
+        skipped = {} if skipped_by is None else skipped_by
+        ComposableQuantizer([_wrap(sub, blame, skipped) for sub in q.quantizers]).annotate(model)
         return
     before = _annotation_ids(model)
     try:
@@ -74,13 +87,14 @@ class RecordingQuantizer(Quantizer):
         self.inner = inner
         self.on_annotated = on_annotated
         self.blame: dict[str, str] = {}
+        self.skipped_by: dict[str, list[str]] = {}
         self.edge_or_node_to_obs: dict = {}
 
     def transform_for_annotation(self, model):
         return self.inner.transform_for_annotation(model)
 
     def annotate(self, model):
-        annotate_with_blame(self.inner, model, self.blame)
+        annotate_with_blame(self.inner, model, self.blame, self.skipped_by)
         return model
 
     def validate(self, model):

@@ -5,19 +5,18 @@ every stage keeps its own: the user's model, ExportedProgram and GraphModules ar
 """
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from typing import Any, Callable, Iterable
 
 import torch
 
 from .._copy import private_copy
-from .._torchao import Quantizer, convert_pt2e, prepare_pt2e
+from .._torchao import Quantizer, convert_pt2e
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import CaptureRecord
 from ..snapshot._observers import serves_from_callback
-from ._errors import prepare_error
 from ._export import check_example_inputs, export
-from ._recorder import RecordingQuantizer
 from .stage import STAGE_ORDER, Stage
 
 _TABLES = {"empty": {}, "core": None}
@@ -95,17 +94,14 @@ class Run:
         if not isinstance(quantizer, Quantizer):
             raise Pt2eLensError(f"prepare() needs a torchao Quantizer, got {type(quantizer).__name__}.")
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
-        annotated: dict[str, torch.fx.GraphModule] = {}
-        recorder = RecordingQuantizer(quantizer, on_annotated=lambda m: annotated.setdefault("gm", private_copy(m)))
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", FutureWarning)
-                prepared = prepare_pt2e(private_copy(base.graph_module), recorder)
-        except Exception as e:
-            raise prepare_error(e, recorder.blame) from None
+        from ..why.check import CheckedPrepare  # runs pl.check's checks right after annotation
+
+        done = CheckedPrepare(private_copy(base.graph_module), quantizer)
+        recorder, prepared = done.recorder, done.prepared
         name = type(quantizer).__name__
-        self._add(Stage("annotated", annotated["gm"], CaptureRecord(blame=recorder.blame), info={"quantizer": name}))
-        record = CaptureRecord(blame=recorder.blame, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
+        known = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
+        self._add(Stage("annotated", done.annotated, CaptureRecord(**known), info={"quantizer": name}))
+        record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
         self._add(Stage("prepared", private_copy(prepared), record, info={"quantizer": name}))
         self._working, self._calibrated = prepared, False
         return self
@@ -131,7 +127,8 @@ class Run:
         if done == 0:
             raise Pt2eLensError("calibrate() got no batches: pass an iterable of input tuples, e.g. [(x1,), (x2,)].")
         self._calibrated = True
-        record = self._stages["prepared"].record
+        prepared = self._stages["prepared"].record
+        record = dataclasses.replace(prepared, qparams={})  # its own qparams cache
         self._add(Stage("calibrated", private_copy(self._working), record, info={"batches": done}))
         return self
 
@@ -158,7 +155,12 @@ class Run:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             converted = convert_pt2e(private_copy(self._working))
-        self._add(Stage("converted", converted, self._stages["prepared"].record, info={"calibrated": self._calibrated}))
+        stage = Stage("converted", converted, self._stages["prepared"].record, info={"calibrated": self._calibrated})
+        self._add(stage)
+        if self._calibrated:
+            self._stages["calibrated"].record.qparams.update(
+                {q["from_observer"]: (q["scale"], q["zero_point"]) for q in stage.snapshot.qdq if q["from_observer"]}
+            )
         return self
 
     def _repr_mimebundle_(self, include=None, exclude=None):

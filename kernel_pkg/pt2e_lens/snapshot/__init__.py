@@ -25,6 +25,11 @@ class CaptureRecord:
 
     blame: dict[str, str] = field(default_factory=dict)  # node name → quantizer class name
     serves: dict[tuple, str] | None = None  # ("edge", src, dst) | ("node", n) → observer module name
+    # observer module name → (scale, zero_point) as convert_pt2e computed them: HistogramObserver's
+    # calculate_qparams costs ~0.3 s per observer, so a calibrated stage reuses convert's answer
+    qparams: dict[str, tuple[list, list]] = field(default_factory=dict)
+    skipped_by: dict[str, list[str]] = field(default_factory=dict)  # node → later sub-quantizers that skipped it
+    problems: list[dict] = field(default_factory=list)  # pl.check's findings on the quantizer, as Finding dicts
 
 
 class Snapshot:
@@ -104,8 +109,9 @@ def build(
     nodes, edges = nodes_and_edges(gm, modules)
     by_id = {n["id"]: n for n in nodes}
     specs = SpecTable()
-    anns = annotations(gm, specs, record.blame if record else {})
-    obs = observers(gm, modules, by_id, specs, record.serves if record else None)
+    anns = annotations(gm, specs, record.blame if record else {}, record.skipped_by if record else {})
+    obs = observers(gm, modules, by_id, specs, record.serves if record else None,
+                    record.qparams if record else None)
     data = {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
@@ -119,7 +125,11 @@ def build(
         "qdq": qdq(gm, by_id),
         "findings": [],
     }
-    return Snapshot(data)
+    from ..why.findings import explain  # the rules read the finished snapshot
+
+    snap = Snapshot(data)
+    data["findings"] = explain(snap, record.problems if record else None)
+    return snap
 
 
 def snapshot(x: Any) -> Snapshot:
@@ -130,4 +140,4 @@ def snapshot(x: Any) -> Snapshot:
     cached = getattr(latest or x, "snapshot", None)
     if isinstance(cached, Snapshot):
         return cached
-    return build(as_graph_module(x, "pl.snapshot"))
+    return build(as_graph_module(x))

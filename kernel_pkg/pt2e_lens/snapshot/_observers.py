@@ -71,7 +71,7 @@ def _flat(t: Any) -> list | None:
     return None
 
 
-def _stats(mod: torch.nn.Module) -> dict:
+def _stats(mod: torch.nn.Module, known: tuple[list, list] | None = None) -> dict:
     inner = getattr(mod, "activation_post_process", mod)  # fake-quantize wraps an observer
     lo, hi = getattr(inner, "min_val", None), getattr(inner, "max_val", None)
     calibrated = (
@@ -82,6 +82,8 @@ def _stats(mod: torch.nn.Module) -> dict:
     )
     if not calibrated:
         return {"min": None, "max": None, "scale": None, "zero_point": None}
+    if known is not None:
+        return {"min": _flat(lo), "max": _flat(hi), "scale": known[0], "zero_point": known[1]}
     scale = zero_point = None
     try:
         with warnings.catch_warnings():
@@ -95,6 +97,11 @@ def _stats(mod: torch.nn.Module) -> dict:
 def _attr(mod: torch.nn.Module, name: str):
     inner = getattr(mod, "activation_post_process", mod)
     value = getattr(mod, name, getattr(inner, name, None))
+    if value is None and name == "dtype":
+        value = getattr(inner, "target_dtype", None)  # torchao's affine observers
+    if value is None and name == "qscheme" and getattr(inner, "granularity", None) is not None:
+        mapping = getattr(getattr(inner, "mapping_type", None), "name", "")
+        return f"{mapping.lower()} {type(inner.granularity).__name__}".strip()
     if value is None or isinstance(value, (int, bool)):
         return value
     return str(value).removeprefix("torch.")
@@ -106,7 +113,7 @@ def observers(
     nodes_by_id: dict[str, dict],
     specs: SpecTable,
     recorded: dict[Key, str] | None,
-    with_stats: bool = True,
+    known_qparams: dict[str, tuple[list, list]] | None = None,
 ) -> list[dict]:
     obs_nodes = [n for n in gm.graph.nodes if nodes_by_id[n.name]["role"] == "observer"]
     if not obs_nodes:
@@ -153,11 +160,13 @@ def observers(
             at = {"edge": [key[1], key[2]]} if key[0] == "edge" else {"node": key[1]}
             serves.append({"at": at, "spec": specs.id_of(spec), "via": via})
         observed = _strip_observers(entry["first"], is_obs)
-        stats = _stats(mod) if with_stats else {"min": None, "max": None, "scale": None, "zero_point": None}
+        names = names_by_instance.get(inst, [])
+        known = next((known_qparams[n] for n in names if known_qparams and n in known_qparams), None)
+        stats = _stats(mod, known)
         out.append(
             {
                 "id": oid,
-                "names": names_by_instance.get(inst, []),
+                "names": names,
                 "nodes": entry["nodes"],
                 "class": type(mod).__name__,
                 "dtype": _attr(mod, "dtype"),

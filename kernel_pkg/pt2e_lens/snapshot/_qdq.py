@@ -14,7 +14,8 @@ _DTYPE = ("dtype", "output_dtype", "input_dtype")
 
 
 def _bound_args(node: torch.fx.Node) -> dict[str, Any]:
-    schema = getattr(node.target, "_schema", None)
+    target = node.target
+    schema = getattr(target, "_schema", None) or getattr(getattr(target, "default", None), "_schema", None)
     if schema is None:
         return dict(node.kwargs)
     names = [a.name for a in schema.arguments]
@@ -64,9 +65,8 @@ def qdq(gm: torch.fx.GraphModule, nodes_by_id: dict[str, dict]) -> list[dict]:
             continue
         bound = _bound_args(node)
         name = nodes_by_id[node.name]["target"]
-        namespace = getattr(node.target, "namespace", "")
         granularity = (
-            "affine" if namespace == "torchao" else "per_channel" if "per_channel" in name else "per_tensor"
+            "affine" if "affine" in name else "per_channel" if "per_channel" in name else "per_tensor"
         )
         dtype = _first(bound, _DTYPE)
         axis = bound.get("axis")

@@ -97,7 +97,9 @@ class SpecTable:
         return sid
 
 
-def annotations(gm: torch.fx.GraphModule, specs: SpecTable, blame: dict[str, str]) -> list[dict]:
+def annotations(
+    gm: torch.fx.GraphModule, specs: SpecTable, blame: dict[str, str], skipped_by: dict[str, list[str]]
+) -> list[dict]:
     out = []
     for node in gm.graph.nodes:
         ann = node.meta.get(Q_ANNOTATION_KEY)
@@ -114,6 +116,7 @@ def annotations(gm: torch.fx.GraphModule, specs: SpecTable, blame: dict[str, str
                 "annotated": bool(ann._annotated),
                 "allow_implicit_sharing": bool(ann.allow_implicit_sharing),
                 "quantizer": blame.get(node.name),
+                "skipped_by": list(skipped_by.get(node.name, [])),
             }
         )
     return out

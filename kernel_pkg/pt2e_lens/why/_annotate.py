@@ -1,0 +1,100 @@
+"""Annotate a private copy exactly as prepare_pt2e would (batch norms folded first), then stop.
+
+The recorder also watches every node's meta while annotate runs, to catch a quantizer that replaces or
+changes an annotation that was already claimed (`_annotated=True`): torchao keeps the last write silently
+(or, inside a ComposableQuantizer, raises a bare RuntimeError).
+"""
+from __future__ import annotations
+
+import warnings
+
+import torch
+
+from .._copy import private_copy
+from .._torchao import Q_ANNOTATION_KEY, Quantizer, prepare_pt2e
+from ..capture._recorder import RecordingQuantizer
+from ._base import quantizer_copy
+
+
+def _fingerprint(ann) -> tuple:
+    return id(ann.output_qspec), tuple((n.name, id(s)) for n, s in (ann.input_qspec_map or {}).items())
+
+
+def _has_specs(ann) -> bool:
+    return ann.output_qspec is not None or any(s is not None for s in (ann.input_qspec_map or {}).values())
+
+
+class _WatchedMeta(dict):
+    """A node's meta dict that reports writes over an annotation that already had specs."""
+
+    def __init__(self, name: str, meta: dict, recorder: "WatchingRecorder"):
+        super().__init__(meta)
+        self.name, self.recorder = name, recorder
+        ann = meta.get(Q_ANNOTATION_KEY)
+        self.last = _fingerprint(ann) if ann is not None else None
+
+    def __setitem__(self, key, value):
+        prev = self.get(key)
+        if key == Q_ANNOTATION_KEY and prev is not None:
+            if prev is not value and _has_specs(prev):
+                self.recorder.note_overwrite(self.name, "replaced")
+            elif prev is value and value._annotated and _fingerprint(value) != self.last:
+                self.recorder.note_overwrite(self.name, "changed after it was claimed (_annotated=True)")
+        if key == Q_ANNOTATION_KEY and value is not None:
+            self.last = _fingerprint(value)
+        super().__setitem__(key, value)
+
+
+class WatchingRecorder(RecordingQuantizer):
+    """A RecordingQuantizer that also lists overwritten annotations: [(node, how, earlier owner or None)]."""
+
+    def __init__(self, inner: Quantizer, on_annotated):
+        super().__init__(inner, on_annotated)
+        self.overwrites: list[tuple[str, str, str | None]] = []
+
+    def note_overwrite(self, node: str, how: str) -> None:
+        self.overwrites.append((node, how, self.blame.get(node)))
+
+    def annotate(self, model):
+        nodes = list(model.graph.nodes)
+        for n in nodes:
+            n.meta = _WatchedMeta(n.name, n.meta, self)
+        try:
+            return super().annotate(model)
+        finally:
+            for n in nodes:
+                n.meta = dict(n.meta)
+
+
+class _Annotated(Exception):
+    """Raised from the recorder's validate hook: the annotated graph is all we want from prepare_pt2e."""
+
+
+class Annotation:
+    """The graph right after annotate+validate, who annotated what, and what annotate raised (if it did)."""
+
+    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer):
+        self.graph_module: torch.fx.GraphModule | None = None
+        self.error: BaseException | None = None
+
+        def keep(m):
+            self.graph_module = private_copy(m)
+            raise _Annotated
+
+        self.recorder = WatchingRecorder(quantizer_copy(quantizer), on_annotated=keep)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                prepare_pt2e(private_copy(gm), self.recorder)
+        except _Annotated:
+            pass
+        except Exception as e:  # annotate or validate raised: report it, never re-raise
+            self.error = e
+
+    @property
+    def blame(self) -> dict[str, str]:
+        return self.recorder.blame
+
+    @property
+    def skipped_by(self) -> dict[str, list[str]]:
+        return self.recorder.skipped_by

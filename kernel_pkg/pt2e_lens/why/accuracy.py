@@ -1,0 +1,130 @@
+"""`pl.accuracy`: how far each node of the quantized model drifts from the float one (SQNR dB, MSE).
+
+torchao's numeric debugger (prepare_for_propagation_comparison → extract_results_from_loggers →
+compare_results) pairs nodes by their `from_node` root. It misses two things this module adds:
+a conv whose batch norm was folded at prepare is compared with the float conv BEFORE the batch norm
+(so we compare it with the batch norm's output instead, and say so), and the q/dq of input-edge
+observers have no float root (so we compare them with the float tensor they observe).
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Iterable
+
+import torch
+
+from .._targets import short_name
+from .._torchao import (
+    compare_results,
+    extract_results_from_loggers,
+    prepare_for_propagation_comparison,
+)
+from ..analyses.table import Table
+from ..errors import Pt2eLensError, first_line
+from .findings import _BATCH_NORMS
+
+COLUMNS = ["node", "compared_with", "sqnr_db", "mse", "note"]
+
+
+class Accuracy(Table):
+    """Rows sorted worst SQNR first; `per_node` maps node id → SQNR (dB) for a heat overlay."""
+
+    def __init__(self, rows: list[tuple]):
+        rows = sorted(rows, key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
+        super().__init__("accuracy", COLUMNS, rows, title="per-node accuracy (worst SQNR first)")
+
+    @property
+    def per_node(self) -> dict[str, float]:
+        """Float node id → SQNR, for the graph's own nodes (input-edge q/dq rows are left out)."""
+        return {r[0]: r[2] for r in self.rows if r[2] is not None and " (q/dq " not in r[0]}
+
+
+def _batches(batches: Iterable[Any]) -> list[tuple]:
+    out = [b if isinstance(b, (tuple, list)) else (b,) for b in batches]
+    if not out:
+        raise Pt2eLensError("pl.accuracy got no batches: pass an iterable of input tuples, e.g. [(x1,), (x2,)].")
+    return [tuple(b) for b in out]
+
+
+def _logged(gm: torch.fx.GraphModule, batches: list[tuple]) -> dict:
+    logged = prepare_for_propagation_comparison(gm)  # a deep copy with loggers
+    with torch.no_grad():
+        for b in batches:
+            logged(*b)
+    return extract_results_from_loggers(logged)
+
+
+def _mean(values) -> float | None:
+    vals = [float(v) for v in values if isinstance(v, torch.Tensor) and v.numel() == 1]
+    return sum(vals) / len(vals) if vals else None
+
+
+def _compare(info, ref_entry, act_entry) -> tuple[float | None, float | None]:
+    """SQNR and MSE with torchao's own compare_results, averaged over the batches."""
+    summary = compare_results({info: ref_entry}, {info: act_entry}).get(info)
+    if summary is None:
+        return None, None
+    return _mean(r.sqnr for r in summary.results), _mean(r.mse_loss for r in summary.results)
+
+
+def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, list]]:
+    """Observer module name → (float node it observes, the float values of that node per batch, if known)."""
+    prepared = run["prepared"]
+    gm = prepared.graph_module
+    placeholders = [n.name for n in gm.graph.nodes if n.op == "placeholder"]
+    by_name = {n.name: n for n in gm.graph.nodes}
+    out = {}
+    for o in prepared.snapshot.observers:
+        node = by_name.get(o["observes"])
+        values = None
+        if node is not None and node.op == "placeholder" and node.name in placeholders:
+            i = placeholders.index(node.name)
+            values = [b[i] for b in batches] if i < len(batches[0]) else None
+        elif node is not None and node.op == "get_attr":
+            values = [operator.attrgetter(node.target)(gm).detach()] * len(batches)  # the (bn-folded) float weight
+        for name in o["names"]:
+            out[name] = (o["observes"], values)
+    return out
+
+
+def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
+    """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from."""
+    if not (hasattr(run, "stages") and "converted" in run.stages):
+        raise Pt2eLensError("pl.accuracy needs a pl.Run that was converted: call run.convert() (or pl.capture) first.")
+    batches = _batches(batches)
+    float_stage = run["decomposed" if "decomposed" in run.stages else "exported"]
+    try:
+        ref = _logged(float_stage.graph_module, batches)
+        act = _logged(run["converted"].graph_module, batches)
+    except Exception as e:
+        raise Pt2eLensError(f"pl.accuracy could not run the batches: {type(e).__name__}: {first_line(e)}.", original=e) from None
+    ref_by, act_by = {i.name: i for i in ref}, {i.name: i for i in act}
+    rows: dict[str, tuple] = {}
+    for name, info in ref_by.items():
+        if name in act_by:
+            sqnr, mse = _compare(info, ref[info], act[act_by[name]])
+            rows[name] = (name, act[act_by[name]][0], sqnr, mse, "")
+    for node in float_stage.graph_module.graph.nodes:
+        if short_name(node.target) not in _BATCH_NORMS or node.name in act_by:
+            continue
+        conv = node.args[0] if node.args and isinstance(node.args[0], torch.fx.Node) else None
+        if conv is not None and conv.name in act_by and node.name in ref_by:
+            info = act_by[conv.name]
+            sqnr, mse = _compare(info, ref[ref_by[node.name]], act[info])
+            rows[conv.name] = (conv.name, act[info][0], sqnr, mse, f"{node.name} folded in: compared with its float output")
+            rows[node.name] = (node.name, None, None, None, f"folded into {conv.name} at prepare (no node of its own)")
+    for name in ref_by.keys() - act_by.keys() - rows.keys():
+        rows[name] = (name, None, None, None, "no counterpart in the quantized graph")
+    for obs_name, (observed, values) in _observer_refs(run, batches).items():
+        info = act_by.get(obs_name)
+        if info is None:
+            continue
+        if values is None and observed in ref_by:
+            values = ref[ref_by[observed]][2]
+        label = f"{observed} (q/dq {obs_name})"
+        if values is None:
+            rows[label] = (label, act[info][0], None, None, "input-edge q/dq: no float value to compare with")
+            continue
+        sqnr, mse = _compare(info, (observed, None, list(values)), act[info])
+        rows[label] = (label, act[info][0], sqnr, mse, f"input-edge q/dq (skipped by torchao): compared with float {observed}")
+    return Accuracy(list(rows.values()))

@@ -1,0 +1,32 @@
+"""`pl.blame`: which (sub-)quantizer annotated each node, and which later ones had to skip it."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..analyses.table import Table
+from ..errors import Pt2eLensError, first_line
+from ._annotate import Annotation
+from ._base import check_quantizer, float_graph
+
+
+def blame(x: Any, quantizer: Any = None, example_inputs: Any = None) -> Table:
+    """A row per annotated node: the quantizer that wrote it and the later sub-quantizers that skipped it.
+
+    With a Run or a captured Stage the record of its prepare() is used; with `quantizer` the annotation is
+    re-run (as prepare_pt2e runs it) on a private copy of x.
+    """
+    if quantizer is not None:
+        ann = Annotation(float_graph(x, example_inputs, "pl.blame"), check_quantizer(quantizer, "pl.blame"))
+        if ann.graph_module is None:
+            raise Pt2eLensError(f"the quantizer failed while annotating: {first_line(ann.error)}; see pl.check.")
+        who, skipped, gm = ann.blame, ann.skipped_by, ann.graph_module
+    else:
+        if hasattr(x, "stages") and "annotated" in x.stages:
+            x = x["annotated"]
+        record = getattr(x, "record", None)
+        if record is None:
+            raise Pt2eLensError("pl.blame needs a Run or one of its stages, or pass the quantizer: pl.blame(graph, quantizer).")
+        who, skipped, gm = record.blame, record.skipped_by, x.graph_module
+    rows = [(n.name, who.get(n.name), ", ".join(skipped.get(n.name, []))) for n in gm.graph.nodes
+            if n.name in who or n.name in skipped]
+    return Table("blame", ["node", "quantizer", "skipped_by"], rows, title="who annotated each node")

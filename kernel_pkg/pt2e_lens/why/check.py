@@ -1,0 +1,182 @@
+"""`pl.check`: run a quantizer's annotate on a private copy and report what would make prepare fail or mislead.
+
+Checked: SharedQuantizationSpecs that point at an unannotated edge/node, at an anchor later in torchao's
+order (pytorch/ao#4421: AssertionError / KeyError) or round in a circle (RecursionError); Derived specs
+whose sources are not observed; annotations a quantizer overwrote; specs on constants.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import torch
+
+from .._copy import private_copy
+from .._torchao import DerivedQuantizationSpec, Q_ANNOTATION_KEY, Quantizer, SharedQuantizationSpec, prepare_pt2e
+from ..analyses.table import Table
+from ..capture._errors import prepare_error
+from ..capture._recorder import QuantizerFailed
+from ..errors import first_line
+from ._annotate import Annotation, WatchingRecorder
+from ._base import check_quantizer, float_graph
+from ._input import finding
+
+COLUMNS = ["kind", "nodes", "message"]
+
+
+def _key_name(k) -> str:
+    return f"edge {k[0].name} → {k[1].name}" if isinstance(k, tuple) else f"the output of {k.name}"
+
+
+def _nodes(k) -> list[str]:
+    return [n.name for n in k] if isinstance(k, tuple) else [k.name]
+
+
+def _ordered_specs(gm: torch.fx.GraphModule) -> dict:
+    """{torchao EdgeOrNode: spec} in the order prepare_pt2e visits them (graph order, inputs before output)."""
+    out = {}
+    for node in gm.graph.nodes:
+        ann = node.meta.get(Q_ANNOTATION_KEY)
+        if ann is None:
+            continue
+        for src, spec in (ann.input_qspec_map or {}).items():
+            if spec is not None:
+                out[(src, node)] = spec
+        if ann.output_qspec is not None:
+            out[node] = ann.output_qspec
+    return out
+
+
+def _shared_problems(specs: dict) -> list[dict]:
+    pos = {k: i for i, k in enumerate(specs)}
+    out, cycles = [], set()
+    for key, spec in specs.items():
+        if not isinstance(spec, SharedQuantizationSpec):
+            continue
+        target = spec.edge_or_node
+        nodes = _nodes(key) + [n for n in _nodes(target) if n not in _nodes(key)]
+        if target not in specs:
+            out.append(finding("shared-unannotated", nodes,
+                f"a SharedQuantizationSpec points at {_key_name(target)} (from {_key_name(key)}), which no "
+                f"annotation quantizes (a bare KeyError/AssertionError in prepare_pt2e): annotate it first, or share "
+                f"with an edge or node that has a QuantizationSpec."))
+            continue
+        seen, cur = {key}, target
+        while isinstance(specs.get(cur), SharedQuantizationSpec) and cur not in seen:
+            seen.add(cur)
+            cur = specs[cur].edge_or_node
+        if cur in seen:
+            if frozenset(seen) in cycles:
+                continue
+            cycles.add(frozenset(seen))
+            out.append(finding("shared-cycle", nodes,
+                f"{_key_name(key)} is part of a circle of SharedQuantizationSpecs: prepare_pt2e recurses until "
+                f"RecursionError — let one of them carry a real QuantizationSpec."))
+        elif pos[target] > pos[key]:
+            out.append(finding("shared-later", nodes,
+                f"{_key_name(key)} shares with {_key_name(target)}, which comes later in graph order: prepare_pt2e "
+                f"crashes (pytorch/ao#4421) — put the QuantizationSpec on the earlier one and share from the later."))
+    return out
+
+
+def _derived_problems(specs: dict) -> list[dict]:
+    out = []
+    for key, spec in specs.items():
+        if isinstance(spec, DerivedQuantizationSpec):
+            missing = [src for src in spec.derived_from if src not in specs]
+            if missing:
+                names = ", ".join(_key_name(m) for m in missing)
+                nodes = _nodes(key) + [n for m in missing for n in _nodes(m)]
+                out.append(finding("derived-unobserved", nodes,
+                    f"{_key_name(key)} derives its qparams from {names}, which no annotation observes: annotate "
+                    f"the sources (e.g. the conv's input and weight edges) too."))
+    return out
+
+
+def _is_constant(node: torch.fx.Node, gm: torch.fx.GraphModule) -> str | None:
+    if node.op == "get_attr":
+        try:
+            value = gm.get_parameter(node.target)
+        except AttributeError:
+            value = None
+        if not isinstance(value, torch.nn.Parameter):
+            return "a constant or buffer, not a parameter"
+    val = node.meta.get("val")
+    if val is not None and not (isinstance(val, torch.Tensor) and val.is_floating_point()):
+        return f"not a floating-point tensor ({type(val).__name__})"
+    return None
+
+
+def _constant_problems(specs: dict, gm: torch.fx.GraphModule) -> list[dict]:
+    out = []
+    for key in specs:
+        node = key[0] if isinstance(key, tuple) else key
+        why = _is_constant(node, gm)
+        if why:
+            out.append(finding("spec-on-constant", _nodes(key),
+                f"{_key_name(key)} has a spec but {node.name} is {why}: skip model constants when annotating "
+                f"(check node.op != 'get_attr' or the value's dtype)."))
+    return out
+
+
+def _overwrite_problems(overwrites) -> list[dict]:
+    out = []
+    for node, how, owner in overwrites:
+        by = f" (first written by {owner})" if owner else ""
+        out.append(finding("overwritten", [node],
+            f"the annotation of {node}{by} was {how}: the earlier specs are lost — skip nodes whose annotation "
+            f"has _annotated=True, or order the quantizers so the intended one runs first."))
+    return out
+
+
+def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseException | None = None) -> list[dict]:
+    """The check's findings, as the contract's Finding dicts."""
+    out = _overwrite_problems(overwrites)
+    if error is not None and not (out and isinstance(error, RuntimeError)):
+        where = f"{error.quantizer_name}.{error.method}" if isinstance(error, QuantizerFailed) else "annotation"
+        cause = error.original if isinstance(error, QuantizerFailed) else error
+        out.append(finding("annotate-failed", [], f"{where} raised {type(cause).__name__}: {first_line(cause)}"))
+    if annotated is not None:
+        specs = _ordered_specs(annotated)
+        out += _shared_problems(specs) + _derived_problems(specs) + _constant_problems(specs, annotated)
+    return out
+
+
+class CheckedPrepare:
+    """prepare_pt2e on gm (which it mutates: pass a private copy), checking the annotation before prepare
+    resolves sharing, so that a crash is raised as the Pt2eLensError of the problem that explains it.
+
+    Keeps `prepared`, `annotated` (a copy taken right after annotate+validate), `problems` and `recorder`.
+    """
+
+    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer):
+        self.annotated: torch.fx.GraphModule | None = None
+        self.problems: list[dict] = []
+        self.recorder = WatchingRecorder(quantizer, on_annotated=self._on_annotated)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                self.prepared = prepare_pt2e(gm, self.recorder)
+        except Exception as e:
+            found = self.problems or problems(None, self.recorder.overwrites)
+            raise prepare_error(e, self.recorder.blame, found) from None
+
+    def _on_annotated(self, m: torch.fx.GraphModule) -> None:
+        self.annotated = private_copy(m)
+        try:
+            self.problems = problems(self.annotated, self.recorder.overwrites)
+        except Exception as e:  # a bug in a check must not stop the user's prepare
+            self.problems = [finding("check-failed", [], f"pl.check failed: {first_line(e)}")]
+
+
+def as_table(found: list[dict], title: str) -> Table:
+    return Table("check", COLUMNS, [(f["kind"], f["nodes"], f["message"]) for f in found], title=title)
+
+
+def check(quantizer: Any, graph_or_model: Any, example_inputs: Any = None) -> Table:
+    """Annotate a private copy the way prepare_pt2e would, and list the problems found (never raises for them)."""
+    q = check_quantizer(quantizer, "pl.check")
+    ann = Annotation(float_graph(graph_or_model, example_inputs, "pl.check"), q)
+    found = problems(ann.graph_module, ann.recorder.overwrites, ann.error)
+    title = f"{type(q).__name__}: " + (f"{len(found)} problem(s)" if found else "no problems found")
+    return as_table(found, title)

@@ -1,0 +1,169 @@
+"""`pl.compare_orders`: prepare with every order of a ComposableQuantizer's parts and say what changes.
+
+In a ComposableQuantizer the first sub-quantizer to annotate a node owns it; later ones must skip it.
+So the order decides which pattern wins, and with it where observers go (course chapter M03-6).
+"""
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from typing import Any, Sequence
+
+import torch
+
+from .._copy import private_copy
+from .._targets import short_name
+from .._torchao import ComposableQuantizer, is_observer_module
+from ..analyses.table import Table
+from ..capture._recorder import RecordingQuantizer
+from ..errors import Pt2eLensError
+from ..snapshot._observers import serves_from_callback
+from ._base import check_quantizer, float_graph, quantizer_copy
+from .check import CheckedPrepare
+from ._input import Key, key_text
+
+MAX_PERMUTED = 4
+
+
+class OrderComparison(Table):
+    """The differences between orders; `summary` says in one sentence whether and how order matters."""
+
+    def __init__(self, rows: list, summary: str, orders: list[str]):
+        super().__init__("orders", ["order", "change", "at", "detail"], rows, title=summary)
+        self.summary, self.orders = summary, orders
+
+
+class _Outcome:
+    def __init__(self, names: list[str], gm: torch.fx.GraphModule, recorder: RecordingQuantizer | None, error: str | None):
+        self.names, self.error = names, error
+        self.label = " → ".join(names)
+        self.blame = recorder.blame if recorder else {}
+        self.skipped = recorder.skipped_by if recorder else {}
+        self.observed: set[Key] = set()
+        self.users = _float_users(gm)
+        self.ops = {n.name: short_name(n.target) for n in gm.graph.nodes}
+        if recorder is not None and error is None:
+            self.observed = set(serves_from_callback(recorder.edge_or_node_to_obs, gm))
+
+
+def _float_users(gm: torch.fx.GraphModule) -> dict[str, list[str]]:
+    """Each node's consumers, looking through observers (batch norms are already folded after prepare)."""
+    modules = dict(gm.named_modules())
+
+    def is_obs(n: torch.fx.Node) -> bool:
+        return n.op == "call_module" and is_observer_module(modules.get(n.target))
+
+    def consumers(n: torch.fx.Node) -> list[str]:
+        out: list[str] = []
+        for u in n.users:
+            out += consumers(u) if is_obs(u) else [] if u.op == "output" else [u.name]
+        return out
+
+    return {n.name: list(dict.fromkeys(consumers(n))) for n in gm.graph.nodes if not is_obs(n)}
+
+
+def _orders(quantizers: Sequence[Any]) -> list[list[Any]]:
+    if not isinstance(quantizers, (list, tuple)) or len(quantizers) < 2:
+        raise Pt2eLensError("pl.compare_orders needs a list of at least two quantizers, or a list of orders (lists).")
+    if all(isinstance(q, (list, tuple)) for q in quantizers):
+        return [[check_quantizer(q, "pl.compare_orders") for q in order] for order in quantizers]
+    qs = [check_quantizer(q, "pl.compare_orders") for q in quantizers]
+    if len(qs) > MAX_PERMUTED:
+        raise Pt2eLensError(
+            f"pl.compare_orders tries every order of up to {MAX_PERMUTED} quantizers, got {len(qs)}: "
+            f"pass the orders to compare as a list of lists."
+        )
+    return [list(p) for p in itertools.permutations(qs)]
+
+
+def _prepare(base: torch.fx.GraphModule, order: list[Any]) -> _Outcome:
+    names = [type(q).__name__ for q in order]
+    try:
+        done = CheckedPrepare(private_copy(base), ComposableQuantizer([quantizer_copy(q) for q in order]))
+    except Pt2eLensError as e:
+        return _Outcome(names, base, None, str(e))
+    return _Outcome(names, done.prepared, done.recorder, None)
+
+
+def _where(key: Key, users: dict[str, list[str]]) -> str:
+    if key[0] == "edge":
+        return f"between {key[1]} and {key[2]}"
+    consumers = users.get(key[1], [])
+    return f"between {key[1]} and {', '.join(consumers)}" if consumers else f"after {key[1]}"
+
+
+def _pattern(key: Key, out: "_Outcome") -> tuple[str, str]:
+    """(producer op, consumer ops) of where an observer sits, by op rather than node name."""
+    consumers = [key[2]] if key[0] == "edge" else out.users.get(key[1], [])
+    return out.ops.get(key[1], key[1]), ", ".join(sorted({out.ops.get(c, c) for c in consumers}))
+
+
+def _sentences(found: dict[tuple, int]) -> list[str]:
+    """One sentence per (producer op, consumer ops, who): `an observer between conv2d and relu appears (3×) …`.
+
+    The same producer op with several kinds of consumer reads `after relu`."""
+    kinds: dict[tuple, set] = {}
+    for (producer, consumers, who) in found:
+        kinds.setdefault((producer, who), set()).add(consumers)
+    out = {}
+    for (producer, consumers, who), n in found.items():
+        where = f"between {producer} and {consumers}" if consumers and len(kinds[(producer, who)]) == 1 else f"after {producer}"
+        key = (where, who)
+        out[key] = out.get(key, 0) + n
+    return [f"an observer {where} appears{f' ({n}×)' if n > 1 else ''} when {who}" for (where, who), n in out.items()]
+
+
+def _claimer(key: Key, blame: dict[str, str]) -> str | None:
+    return blame.get(key[2] if key[0] == "edge" else key[1])
+
+
+def _who(key: Key, present: _Outcome, absent: _Outcome) -> str:
+    """`the small pattern (ConvQuantizer)`: the quantizer whose claim puts the observer there, sized
+    against the quantizer that claims the same contested nodes in the order without it."""
+    q = _claimer(key, present.blame)
+    if q is None:
+        return "this order"
+    contested = {n for n in set(present.blame) | set(absent.blame) if present.blame.get(n) != absent.blame.get(n)}
+    rivals = Counter(absent.blame[n] for n in contested if absent.blame.get(n) not in (None, q))
+    if not rivals:
+        return f"{q} goes first"
+    p = rivals.most_common(1)[0][0]
+    mine = sum(1 for n in contested if present.blame.get(n) == q)
+    theirs = sum(1 for n in contested if absent.blame.get(n) == p)
+    size = "the small pattern" if mine < theirs else "the large pattern" if mine > theirs else None
+    who = f"{size} ({q}, before {p})" if size else f"{q} (before {p})"
+    return f"{who} goes first"
+
+
+def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_inputs: Any = None) -> OrderComparison:
+    """Prepare private copies with each order (all permutations of up to 4 quantizers, or the orders given)."""
+    orders = _orders(quantizers)
+    base = float_graph(model_or_graph, example_inputs, "pl.compare_orders")
+    outcomes = [_prepare(base, order) for order in orders]
+    ref = outcomes[0]
+    rows: list[tuple] = []
+    sentences: list[str] = []
+    appears: dict[tuple, set] = {}  # (producer op, consumer ops, who) → the keys, over all orders
+    for out in outcomes:
+        if out.error:
+            rows.append((out.label, "prepare fails", "", out.error))
+            sentences.append(f"prepare fails when the order is {out.label}")
+            continue
+        if out is ref:
+            continue
+        for present, absent, change in ((out, ref, "observer added"), (ref, out, "observer removed")):
+            for key in sorted(present.observed - absent.observed):
+                where = _where(key, present.users)
+                rows.append((out.label, change, key_text(key), where))
+                fact = (*_pattern(key, present), _who(key, present, absent))
+                appears.setdefault(fact, set()).add(key)
+        for node in [n for n in out.users if ref.blame.get(n) != out.blame.get(n)]:
+            skipped = ", ".join(out.skipped.get(node, []))
+            detail = f"{ref.blame.get(node) or 'nobody'} → {out.blame.get(node) or 'nobody'}"
+            rows.append((out.label, "annotation moved", node, detail + (f" (skipped by {skipped})" if skipped else "")))
+    unique = list(dict.fromkeys(sentences)) + _sentences({fact: len(keys) for fact, keys in appears.items()})
+    if unique:
+        summary = "order matters: " + "; ".join(unique)
+    else:
+        summary = f"order does not matter: all {len(outcomes)} orders give the same observers and annotations"
+    return OrderComparison(rows, summary, [o.label for o in outcomes])

@@ -1,0 +1,25 @@
+"""The quickstart notebook runs top to bottom and its outputs carry pt2e-lens views."""
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+from pt2e_lens.display import MIME
+
+NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "quickstart.ipynb"
+
+
+def execute(path: Path = NOTEBOOK):
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True).execute()
+    return nb
+
+
+def test_quickstart_executes_and_outputs_views(tmp_path):
+    nb = execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    views = [o["data"][MIME] for o in outputs if MIME in o.get("data", {})]
+    modes = [v["mode"] for v in views]
+    assert modes.count("run") == 1 and modes.count("compare") == 1 and "graph" in modes
+    assert all("text/html" in o["data"] for o in outputs if MIME in o.get("data", {}))
