@@ -48,7 +48,7 @@ def test_show(k):
                                                                    "relu", "relu_1", "relu_2", "relu_3"}
     assert bad(k, "%pt2e show ep2") == "no variable 'ep2' — did you mean ep?"
     assert "did you mean prepared" in bad(k, "%pt2e show run[prepped]")
-    assert "needs a pt2e-lens Stage" in bad(k, "%pt2e show answer")
+    assert "GraphModule or a torch.export.ExportedProgram, got int" in bad(k, "%pt2e show answer")
     assert "--hops" in bad(k, "%pt2e show ep --hops many")
     assert "not a variable name" in bad(k, "%pt2e show __import__('os')")
 
