@@ -255,7 +255,7 @@ export class GraphView {
       mark.appendChild(s(d, 'title', undefined, a.annotated ? 'annotated (_annotated = True)' : 'annotation present, _annotated = False'));
       g.appendChild(mark);
       if (a.output) {
-        const badge = s(d, 'g', { class: 'pl-badge', 'data-spec': a.output, transform: `translate(${b.w - 22},${b.h - 9})` });
+        const badge = s(d, 'g', { class: 'pl-badge', 'data-spec': a.output, transform: `translate(${b.w - 28},${b.h - 4})` });
         badge.appendChild(s(d, 'rect', { width: 24, height: 13, rx: 3, fill: f.specColor(a.output) }));
         badge.appendChild(s(d, 'text', { x: 12, y: 10, 'text-anchor': 'middle' }, truncate(a.output, 5)));
         badge.appendChild(s(d, 'title', undefined, `output spec ${a.output}`));

@@ -34,7 +34,8 @@ export interface Placement {
 const clamp = (v: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, v));
 
 export function nodeWidth(n: GraphNode): number {
-  return Math.round(clamp(Math.max(n.target.length * 7.4, n.id.length * 6) + 22, 72, 240));
+  // rounded up to 16 px so repeated layers get identical sizes (and so one shared layout)
+  return Math.ceil(clamp(Math.max(n.target.length * 7.4, n.id.length * 6) + 22, 72, 240) / 16) * 16;
 }
 
 export function groupLabel(g: Group): string {
@@ -43,11 +44,15 @@ export function groupLabel(g: Group): string {
 
 export function collapsedWidth(g: Group): number {
   const sub = `${g.total} nodes — click to open`.length * 5.9 + 24;
-  return Math.round(clamp(Math.max(groupLabel(g).length * 6.8 + 40, sub), 120, 300));
+  return Math.ceil(clamp(Math.max(groupLabel(g).length * 6.8 + 40, sub), 120, 300) / 16) * 16;
 }
 
 export class HierLayout {
   private cache = new Map<string, { sig: string; res: LayoutResult; size: [number, number] }>();
+  /** Layouts by shape (child sizes + edges by child index): identical layers are laid out once. */
+  private shapes = new Map<string, Promise<{ pos: Array<[number, number]>; width: number; height: number }>>();
+  /** how many layouts were answered from `shapes` */
+  reused = 0;
   constructor(private h: Hierarchy, private nodes: Map<Id, GraphNode>, private client: LayoutClient) {}
 
   private async layGroup(g: Group, expanded: Set<string>, stats: { computed: number; ms: number }): Promise<[number, number]> {
@@ -69,12 +74,25 @@ export class HierLayout {
     const sig = order.map((k) => `${k}:${sizes.get(k)!.join('x')}`).join('|');
     const hit = this.cache.get(g.key);
     if (hit && hit.sig === sig) return hit.size;
-    const res = await this.client.layout({
-      nodes: order.map((k) => ({ id: k, w: sizes.get(k)![0], h: sizes.get(k)![1] })),
-      edges: this.h.edgesAt.get(g.key) ?? [],
-    });
-    stats.computed += 1;
-    stats.ms += res.ms;
+    const index = new Map(order.map((k, i) => [k, i]));
+    const edges = this.h.edgesAt.get(g.key) ?? [];
+    const shapeKey = `${order.map((k) => sizes.get(k)!.join('x')).join(',')}|${edges.map(([a, b]) => `${index.get(a)}>${index.get(b)}`).join(',')}`;
+    let pending = this.shapes.get(shapeKey);
+    if (pending) this.reused += 1;
+    else {
+      pending = this.client
+        .layout({ nodes: order.map((k) => ({ id: k, w: sizes.get(k)![0], h: sizes.get(k)![1] })), edges })
+        .then((r) => {
+          stats.computed += 1;
+          stats.ms += r.ms;
+          return { pos: order.map((k) => r.pos[k]), width: r.width, height: r.height };
+        });
+      this.shapes.set(shapeKey, pending);
+    }
+    const shape = await pending;
+    const pos: Record<string, [number, number]> = {};
+    order.forEach((k, i) => (pos[k] = shape.pos[i]));
+    const res: LayoutResult = { id: 0, pos, width: shape.width, height: shape.height, ms: 0, engine: 'dagre' };
     const size: [number, number] = [Math.max(res.width, 60), Math.max(res.height, 20)];
     this.cache.set(g.key, { sig, res, size });
     return size;

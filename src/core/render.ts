@@ -60,7 +60,8 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
 }
 
 function findings(ctx: Ctx, i: number): HTMLElement | null {
-  const fs = ctx.view.panes[i].snapshot.findings;
+  const focus = ctx.view.focus?.[i] ? new Set(ctx.view.focus[i]) : null;
+  const fs = ctx.view.panes[i].snapshot.findings.filter((f) => !focus || f.nodes.length === 0 || f.nodes.some((n) => focus.has(n)));
   if (!fs.length) return null;
   const ul = h(ctx.doc, 'ul', { class: 'pl-findings' });
   for (const f of fs) ul.appendChild(h(ctx.doc, 'li', undefined, `⚠ ${f.kind}: ${f.message}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`));

@@ -62,6 +62,7 @@ const CSS = `
 .pt2e-lens table.pl-table{border-collapse:collapse;font-size:12px;width:100%}
 .pt2e-lens table.pl-table th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:3px 6px;cursor:pointer;white-space:nowrap;border-bottom:1px solid #cbd5e1}
 .pt2e-lens table.pl-table td{padding:2px 6px;border-bottom:1px solid #f1f5f9;font-family:ui-monospace,"DejaVu Sans Mono",monospace;white-space:nowrap}
+.pt2e-lens table.pl-table td.pl-num{text-align:right}
 .pt2e-lens table.pl-table tr:hover td{background:#f8fafc}
 .pt2e-lens svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
 .pt2e-lens .pl-node{cursor:pointer}

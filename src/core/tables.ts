@@ -57,7 +57,7 @@ export function renderTable(doc: Document, t: Table): HTMLElement {
     clear(tbody);
     for (const r of rows.slice(0, MAX_ROWS)) {
       const tr = h(doc, 'tr');
-      for (let i = 0; i < t.columns.length; i++) tr.appendChild(h(doc, 'td', undefined, cellText(r[i] ?? null)));
+      for (let i = 0; i < t.columns.length; i++) tr.appendChild(h(doc, 'td', typeof r[i] === 'number' ? { class: 'pl-num' } : undefined, cellText(r[i] ?? null)));
       tbody.appendChild(tr);
     }
     count.textContent =
