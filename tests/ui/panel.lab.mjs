@@ -96,6 +96,16 @@ describe('PT2E panel', () => {
     assert.ok((await tableRows('Q/DQ', 'qdq')) > 0);
   });
 
+  it('switches stages, and exports the report as a download', async () => {
+    await panel().locator('.pl-panel-stages .pl-tab[data-stage="annotated"]').click();
+    await panel().locator('.pl-panel-stages .pl-tab[data-stage="annotated"][aria-selected="true"]').waitFor();
+    await panel().locator('.pt2e-lens[data-state="ready"] .pl-title', { hasText: 'run · annotated' }).waitFor();
+    assert.equal(await tableRows('Annotations'), 6);
+    const download = page.waitForEvent('download');
+    await cmd('pt2e-lens:export-report');
+    assert.equal((await download).suggestedFilename(), 'run-pt2e-lens.html');
+  });
+
   it('follows the active notebook to its own kernel and model', async () => {
     await openAndRun('b.ipynb', 'DONE');
     const picker = panel().locator('select.pl-model-picker');
@@ -107,5 +117,18 @@ describe('PT2E panel', () => {
       app.shell.activateById(Array.from(app.shell.widgets('main')).find((w) => w.context?.path === 'a.ipynb').id);
     });
     await page.waitForFunction(() => document.querySelector('#pt2e-lens-panel select.pl-model-picker option')?.textContent?.includes('newest: run'));
+  });
+
+  // Restarting from the UI was seen to hang on these machines: restart through the kernel API, and
+  // accept a restart that does not finish (the comm-level restart is tested in tests/test_kernel_comm.py).
+  it('after a kernel restart says so, drops the models and offers to load again', async () => {
+    const restarted = page.evaluate(() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart());
+    await panel().locator('.pl-panel-status', { hasText: 'kernel restarted' }).waitFor();
+    assert.equal(await panel().locator('select.pl-model-picker').count(), 0);
+    const done = await Promise.race([restarted.then(() => true), new Promise((r) => setTimeout(() => r(false), 20000))]);
+    if (!done) return; // tolerated: see above
+    await panel().locator('button.pl-load').click();
+    await panel().locator('.pl-panel-status', { hasText: 'no model yet' }).waitFor();
+    assert.equal(await panel().locator('.pl-panel-view').count(), 0);
   });
 });
