@@ -29,8 +29,8 @@ def load_ipython_extension(ip) -> None:
         except Exception as e:  # never let the panel's bookkeeping break the user's cells
             if not failed:
                 failed.append(e)
-                print(f"pt2e-lens: the panel stopped following models ({type(e).__name__}: {first_line(e)}); "
-                      f"%reload_ext pt2e_lens to retry.", file=sys.stderr)
+                print(f"pt2e-lens: could not follow the models after this cell ({type(e).__name__}: "
+                      f"{first_line(e)}); the PT2E panel may be out of date.", file=sys.stderr)
 
     ip.events.register("post_run_cell", post_run_cell)
     get_comm_manager().register_target(TARGET, backend.open)

@@ -24,8 +24,12 @@ HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run
   %pt2e help"""
 
 # the stage of a Run each table (and decomp) reads when the user names the Run itself
-_RUN_STAGES = {"annotations": ("annotated",), "observers": ("calibrated", "prepared"), "qdq": ("converted",),
-                 "decomp": ("exported",)}
+_RUN_STAGES = {
+    "annotations": ("annotated",),
+    "observers": ("calibrated", "prepared"),
+    "qdq": ("converted",),
+    "decomp": ("exported",),
+}
 
 
 class _Parser(argparse.ArgumentParser):
