@@ -160,6 +160,7 @@ export class SessionLens {
     this.models = null;
     this.content = null;
     this.contentError = null;
+    this.loadingContent = false;
     this.shown = null;
     this.tab = null;
     this.group = '';
