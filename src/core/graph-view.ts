@@ -326,6 +326,8 @@ export class GraphView {
         const a = P.boxes.get(ra)!;
         const b = P.boxes.get(rb)!;
         const p = s(d, 'path', { class: 'pl-edge', d: this.edgePath(a, b), 'data-src': e.src, 'data-dst': e.dst });
+        // an edge between different groups is not routed around boxes: draw it lighter
+        if (this.hier!.parentOf.get(e.src) !== this.hier!.parentOf.get(e.dst)) p.setAttribute('opacity', '0.55');
         const q = f.qdq.get(e.src);
         const spec = f.edgeSpec(e.src, e.dst);
         let color = FLOAT_EDGE;
