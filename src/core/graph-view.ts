@@ -2,7 +2,7 @@
 import { clear, fmtNums, h, s, truncate } from './dom';
 import { Facts } from './facts';
 import { renderDetails } from './details';
-import { ancestors, buildHierarchy, groupKey, Group, Hierarchy, initialExpanded, nodeKey } from './groups';
+import { ancestors, buildHierarchy, groupKey, Group, Hierarchy, initialExpanded, lcaItems, nodeKey } from './groups';
 import { Box, groupLabel, HEADER, HierLayout, Placement } from './hier-layout';
 import { LayoutClient } from './layout-client';
 import { FLOAT_EDGE, groupFill, INT_EDGE, ROLE_COLORS } from './styles';
@@ -304,20 +304,35 @@ export class GraphView {
     return g;
   }
 
-  private edgePath(a: Box, b: Box): string {
+  /** From the bottom of `a` to the top of `b`; between groups it follows dagre's route in their common
+   * group (around sibling boxes), smoothed through the midpoints of its bends. */
+  private edgePath(a: Box, b: Box, src?: Id, dst?: Id): string {
     const sx = a.x;
     const sy = a.y + a.h / 2;
     const tx = b.x;
-    const ty = b.y - b.h / 2;
+    const ty = b.y - b.h / 2 - 2;
+    const pair = src && dst && this.hier ? lcaItems(this.hier, src, dst) : null;
+    const route = pair ? this.placement!.routes.get(`${pair[0]}\u0000${pair[1]}`) : undefined;
+    if (route && route.length > 2) {
+      const pts: Array<[number, number]> = [[sx, sy], ...route.slice(1, -1), [tx, ty]];
+      let d = `M${sx},${sy}`;
+      for (let i = 1; i < pts.length - 1; i++) {
+        const [x, y] = pts[i];
+        const [nx, ny] = pts[i + 1];
+        const last = i === pts.length - 2;
+        d += ` Q${x},${y} ${last ? nx : (x + nx) / 2},${last ? ny : (y + ny) / 2}`;
+      }
+      return d;
+    }
     const dy = Math.max(18, Math.abs(ty - sy) / 2);
-    return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty - 2}`;
+    return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty}`;
   }
 
   private drawEdges(layer: SVGElement): void {
     const d = this.doc;
     const P = this.placement!;
     const f = this.facts;
-    const agg = new Map<string, number>();
+    const agg = new Map<string, { n: number; src: Id; dst: Id }>();
     for (const e of this.edges) {
       const ra = this.repOf.get(e.src);
       const rb = this.repOf.get(e.dst);
@@ -325,7 +340,7 @@ export class GraphView {
       if (ra.startsWith('n:') && rb.startsWith('n:')) {
         const a = P.boxes.get(ra)!;
         const b = P.boxes.get(rb)!;
-        const p = s(d, 'path', { class: 'pl-edge', d: this.edgePath(a, b), 'data-src': e.src, 'data-dst': e.dst });
+        const p = s(d, 'path', { class: 'pl-edge', d: this.edgePath(a, b, e.src, e.dst), 'data-src': e.src, 'data-dst': e.dst });
         // an edge between different groups is not routed around boxes: draw it lighter
         if (this.hier!.parentOf.get(e.src) !== this.hier!.parentOf.get(e.dst)) p.setAttribute('opacity', '0.55');
         const q = f.qdq.get(e.src);
@@ -346,15 +361,17 @@ export class GraphView {
         layer.appendChild(p);
       } else {
         const k = `${ra}\u0000${rb}`;
-        agg.set(k, (agg.get(k) ?? 0) + 1);
+        const cur = agg.get(k);
+        if (cur) cur.n += 1;
+        else agg.set(k, { n: 1, src: e.src, dst: e.dst });
       }
     }
-    for (const [k, count] of agg) {
+    for (const [k, { n: count, src, dst }] of agg) {
       const [ra, rb] = k.split('\u0000');
       const a = P.boxes.get(ra);
       const b = P.boxes.get(rb);
       if (!a || !b) continue;
-      const p = s(d, 'path', { class: 'pl-edge pl-agg', d: this.edgePath(a, b), 'marker-end': `url(#${this.marker('#64748b')})` });
+      const p = s(d, 'path', { class: 'pl-edge pl-agg', d: this.edgePath(a, b, src, dst), 'marker-end': `url(#${this.marker('#64748b')})` });
       p.appendChild(s(d, 'title', undefined, `${count} edge${count > 1 ? 's' : ''}`));
       layer.appendChild(p);
     }

@@ -175,6 +175,33 @@ export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
   return { root, groups, parentOf, edgesAt };
 }
 
+const chainCache = new WeakMap<Hierarchy, Map<Id, Group[]>>();
+
+/** The two children of the lowest common group of a and b that hold them (item keys), or null. */
+export function lcaItems(h: Hierarchy, a: Id, b: Id): [string, string] | null {
+  let cache = chainCache.get(h);
+  if (!cache) chainCache.set(h, (cache = new Map()));
+  const chainOf = (id: Id): Group[] | null => {
+    let c = cache!.get(id);
+    if (!c) {
+      if (!h.parentOf.has(id)) return null;
+      c = [];
+      for (let g: Group | null = h.parentOf.get(id)!; g; g = g.parent) c.push(g);
+      c.reverse();
+      cache!.set(id, c);
+    }
+    return c;
+  };
+  const ca = chainOf(a);
+  const cb = chainOf(b);
+  if (!ca || !cb || a === b) return null;
+  let k = 0;
+  while (k < ca.length && k < cb.length && ca[k] === cb[k]) k++;
+  const ka = k < ca.length ? groupKey(ca[k].key) : nodeKey(a);
+  const kb = k < cb.length ? groupKey(cb[k].key) : nodeKey(b);
+  return ka === kb ? null : [ka, kb];
+}
+
 /** Groups of a node from outermost (excluding root) to its direct parent. */
 export function ancestors(h: Hierarchy, id: Id): Group[] {
   const out: Group[] = [];
