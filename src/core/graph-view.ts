@@ -333,10 +333,18 @@ export class GraphView {
     const P = this.placement!;
     const f = this.facts;
     const agg = new Map<string, { n: number; src: Id; dst: Id }>();
+    const stubs = new Map<string, number>();
     for (const e of this.edges) {
       const ra = this.repOf.get(e.src);
       const rb = this.repOf.get(e.dst);
       if (!ra || !rb || ra === rb) continue;
+      if (this.hier!.stubbed.has(e.src)) {
+        const k = `${e.src}\u0000${rb}`;
+        const seen = stubs.get(k) ?? 0;
+        stubs.set(k, seen + 1);
+        if (seen === 0) layer.appendChild(this.stub(e.src, P.boxes.get(rb)!, rb.startsWith('n:') ? e.dst : null));
+        continue;
+      }
       if (ra.startsWith('n:') && rb.startsWith('n:')) {
         const a = P.boxes.get(ra)!;
         const b = P.boxes.get(rb)!;
@@ -375,6 +383,22 @@ export class GraphView {
       p.appendChild(s(d, 'title', undefined, `${count} edge${count > 1 ? 's' : ''}`));
       layer.appendChild(p);
     }
+  }
+
+  /** A short labelled edge into `b` from a widely shared producer (drawn instead of a long edge). */
+  private stub(src: Id, b: Box, dst: Id | null): SVGElement {
+    const d = this.doc;
+    const x = b.x - b.w / 2 + 14;
+    const y = b.y - b.h / 2;
+    const g = s(d, 'g', { class: 'pl-stub', 'data-src': src, ...(dst ? { 'data-dst': dst } : {}) });
+    g.appendChild(s(d, 'path', { class: 'pl-edge pl-stub-line', d: `M${x},${y - 16} L${x},${y - 2}`, 'marker-end': `url(#${this.marker(FLOAT_EDGE)})` }));
+    g.appendChild(s(d, 'text', { class: 'pl-stub-label', x: x + 4, y: y - 9 }, truncate(src, 24)));
+    g.appendChild(s(d, 'title', undefined, `from ${src} (shared by many nodes; drawn as a stub)`));
+    g.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      void this.select(src, { reveal: true, notify: true });
+    });
+    return g;
   }
 
   private anchorOf(x: { edge: [Id, Id] } | { node: Id }): [number, number] | null {
