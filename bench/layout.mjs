@@ -62,13 +62,15 @@ function flat(snap) {
 console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cpus; medians of 3\n`);
 console.log('| nodes | groups build | initial (collapsed) | expand biggest group | expand all | flat dagre | flat / initial | flat / expand all |');
 console.log('|---|---|---|---|---|---|---|---|');
-for (const n of sizes.length ? sizes : [1000, 5000, 20000]) {
-  const snap = synthView(n).panes[0].snapshot;
+const cases = (sizes.length ? sizes : [1000, 5000, 20000]).map((n) => [n, false]);
+if (!sizes.length) cases.push([20000, true]);
+for (const [n, mask] of cases) {
+  const snap = synthView(n, { mask }).panes[0].snapshot;
   const runs = [];
   for (let i = 0; i < 3; i++) runs.push(await hierarchical(snap));
   const m = (k) => median(runs.map((r) => r[k]));
   const f = flat(snap);
   const flatCell = f.ok ? fmt(f.ms) : `failed after ${fmt(f.ms)} (${String(f.error).slice(0, 40)})`;
   const ratio = (x) => (f.ok && x ? `${(f.ms / x).toFixed(0)}×` : '—');
-  console.log(`| ${snap.nodes.length} | ${fmt(m('group'))} | ${fmt(m('initial'))} (${runs[0].shown0} boxes) | ${fmt(m('expand'))} (\`${runs[0].bigKey}\`, ${runs[0].bigChildren} children) | ${runs[0].all === null ? '—' : fmt(m('all'))} | ${flatCell} | ${ratio(m('initial'))} | ${ratio(m('all'))} |`);
+  console.log(`| ${snap.nodes.length}${mask ? ' + shared mask' : ''} | ${fmt(m('group'))} | ${fmt(m('initial'))} (${runs[0].shown0} boxes) | ${fmt(m('expand'))} (\`${runs[0].bigKey}\`, ${runs[0].bigChildren} children) | ${runs[0].all === null ? '—' : fmt(m('all'))} | ${flatCell} | ${ratio(m('initial'))} | ${ratio(m('all'))} |`);
 }

@@ -2,7 +2,7 @@
 import { clear, fmtNums, h, s, truncate } from './dom';
 import { Facts } from './facts';
 import { renderDetails } from './details';
-import { ancestors, buildHierarchy, groupKey, Group, Hierarchy, initialExpanded, nodeKey } from './groups';
+import { ancestors, buildHierarchy, groupKey, Group, Hierarchy, initialExpanded, lcaItems, nodeKey } from './groups';
 import { Box, groupLabel, HEADER, HierLayout, Placement } from './hier-layout';
 import { LayoutClient } from './layout-client';
 import { FLOAT_EDGE, groupFill, INT_EDGE, ROLE_COLORS } from './styles';
@@ -304,28 +304,53 @@ export class GraphView {
     return g;
   }
 
-  private edgePath(a: Box, b: Box): string {
+  /** From the bottom of `a` to the top of `b`; between groups it follows dagre's route in their common
+   * group (around sibling boxes), smoothed through the midpoints of its bends. */
+  private edgePath(a: Box, b: Box, src?: Id, dst?: Id): string {
     const sx = a.x;
     const sy = a.y + a.h / 2;
     const tx = b.x;
-    const ty = b.y - b.h / 2;
+    const ty = b.y - b.h / 2 - 2;
+    const pair = src && dst && this.hier ? lcaItems(this.hier, src, dst) : null;
+    const route = pair ? this.placement!.routes.get(`${pair[0]}\u0000${pair[1]}`) : undefined;
+    if (route && route.length > 2) {
+      const pts: Array<[number, number]> = [[sx, sy], ...route.slice(1, -1), [tx, ty]];
+      let d = `M${sx},${sy}`;
+      for (let i = 1; i < pts.length - 1; i++) {
+        const [x, y] = pts[i];
+        const [nx, ny] = pts[i + 1];
+        const last = i === pts.length - 2;
+        d += ` Q${x},${y} ${last ? nx : (x + nx) / 2},${last ? ny : (y + ny) / 2}`;
+      }
+      return d;
+    }
     const dy = Math.max(18, Math.abs(ty - sy) / 2);
-    return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty - 2}`;
+    return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty}`;
   }
 
   private drawEdges(layer: SVGElement): void {
     const d = this.doc;
     const P = this.placement!;
     const f = this.facts;
-    const agg = new Map<string, number>();
+    const agg = new Map<string, { n: number; src: Id; dst: Id }>();
+    const stubs = new Map<string, number>();
     for (const e of this.edges) {
       const ra = this.repOf.get(e.src);
       const rb = this.repOf.get(e.dst);
       if (!ra || !rb || ra === rb) continue;
+      if (this.hier!.stubbed.has(e.src)) {
+        const k = `${e.src}\u0000${rb}`;
+        const seen = stubs.get(k) ?? 0;
+        stubs.set(k, seen + 1);
+        if (seen === 0) layer.appendChild(this.stub(e.src, P.boxes.get(rb)!, rb.startsWith('n:') ? e.dst : null));
+        continue;
+      }
       if (ra.startsWith('n:') && rb.startsWith('n:')) {
         const a = P.boxes.get(ra)!;
         const b = P.boxes.get(rb)!;
-        const p = s(d, 'path', { class: 'pl-edge', d: this.edgePath(a, b), 'data-src': e.src, 'data-dst': e.dst });
+        const p = s(d, 'path', { class: 'pl-edge', d: this.edgePath(a, b, e.src, e.dst), 'data-src': e.src, 'data-dst': e.dst });
+        // an edge between different groups is not routed around boxes: draw it lighter
+        if (this.hier!.parentOf.get(e.src) !== this.hier!.parentOf.get(e.dst)) p.setAttribute('opacity', '0.55');
         const q = f.qdq.get(e.src);
         const spec = f.edgeSpec(e.src, e.dst);
         let color = FLOAT_EDGE;
@@ -344,18 +369,36 @@ export class GraphView {
         layer.appendChild(p);
       } else {
         const k = `${ra}\u0000${rb}`;
-        agg.set(k, (agg.get(k) ?? 0) + 1);
+        const cur = agg.get(k);
+        if (cur) cur.n += 1;
+        else agg.set(k, { n: 1, src: e.src, dst: e.dst });
       }
     }
-    for (const [k, count] of agg) {
+    for (const [k, { n: count, src, dst }] of agg) {
       const [ra, rb] = k.split('\u0000');
       const a = P.boxes.get(ra);
       const b = P.boxes.get(rb);
       if (!a || !b) continue;
-      const p = s(d, 'path', { class: 'pl-edge pl-agg', d: this.edgePath(a, b), 'marker-end': `url(#${this.marker('#64748b')})` });
+      const p = s(d, 'path', { class: 'pl-edge pl-agg', d: this.edgePath(a, b, src, dst), 'marker-end': `url(#${this.marker('#64748b')})` });
       p.appendChild(s(d, 'title', undefined, `${count} edge${count > 1 ? 's' : ''}`));
       layer.appendChild(p);
     }
+  }
+
+  /** A short labelled edge into `b` from a widely shared producer (drawn instead of a long edge). */
+  private stub(src: Id, b: Box, dst: Id | null): SVGElement {
+    const d = this.doc;
+    const x = b.x - b.w / 2 + 14;
+    const y = b.y - b.h / 2;
+    const g = s(d, 'g', { class: 'pl-stub', 'data-src': src, ...(dst ? { 'data-dst': dst } : {}) });
+    g.appendChild(s(d, 'path', { class: 'pl-edge pl-stub-line', d: `M${x},${y - 16} L${x},${y - 2}`, 'marker-end': `url(#${this.marker(FLOAT_EDGE)})` }));
+    g.appendChild(s(d, 'text', { class: 'pl-stub-label', x: x + 4, y: y - 9 }, truncate(src, 24)));
+    g.appendChild(s(d, 'title', undefined, `from ${src} (shared by many nodes; drawn as a stub)`));
+    g.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      void this.select(src, { reveal: true, notify: true });
+    });
+    return g;
   }
 
   private anchorOf(x: { edge: [Id, Id] } | { node: Id }): [number, number] | null {

@@ -4,6 +4,8 @@
 import { Edge, GraphNode, Id } from './types';
 
 export const MAX_CHILDREN = 400;
+/** A node feeding at least this many consumers spread over 3+ groups is drawn with stubs, not long edges. */
+export const STUB_FANOUT = 8;
 
 export interface Group {
   key: string;
@@ -26,6 +28,8 @@ export interface Hierarchy {
   parentOf: Map<Id, Group>;
   /** For each group key, its internal edges between distinct children, as item keys (deduplicated). */
   edgesAt: Map<string, Array<[string, string]>>;
+  /** widely shared producers (a mask, a shared constant): their edges are left out of layout, drawn as stubs */
+  stubbed: Set<Id>;
 }
 
 export const itemKey = (it: Item): string => (it.kind === 'node' ? `n:${it.id}` : `g:${it.group.key}`);
@@ -155,8 +159,20 @@ export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
     if (!c) chains.set(id, (c = chain(id)));
     return c;
   };
+  const consumers = new Map<Id, Set<Id>>();
   for (const e of edges) {
-    if (!parentOf.has(e.src) || !parentOf.has(e.dst) || e.src === e.dst) continue;
+    let c = consumers.get(e.src);
+    if (!c) consumers.set(e.src, (c = new Set()));
+    c.add(e.dst);
+  }
+  const stubbed = new Set<Id>();
+  for (const [src, c] of consumers) {
+    if (c.size < STUB_FANOUT) continue;
+    const parents = new Set([...c].map((d) => parentOf.get(d)));
+    if (parents.size >= 3) stubbed.add(src);
+  }
+  for (const e of edges) {
+    if (!parentOf.has(e.src) || !parentOf.has(e.dst) || e.src === e.dst || stubbed.has(e.src)) continue;
     const a = chainOf(e.src);
     const b = chainOf(e.dst);
     let k = 0;
@@ -172,7 +188,34 @@ export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
     if (!list) edgesAt.set(lca.key, (list = []));
     list.push([ka, kb]);
   }
-  return { root, groups, parentOf, edgesAt };
+  return { root, groups, parentOf, edgesAt, stubbed };
+}
+
+const chainCache = new WeakMap<Hierarchy, Map<Id, Group[]>>();
+
+/** The two children of the lowest common group of a and b that hold them (item keys), or null. */
+export function lcaItems(h: Hierarchy, a: Id, b: Id): [string, string] | null {
+  let cache = chainCache.get(h);
+  if (!cache) chainCache.set(h, (cache = new Map()));
+  const chainOf = (id: Id): Group[] | null => {
+    let c = cache!.get(id);
+    if (!c) {
+      if (!h.parentOf.has(id)) return null;
+      c = [];
+      for (let g: Group | null = h.parentOf.get(id)!; g; g = g.parent) c.push(g);
+      c.reverse();
+      cache!.set(id, c);
+    }
+    return c;
+  };
+  const ca = chainOf(a);
+  const cb = chainOf(b);
+  if (!ca || !cb || a === b) return null;
+  let k = 0;
+  while (k < ca.length && k < cb.length && ca[k] === cb[k]) k++;
+  const ka = k < ca.length ? groupKey(ca[k].key) : nodeKey(a);
+  const kb = k < cb.length ? groupKey(cb[k].key) : nodeKey(b);
+  return ka === kb ? null : [ka, kb];
 }
 
 /** Groups of a node from outermost (excluding root) to its direct parent. */

@@ -24,6 +24,8 @@ export interface Box {
 
 export interface Placement {
   boxes: Map<string, Box>;
+  /** dagre's absolute route for each laid-out edge between two children of one group, by `${ka}\u0000${kb}` */
+  routes: Map<string, Array<[number, number]>>;
   width: number;
   height: number;
   /** layouts actually computed (cache misses) in this pass, and their total ms */
@@ -50,7 +52,7 @@ export function collapsedWidth(g: Group): number {
 export class HierLayout {
   private cache = new Map<string, { sig: string; res: LayoutResult; size: [number, number] }>();
   /** Layouts by shape (child sizes + edges by child index): identical layers are laid out once. */
-  private shapes = new Map<string, Promise<{ pos: Array<[number, number]>; width: number; height: number }>>();
+  private shapes = new Map<string, Promise<{ pos: Array<[number, number]>; routes: Array<Array<[number, number]>>; width: number; height: number }>>();
   /** how many layouts were answered from `shapes` */
   reused = 0;
   constructor(private h: Hierarchy, private nodes: Map<Id, GraphNode>, private client: LayoutClient) {}
@@ -85,14 +87,14 @@ export class HierLayout {
         .then((r) => {
           stats.computed += 1;
           stats.ms += r.ms;
-          return { pos: order.map((k) => r.pos[k]), width: r.width, height: r.height };
+          return { pos: order.map((k) => r.pos[k]), routes: r.routes, width: r.width, height: r.height };
         });
       this.shapes.set(shapeKey, pending);
     }
     const shape = await pending;
     const pos: Record<string, [number, number]> = {};
     order.forEach((k, i) => (pos[k] = shape.pos[i]));
-    const res: LayoutResult = { id: 0, pos, width: shape.width, height: shape.height, ms: 0, engine: 'dagre' };
+    const res: LayoutResult = { id: 0, pos, routes: shape.routes, width: shape.width, height: shape.height, ms: 0, engine: 'dagre' };
     const size: [number, number] = [Math.max(res.width, 60), Math.max(res.height, 20)];
     this.cache.set(g.key, { sig, res, size });
     return size;
@@ -103,8 +105,13 @@ export class HierLayout {
     const stats = { computed: 0, ms: 0 };
     const [w, hh] = await this.layGroup(this.h.root, expanded, stats);
     const boxes = new Map<string, Box>();
+    const routes = new Map<string, Array<[number, number]>>();
     const put = (g: Group, ox: number, oy: number): void => {
       const res = this.cache.get(g.key)!.res;
+      (this.h.edgesAt.get(g.key) ?? []).forEach(([a, b], i) => {
+        const r = res.routes[i];
+        if (r && r.length) routes.set(`${a}\u0000${b}`, r.map(([x, y]) => [ox + x, oy + y] as [number, number]));
+      });
       for (const it of g.children) {
         const k = itemKey(it);
         const [cx, cy] = res.pos[k];
@@ -124,6 +131,6 @@ export class HierLayout {
       }
     };
     put(this.h.root, 0, 0);
-    return { boxes, width: w, height: hh, computed: stats.computed, ms: stats.ms };
+    return { boxes, routes, width: w, height: hh, computed: stats.computed, ms: stats.ms };
   }
 }

@@ -14,6 +14,8 @@ export interface LayoutResult {
   pos: Record<string, [number, number]>;
   width: number;
   height: number;
+  /** per request edge, dagre's route (same frame as pos), or [] when none */
+  routes: Array<Array<[number, number]>>;
   ms: number;
   engine: 'dagre' | 'fallback';
   error?: string;
@@ -27,7 +29,7 @@ function now(): number {
 }
 
 /** Longest-path ranks, rows in input order: used only if dagre throws (e.g. a too-deep graph). */
-function simpleLayout(req: LayoutRequest): Omit<LayoutResult, 'id' | 'ms' | 'engine'> {
+function simpleLayout(req: LayoutRequest): Omit<LayoutResult, 'id' | 'ms' | 'engine' | 'routes'> {
   const rank = new Map<string, number>();
   const index = new Map(req.nodes.map((n, i) => [n.id, i]));
   for (const n of req.nodes) rank.set(n.id, 0);
@@ -59,7 +61,7 @@ function simpleLayout(req: LayoutRequest): Omit<LayoutResult, 'id' | 'ms' | 'eng
 
 export function layoutGraph(req: LayoutRequest): LayoutResult {
   const t0 = now();
-  if (req.nodes.length === 0) return { id: req.id, pos: {}, width: 0, height: 0, ms: 0, engine: 'dagre' };
+  if (req.nodes.length === 0) return { id: req.id, pos: {}, width: 0, height: 0, routes: [], ms: 0, engine: 'dagre' };
   try {
     const g = new dagre.graphlib.Graph();
     g.setGraph({ rankdir: 'TB', nodesep: NODESEP, ranksep: RANKSEP, edgesep: 8, marginx: 0, marginy: 0 });
@@ -78,9 +80,13 @@ export function layoutGraph(req: LayoutRequest): LayoutResult {
       maxY = Math.max(maxY, d.y + n.h / 2);
     }
     for (const k of Object.keys(pos)) pos[k] = [pos[k][0] - minX, pos[k][1] - minY];
-    return { id: req.id, pos, width: maxX - minX, height: maxY - minY, ms: now() - t0, engine: 'dagre' };
+    const routes = req.edges.map(([a, b]) => {
+      const e = a !== b && g.hasEdge(a, b) ? (g.edge(a, b) as { points?: Array<{ x: number; y: number }> }) : null;
+      return (e?.points ?? []).map((p) => [p.x - minX, p.y - minY] as [number, number]);
+    });
+    return { id: req.id, pos, width: maxX - minX, height: maxY - minY, routes, ms: now() - t0, engine: 'dagre' };
   } catch (e) {
     const r = simpleLayout(req);
-    return { id: req.id, ...r, ms: now() - t0, engine: 'fallback', error: String(e) };
+    return { id: req.id, ...r, routes: req.edges.map(() => []), ms: now() - t0, engine: 'fallback', error: String(e) };
   }
 }

@@ -41,6 +41,10 @@ interface Ctx {
   threshold: number;
   panes: GraphView[];
   waits: Array<Promise<void>>;
+  /** the pane on show (run mode: the stage tab) */
+  active: number;
+  /** run mode: switch to a stage tab */
+  showStage?: (i: number) => void;
 }
 
 function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => void): GraphView {
@@ -132,10 +136,12 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
           void gv.ready.then(() => gv.showCounterparts(counterparts(view.diffs, n, from, sel.selected!)[i]));
         }
       }
+      ctx.active = i;
       shown.forEach((e, j) => e && (e.style.display = i === j ? '' : 'none'));
       ctx.panes[i].shown();
     }, 'pl-stage-tabs');
     host.append(t.bar, area);
+    ctx.showStage = t.pick;
     t.pick(n - 1);
     return;
   }
@@ -165,7 +171,7 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
     return handle;
   }
   const view = checked.view;
-  const ctx: Ctx = { doc, view, client: getLayoutClient(options.worker !== false), threshold: options.collapseThreshold ?? 300, panes: handle.panes, waits: [] };
+  const ctx: Ctx = { doc, view, client: getLayoutClient(options.worker !== false), threshold: options.collapseThreshold ?? 300, panes: handle.panes, waits: [], active: 0 };
   if (view.title) root.appendChild(h(doc, 'div', { class: 'pl-title' }, view.title));
   const tables = orderedTables(view);
   try {
@@ -174,10 +180,20 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
     else {
       const graphHost = h(doc, 'div', { class: 'pl-tabpanel', 'data-tab': 'graph' });
       const tableHosts = tables.map((t) => h(doc, 'div', { class: 'pl-tabpanel', 'data-tab': t.name }));
+      // a table row naming a node shows it in the graph (the stage on show, else the first that has it)
+      const showNode = (id: string): void => {
+        t.pick(0);
+        let i = ctx.panes[ctx.active]?.facts.nodes.has(id) ? ctx.active : view.panes.findIndex((p) => p.snapshot.nodes.some((nd) => nd.id === id));
+        if (i < 0) return;
+        if (view.mode === 'graph') i = 0;
+        if (ctx.showStage && i !== ctx.active) ctx.showStage(i);
+        const gv = ctx.panes[i];
+        if (gv) void gv.ready.then(() => gv.select(id, { reveal: true, notify: true }));
+      };
       const t = tabs(doc, ['Graph', ...tables.map(tableLabel)], (i) => {
         graphHost.style.display = i === 0 ? '' : 'none';
         tableHosts.forEach((e, j) => (e.style.display = i === j + 1 ? '' : 'none'));
-        if (i > 0 && !tableHosts[i - 1].firstChild) tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1]));
+        if (i > 0 && !tableHosts[i - 1].firstChild) tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1], showNode));
         if (i === 0) handle.panes.forEach((p) => p && p.shown());
       }, 'pl-main-tabs');
       root.append(t.bar, graphHost, ...tableHosts);

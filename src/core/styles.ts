@@ -85,6 +85,8 @@ const CSS = `
 .pt2e-lens .pl-edge.pl-spec{stroke-width:2.2}
 .pt2e-lens .pl-edge.pl-agg{stroke:#64748b;stroke-width:1.6}
 .pt2e-lens .pl-shared{fill:none;stroke-dasharray:4 3;stroke-width:1.5}
+.pt2e-lens .pl-stub{cursor:pointer}
+.pt2e-lens .pl-stub-label{font-size:9px;fill:#64748b;font-style:italic}
 .pt2e-lens .pl-edge-label{font-size:9px;fill:${INT_EDGE};font-weight:600}
 .pt2e-lens .pl-note{font-size:11px;fill:#92400e;font-style:italic}
 .pt2e-lens .pl-badge text{font-size:9px;font-weight:700;fill:#fff}

@@ -15,7 +15,9 @@ function compare(a: Cell, b: Cell): number {
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 }
 
-export function renderTable(doc: Document, t: Table): HTMLElement {
+/** `onNode`: called with a row's `node` cell when the table has such a column and the row is clicked. */
+export function renderTable(doc: Document, t: Table, onNode?: (id: string) => void): HTMLElement {
+  const nodeCol = onNode ? t.columns.indexOf('node') : -1;
   const wrap = h(doc, 'div', { class: 'pl-table-wrap', 'data-table': t.name });
   if (t.title) wrap.appendChild(h(doc, 'div', { class: 'pl-title' }, t.title));
   const bar = h(doc, 'div', { class: 'pl-toolbar' });
@@ -57,6 +59,12 @@ export function renderTable(doc: Document, t: Table): HTMLElement {
     clear(tbody);
     for (const r of rows.slice(0, MAX_ROWS)) {
       const tr = h(doc, 'tr');
+      const id = nodeCol >= 0 ? r[nodeCol] : null;
+      if (typeof id === 'string' && id) {
+        tr.setAttribute('title', `show ${id} in the graph`);
+        tr.style.cursor = 'pointer';
+        tr.addEventListener('click', () => onNode!(id));
+      }
       for (let i = 0; i < t.columns.length; i++) tr.appendChild(h(doc, 'td', typeof r[i] === 'number' ? { class: 'pl-num' } : undefined, cellText(r[i] ?? null)));
       tbody.appendChild(tr);
     }

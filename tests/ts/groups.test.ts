@@ -36,6 +36,19 @@ describe('module groups', () => {
     expect(el.querySelectorAll('.pl-group.pl-collapsed').length).toBeGreaterThan(closed.length - 1);
   });
 
+  it('a widely shared input is drawn as stubs and left out of layout', async () => {
+    const view = synthView(200, { mask: true });
+    const snap = view.panes[0].snapshot;
+    const h = buildHierarchy(snap.nodes, snap.edges);
+    expect([...h.stubbed]).toEqual(['mask']);
+    for (const list of h.edgesAt.values()) for (const [a] of list) expect(a).not.toBe('n:mask');
+    const { el } = await mount(view, { worker: false });
+    const maskEdges = snap.edges.filter((e: any) => e.src === 'mask').length;
+    expect(el.querySelectorAll('.pl-stub[data-src="mask"]').length).toBe(maskEdges);
+    expect(el.querySelector('.pl-stub .pl-stub-label')!.textContent).toBe('mask');
+    expect(el.querySelectorAll('.pl-edge:not(.pl-stub-line)').length).toBe(snap.edges.length - maskEdges);
+  });
+
   it('small graphs open fully expanded', async () => {
     const view = synthView(100);
     const { el } = await mount(view, { worker: false });

@@ -25,6 +25,23 @@ describe('run, focus, tables, details', () => {
     expect(obsTable.querySelectorAll('tbody tr').length).toBe(view.tables.find((t: any) => t.name === 'observers').rows.length);
   });
 
+  it('a table row naming a node shows that node in the graph', async () => {
+    const view = fixture('run.json');
+    const { el, handle } = await mount(view, { worker: false });
+    click(el.querySelectorAll('.pl-main-tabs .pl-tab')[3]); // Q/DQ (converted stage)
+    const row = [...el.querySelectorAll('[data-tab="qdq"] tbody tr')].find((r) => r.children[0].textContent === 'quantize_per_tensor_default_1')!;
+    click(row);
+    await handle.panes[2].ready;
+    await new Promise((r) => setTimeout(r, 0));
+    expect((el.querySelector('[data-tab="graph"]') as HTMLElement).style.display).toBe('');
+    expect(el.querySelector('.pl-node.pl-selected')!.getAttribute('data-id')).toBe('quantize_per_tensor_default_1');
+    click(el.querySelectorAll('.pl-main-tabs .pl-tab')[1]); // Annotations: prepared-stage rows
+    const ann = [...el.querySelectorAll('[data-tab="annotations"] tbody tr')].find((r) => r.children[0].textContent === 'relu')!;
+    click(ann);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(el.querySelector('.pl-stage-tabs .pl-tab[aria-selected="true"]')!.textContent).toBe('converted');
+  });
+
   it('tables sort by column and filter rows', async () => {
     const view = fixture('tables.json');
     const { el } = await mount(view, { worker: false });

@@ -13,13 +13,13 @@ export function scriptJson(doc) {
   return JSON.stringify(doc).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-export function reportPage(docs, title = 'pt2e-lens report') {
+export function reportPage(docs, title = 'pt2e-lens report', head = '') {
   const bundle = readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/_static/report.js'), 'utf8').replace(/<\/script/gi, '<\\/script');
   const outputs = docs
     .map((d) => `<div class="output"></div>\n<script type="${MIME}">${typeof d === 'string' ? d.replace(/</g, '\\u003c') : scriptJson(d)}</script>`)
     .join('\n');
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${title}</title>
-<style>body{margin:12px;background:#fff}</style></head><body>
+${head}<style>body{margin:12px;background:#fff}</style></head><body>
 ${outputs}
 <script>${bundle}</script>
 </body></html>\n`;
@@ -30,9 +30,9 @@ export function fixture(name) {
 }
 
 /** Write a page under tests/ui/artifacts and return its file:// URL. */
-export function writePage(name, docs) {
+export function writePage(name, docs, head = '') {
   mkdirSync(ARTIFACTS, { recursive: true });
   const p = join(ARTIFACTS, name);
-  writeFileSync(p, reportPage(docs));
+  writeFileSync(p, reportPage(docs, 'pt2e-lens report', head));
   return pathToFileURL(p).href;
 }

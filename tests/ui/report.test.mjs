@@ -66,6 +66,17 @@ describe('report bundle in chromium (file://, offline)', () => {
     await page.close();
   });
 
+  it('falls back to in-page layout when a CSP forbids workers', async () => {
+    const csp = `<meta http-equiv="Content-Security-Policy" content="worker-src 'none'">`;
+    const doc = fixture('conv_converted.json');
+    const { page, problems } = await open(writePage('no-worker.html', [doc], csp));
+    assert.equal(await page.locator('.pl-node').count(), doc.panes[0].snapshot.nodes.length);
+    assert.equal(await page.evaluate(() => window.pt2eLens.layoutMode()), 'inline');
+    assert.deepEqual(problems.dialogs, []);
+    assert.deepEqual(problems.requests, []);
+    await page.close();
+  });
+
   it('renders a hostile module name as text and runs no script from the data', async () => {
     const { page, problems } = await open(writePage('hostile.html', [fixture('hostile.json')]));
     await page.waitForTimeout(300);
