@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './pages.mjs';
 
@@ -16,7 +17,18 @@ export function notebook(cells) {
   });
 }
 
-export async function startLab(files, port = 18899) {
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startLab(files) {
+  const port = await freePort();
   const tmp = mkdtempSync(join(tmpdir(), 'pt2e-lens-ui-'));
   const root = join(tmp, 'root');
   const ext = join(tmp, 'labextensions');
