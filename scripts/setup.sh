@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up everything pt2e-lens needs on a fresh machine: a venv with the CPU build of torch,
-# the package itself (editable; its build runs the front-end build), and the test tools.
+# Set up everything pt2e-lens needs on a fresh machine: a venv with the CPU build of torch, and the
+# package itself, editable, with its test tools. Its build runs `npm install` + `npm run build`
+# (hatch-jupyter-builder): the anywidget and report bundles and the prebuilt JupyterLab extension.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${PT2E_LENS_VENV:-.venv}
