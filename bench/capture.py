@@ -51,14 +51,36 @@ from bench.workloads import pl_snapshot_and_analyses  # noqa: E402
 def timed(fn: Callable, *a, **k) -> tuple[float, object]:
     """Wall seconds and result; the process CPU seconds of the call go to CPU[-1]."""
     gc.collect()
-    c, t = time.process_time(), time.perf_counter()
-    out = fn(*a, **k)
-    wall = time.perf_counter() - t
-    CPU.append(time.process_time() - c)
+    with GCTime() as g:
+        c, t = time.process_time(), time.perf_counter()
+        out = fn(*a, **k)
+        wall = time.perf_counter() - t
+        CPU.append(time.process_time() - c)
+    GC.append((g.seconds, g.full))
     return wall, out
 
 
 CPU: list[float] = []  # process CPU time of the last timed() call: steadier than wall time on a busy machine
+GC: list[tuple[float, int]] = []  # (seconds in the garbage collector, full passes) of the last timed() call
+
+
+class GCTime:
+    """Seconds the cyclic garbage collector ran inside a `with` block, and how many full (gen 2) passes."""
+
+    def __enter__(self):
+        self.seconds, self.full, self._start = 0.0, 0, 0.0
+        gc.callbacks.append(self._cb)
+        return self
+
+    def _cb(self, phase, info):
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._start
+            self.full += info["generation"] == 2
+
+    def __exit__(self, *exc):
+        gc.callbacks.remove(self._cb)
 
 
 def med(xs) -> float:
@@ -195,6 +217,12 @@ def bench_capture(n_convs: int, n_batches: int, repeats: int, results: dict) -> 
     print("   snapshot build per stage (lazy, paid when first viewed): " +
           ", ".join(f"{k} {ms(v)}" for k, v in snap_t.items()) +
           f" — all {sum(snap_t.values()):.2f} s = {sum(snap_t.values()) / med(bare_t):.2f} × bare pipeline")
+    fresh = lens_capture(model, inputs, batches)
+    sstats = profile(lambda: [s.snapshot for s in fresh])
+    qp = cum(sstats, "calculate_qparams", "torchao")
+    print(f"   of which observers' calculate_qparams (HistogramObserver's _non_linear_param_search): "
+          f"{qp[0]:.2f} s in {qp[1]} calls under cProfile; top 6 by own time of building every stage's snapshot:")
+    print("     " + top(sstats, 6).replace("\n", "\n     "))
     results["capture"] = {
         "n_convs": n_convs, "n_batches": n_batches, "nodes": nodes, "bare_s": bare_t, "lens_s": lens_t,
         "bare_cpu_s": bare_c, "lens_cpu_s": lens_c, "ratio_cpu": ratio_cpu,
@@ -234,11 +262,13 @@ def bench_analyses(sizes: list[tuple[str, int]], repeats: int, me_python: str, r
     for kind, n in sizes:
         ep = models.export(kind, n)
         nodes = len(ep.graph_module.graph.nodes)
-        pl_t, pl_c, build_t, json_t = [], [], [], []
+        pl_t, pl_c, build_t, json_t, gc_t, gc_full = [], [], [], [], [], []
         for _ in range(repeats):
             t, out = timed(pl_snapshot_and_analyses, ep)
             pl_t.append(t)
             pl_c.append(CPU[-1])
+            gc_t.append(GC[-1][0])
+            gc_full.append(GC[-1][1])
             b, _ = timed(pl.snapshot, ep)
             build_t.append(b)
             j, text = timed(out["snapshot"].to_json)
@@ -246,14 +276,14 @@ def bench_analyses(sizes: list[tuple[str, int]], repeats: int, me_python: str, r
         pl_bytes = len(text.encode())
         del ep, out, text
         me = run_me(me_python, kind, n, repeats)
-        row = {"kind": kind, "n": n, "nodes": nodes, "pl_s": pl_t, "pl_median_s": med(pl_t), "pl_cpu_s": pl_c,
+        row = {"kind": kind, "n": n, "nodes": nodes, "pl_s": pl_t, "pl_median_s": med(pl_t), "pl_cpu_s": pl_c, "pl_gc_s": gc_t, "pl_gc_full": gc_full,
                "pl_snapshot_only_s": med(build_t), "pl_json_s": med(json_t), "pl_json_bytes": pl_bytes, "me": me}
         line = (f"   {kind} {n} ({nodes:,} nodes): pl {ms(med(pl_t))} (snapshot alone {ms(med(build_t))}, "
-                f"to_json {ms(med(json_t))})")
+                f"to_json {ms(med(json_t))}; in gc {ms(med(gc_t))}, full gc passes {gc_full})")
         if me:
             row["ratio"] = med(pl_t) / me["convert_median_s"]
             row["ratio_cpu"] = med(pl_c) / me["convert_cpu_median_s"]
-            line += (f" | ME convert {ms(me['convert_median_s'])} | RATIO pl ÷ ME = {row['ratio']:.2f} wall, "
+            line += (f" | ME convert {ms(me['convert_median_s'])} (in gc {ms(me['convert_gc_median_s'])}) | RATIO pl ÷ ME = {row['ratio']:.2f} wall, "
                      f"{row['ratio_cpu']:.2f} CPU")
             if "pl_median_s" in me:
                 row["ratio_same_process"] = me["pl_median_s"] / me["convert_median_s"]
@@ -267,7 +297,8 @@ def bench_analyses(sizes: list[tuple[str, int]], repeats: int, me_python: str, r
     results["analyses"] = rows
 
     # where pl spends its time on the biggest graph
-    kind, n = max(sizes, key=lambda s: s[1] * (1 if s[0] == "transformer" else 0.45))
+    worst = max(rows, key=lambda r: r.get("ratio", 0) + r["nodes"] * 1e-9)  # the graph furthest from the goal
+    kind, n = worst["kind"], worst["n"]
     ep = models.export(kind, n)
     stats = profile(lambda: pl_snapshot_and_analyses(ep))
     parts = {
