@@ -164,19 +164,24 @@ def bench_capture(n_convs: int, n_batches: int, repeats: int, results: dict) -> 
         order = ("bare", "lens") if i % 2 == 0 else ("lens", "bare")
         got = {}
         for which in order:
+            run = None  # free the previous run: its five graph copies would make every GC pass of the next run longer
             if which == "bare":
                 got["bare"], _ = timed(bare_pipeline, model, inputs, batches, steps)
-                got["bare_cpu"] = CPU[-1]
+                got["bare_cpu"], got["bare_gc"] = CPU[-1], GC[-1]
             else:
                 got["lens"], run = timed(lens_capture, model, inputs, batches)
-                got["lens_cpu"] = CPU[-1]
+                got["lens_cpu"], got["lens_gc"] = CPU[-1], GC[-1]
         bare_t.append(got["bare"])
         lens_t.append(got["lens"])
         bare_c.append(got["bare_cpu"])
         lens_c.append(got["lens_cpu"])
         pair_ratios.append(got["lens"] / got["bare"])
         print(f"   repeat {i}: bare {got['bare']:.2f} s (cpu {got['bare_cpu']:.2f}), pl.capture {got['lens']:.2f} s "
-              f"(cpu {got['lens_cpu']:.2f}), ratio {pair_ratios[-1]:.2f} (cpu {got['lens_cpu'] / got['bare_cpu']:.2f})", flush=True)
+              f"(cpu {got['lens_cpu']:.2f}), ratio {pair_ratios[-1]:.2f} (cpu {got['lens_cpu'] / got['bare_cpu']:.2f}); "
+              f"in gc: bare {got['bare_gc'][0]:.2f} s ({got['bare_gc'][1]} full), pl {got['lens_gc'][0]:.2f} s "
+              f"({got['lens_gc'][1]} full)", flush=True)
+    if run is None:
+        run = lens_capture(model, inputs, batches)
     ratio = med(lens_t) / med(bare_t)
     ratio_cpu = med(lens_c) / med(bare_c)
     nodes = {s.name: len(s.graph_module.graph.nodes) for s in run}
