@@ -152,3 +152,16 @@ def test_calibrated_snapshot_reuses_convert_qparams(monkeypatch):
     observers = pl.snapshot(run["calibrated"]).observers
     assert calls == []
     assert all(o["scale"] is not None for o in observers)
+
+
+def test_calibrate_and_convert_again_after_convert():
+    """convert consumes the working module: calibrating on afterwards continues from the calibrated stage."""
+    run = pl.Run(get_model("conv_relu").eval(), example_inputs(4)).prepare(ConvQuantizer())
+    run.calibrate(calibration_batches(1, 4)).convert()
+    first = pl.snapshot(run["converted"]).qdq
+    run.calibrate([(example_inputs(4)[0] * 10,)])  # much wider range: scales must grow
+    assert run.stages[-1] == "calibrated"
+    run.convert()
+    second = pl.snapshot(run["converted"]).qdq
+    x_scale = lambda rows: next(r["scale"][0] for r in rows if r["kind"] == "quantize" and r["tensor"] == "x")  # noqa: E731
+    assert x_scale(second) > x_scale(first) * 5

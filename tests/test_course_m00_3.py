@@ -75,3 +75,10 @@ def test_focus_hops_zero_keeps_only_those_ops(tiny_ep):
     assert set(ids) >= {"conv2d", "batch_norm", "relu"}
     widened = pl.focus(tiny_ep.module(), ["conv2d"], hops=1)
     assert "x" in widened and "batch_norm" in widened
+
+
+def test_an_exported_program_is_read_as_ep_module(tiny_ep):
+    """Analyses on an ExportedProgram count what the course counts on ep.module(), not the lifted graph."""
+    assert pl.node_count(tiny_ep) == 47
+    roles = {n["role"] for n in pl.snapshot(tiny_ep).nodes if n["op"] == "get_attr"}
+    assert roles == {"param"}

@@ -1,6 +1,7 @@
 """Turn what a user hands us (a Stage, GraphModule or ExportedProgram) into a GraphModule to read."""
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import torch
@@ -8,18 +9,28 @@ import torch
 from .errors import Pt2eLensError
 
 
+_MODULES: "weakref.WeakKeyDictionary[torch.export.ExportedProgram, torch.fx.GraphModule]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def as_graph_module(x: Any, what: str = "pt2e-lens") -> torch.fx.GraphModule:
     """The GraphModule behind x, never a copy of the user's: callers only read it.
 
-    An ExportedProgram is read through `ep.module()`, the graph PT2E annotates (a new module each call).
+    An ExportedProgram is read through `ep.module()`, the graph PT2E annotates (not `ep.graph_module`,
+    whose parameters are lifted to inputs). `ep.module()` builds a new module each call and costs ~1 s at
+    5k nodes, so it is built once per program.
     """
+    if isinstance(x, torch.export.ExportedProgram):
+        gm = _MODULES.get(x)
+        if gm is None:
+            gm = _MODULES[x] = x.module()
+        return gm
     stage_graph = getattr(x, "graph_module", None)
     if isinstance(stage_graph, torch.fx.GraphModule):
         return stage_graph
     if isinstance(x, torch.fx.GraphModule):
         return x
-    if isinstance(x, torch.export.ExportedProgram):
-        return x.module()
     if isinstance(x, torch.nn.Module):
         raise Pt2eLensError(
             f"{what} needs a graph here, got the nn.Module {type(x).__name__}: export it first with "

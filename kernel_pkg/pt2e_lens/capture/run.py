@@ -27,7 +27,8 @@ class Run:
 
     def __init__(self, model: Any, example_inputs: Any = None, dynamic_batch: bool = False):
         self._stages: dict[str, Stage] = {}
-        self._working: torch.fx.GraphModule | None = None  # the prepared module being calibrated
+        # the prepared module being calibrated; convert consumes it (see _observed_module)
+        self._working: torch.fx.GraphModule | None = None
         self._calibrated = False
         self.dynamic_batch = dynamic_batch
         if isinstance(model, torch.export.ExportedProgram):
@@ -71,7 +72,7 @@ class Run:
     # -- steps
     def decompose(self, table: Any = None) -> "Run":
         """`None`/`{}`/"empty": the empty table; "core": Core ATen; or a decomposition table dict."""
-        if self._working is not None:
+        if "prepared" in self._stages:
             raise Pt2eLensError("decompose() comes before prepare(): start a new pl.Run to decompose.")
         ep = self._stages["exported"].exported_program
         if ep is None:
@@ -108,17 +109,18 @@ class Run:
 
     def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> "Run":
         """Feed input tuples (or call `batches(prepared_module)`) through the prepared model."""
-        if self._working is None:
+        if "prepared" not in self._stages:
             raise Pt2eLensError("calibrate() needs a prepared model: call run.prepare(quantizer) first.")
+        working = self._observed_module()
         done = 0
         try:
             with torch.no_grad():
                 if callable(batches) and not hasattr(batches, "__iter__"):
-                    batches(self._working)
+                    batches(working)
                     done = 1
                 else:
                     for batch in batches:
-                        self._working(*(batch if isinstance(batch, (tuple, list)) else (batch,)))
+                        working(*(batch if isinstance(batch, (tuple, list)) else (batch,)))
                         done += 1
         except Exception as e:
             last_good = self._stages["calibrated" if self._calibrated else "prepared"]
@@ -129,8 +131,15 @@ class Run:
         self._calibrated = True
         prepared = self._stages["prepared"].record
         record = dataclasses.replace(prepared, qparams={})  # its own qparams cache
-        self._add(Stage("calibrated", private_copy(self._working), record, info={"batches": done}))
+        self._add(Stage("calibrated", private_copy(working), record, info={"batches": done}))
         return self
+
+    def _observed_module(self) -> torch.fx.GraphModule:
+        """The prepared module with every batch seen so far; re-made from the last stage after a convert."""
+        if self._working is None:
+            last = self._stages["calibrated" if self._calibrated else "prepared"]
+            self._working = private_copy(last.graph_module)
+        return self._working
 
     def _calibration_error(self, e: BaseException, index: int) -> Pt2eLensError:
         text = str(e)
@@ -144,7 +153,7 @@ class Run:
         return Pt2eLensError(f"calibration batch {index} failed: {type(e).__name__}: {first_line(e)}.", original=e)
 
     def convert(self) -> "Run":
-        if self._working is None:
+        if "prepared" not in self._stages:
             raise Pt2eLensError("convert() needs a prepared model: call run.prepare(quantizer) first.")
         if not self._calibrated:
             warnings.warn(
@@ -154,7 +163,9 @@ class Run:
             )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            converted = convert_pt2e(private_copy(self._working))
+            # the latest stage holds its own copy: convert the working module itself, in place
+            working, self._working = self._observed_module(), None
+            converted = convert_pt2e(working)
         stage = Stage("converted", converted, self._stages["prepared"].record, info={"calibrated": self._calibrated})
         self._add(stage)
         if self._calibrated:

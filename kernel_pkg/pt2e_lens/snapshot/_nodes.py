@@ -93,29 +93,77 @@ def _module_stack(meta: dict) -> list[list[str]]:
     return out
 
 
+def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
+    """Most aten nodes have flat args and no kwargs: skip the general walk for them."""
+    args = node.args
+    if not node.kwargs and not any(type(a) in (tuple, list, dict) for a in args):
+        return [a for a in args if type(a) is torch.fx.Node]
+    return list(flat_inputs(node))
+
+
+class _Memo:
+    """What repeats across nodes, computed once per build: repeated layers share stack traces, module
+    stacks and targets (a 5k-node transformer has 10 distinct traces). Shared lists are read-only data."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str | None] = {}
+        self.stacks: dict[tuple, list] = {}
+        self.names: dict[Any, tuple[str, str]] = {}
+
+    def source(self, trace: str | None) -> str | None:
+        if not trace:
+            return None
+        if trace not in self.sources:
+            self.sources[trace] = _source(trace)
+        return self.sources[trace]
+
+    def module_stack(self, meta: dict) -> list:
+        stack = meta.get("nn_module_stack")
+        if not stack:
+            return []
+        try:
+            key = tuple(stack.values())
+            if key not in self.stacks:
+                self.stacks[key] = _module_stack(meta)
+            return self.stacks[key]
+        except TypeError:  # an unhashable class object in the stack
+            return _module_stack(meta)
+
+    def target_names(self, target: Any) -> tuple[str, str]:
+        try:
+            if target not in self.names:
+                self.names[target] = (short_name(target), full_name(target))
+            return self.names[target]
+        except TypeError:  # an unhashable target
+            return short_name(target), full_name(target)
+
+
 def nodes_and_edges(
     gm: torch.fx.GraphModule, modules: dict[str, torch.nn.Module]
 ) -> tuple[list[dict], list[dict]]:
+    memo = _Memo()
     nodes, edges = [], []
     for node in gm.graph.nodes:
-        shape, dtype = _shape_dtype(node.meta.get("val"))
-        stack = _module_stack(node.meta)
+        meta = node.meta
+        shape, dtype = _shape_dtype(meta.get("val"))
+        stack = memo.module_stack(meta)
+        target, target_full = memo.target_names(node.target)
         nodes.append(
             {
                 "id": node.name,
                 "op": node.op,
-                "target": short_name(node.target),
-                "target_full": full_name(node.target),
+                "target": target,
+                "target_full": target_full,
                 "role": role(node, modules),
                 "module_path": stack[-1][0] if stack else "",
                 "module_stack": stack,
                 "shape": shape,
                 "dtype": dtype,
-                "source": _source(node.meta.get("stack_trace")),
-                "provenance": provenance(node),
+                "source": memo.source(meta.get("stack_trace")),
+                "provenance": provenance(node) if meta.get("from_node") else [],
                 "observer": None,
             }
         )
-        for pos, src in enumerate(flat_inputs(node)):
+        for pos, src in enumerate(_direct_inputs(node)):
             edges.append({"src": src.name, "dst": node.name, "arg": pos})
     return nodes, edges
