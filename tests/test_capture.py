@@ -165,3 +165,28 @@ def test_calibrate_and_convert_again_after_convert():
     second = pl.snapshot(run["converted"]).qdq
     x_scale = lambda rows: next(r["scale"][0] for r in rows if r["kind"] == "quantize" and r["tensor"] == "x")  # noqa: E731
     assert x_scale(second) > x_scale(first) * 5
+
+
+def test_annotated_graph_rebuilt_from_prepared_matches_the_live_snapshot():
+    """The annotated stage is snapshotted live; its GraphModule is re-made (prepared minus observers)."""
+    from torchao.quantization.pt2e.quantizer import ComposableQuantizer
+
+    from pt2e_lens.examples import AddQuantizer
+    from pt2e_lens.snapshot import build
+
+    run = pl.Run(get_model("tiny").eval(), example_inputs(8)).prepare(ComposableQuantizer([ConvQuantizer(), AddQuantizer()]))
+    live = run["annotated"].snapshot
+    rebuilt = build(run["annotated"].graph_module, "annotated", run["annotated"].record)
+    strip = lambda s: {k: s.data[k] for k in ("nodes", "edges", "specs", "annotations")}  # noqa: E731
+    assert strip(rebuilt) == strip(live)
+    assert not pl.observers(run["annotated"].graph_module).rows
+    assert run["annotated"].graph_module is not run["prepared"].graph_module
+
+
+def test_exported_stage_graph_is_made_on_demand_and_private():
+    model = get_model("conv_relu").eval()
+    run = pl.Run(model, example_inputs(2))
+    a, b = run["exported"].graph_module, run["exported"].graph_module
+    assert a is b and pl.node_count(run["exported"]) == len(a.graph.nodes)
+    run.prepare(ConvQuantizer())  # prepares a fresh module, not the stage's
+    assert not any(n.op == "call_module" and "activation_post_process" in str(n.target) for n in a.graph.nodes)

@@ -14,9 +14,10 @@ import torch
 from .._copy import private_copy
 from .._torchao import Quantizer, convert_pt2e
 from ..errors import Pt2eLensError, first_line
-from ..snapshot import CaptureRecord
+from ..snapshot import CaptureRecord, Snapshot, build
 from ..snapshot._observers import serves_from_callback
 from ._export import check_example_inputs, export
+from ._strip import without_observers
 from .stage import STAGE_ORDER, Stage
 
 _TABLES = {"empty": {}, "core": None}
@@ -33,7 +34,7 @@ class Run:
         self.dynamic_batch = dynamic_batch
         if isinstance(model, torch.export.ExportedProgram):
             ep = model  # .module() and run_decompositions() return new objects: ep stays untouched
-            self._add(Stage("exported", ep.module(), exported_program=ep))
+            self._add(Stage("exported", make=ep.module, exported_program=ep))
         elif isinstance(model, torch.fx.GraphModule):
             self._add(Stage("exported", private_copy(model)))
         else:
@@ -41,7 +42,7 @@ class Run:
                 raise Pt2eLensError("pl.Run(model, example_inputs): example_inputs is required to export a model, e.g. (x,).")
             inputs = check_example_inputs(example_inputs)
             ep = export(model, inputs, dynamic_batch)
-            self._add(Stage("exported", ep.module(), exported_program=ep))
+            self._add(Stage("exported", make=ep.module, exported_program=ep))
 
     # -- stages
     @property
@@ -88,7 +89,7 @@ class Run:
         except Exception as e:
             raise Pt2eLensError(f"run_decompositions failed: {first_line(e)}.", original=e) from None
         label = "core" if resolved is None else ("empty" if not resolved else "custom")
-        self._add(Stage("decomposed", new_ep.module(), exported_program=new_ep, info={"table": label}))
+        self._add(Stage("decomposed", make=new_ep.module, exported_program=new_ep, info={"table": label}))
         return self
 
     def prepare(self, quantizer: Quantizer) -> "Run":
@@ -97,13 +98,24 @@ class Run:
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
         from ..why.check import CheckedPrepare  # runs pl.check's checks right after annotation
 
-        done = CheckedPrepare(private_copy(base.graph_module), quantizer)
-        recorder, prepared = done.recorder, done.prepared
         name = type(quantizer).__name__
+        annotated: dict[str, Snapshot] = {}
+
+        def on_annotated(graph: torch.fx.GraphModule, problems: list[dict], rec) -> None:
+            # snapshot the live annotated graph now (prepare mutates it next) instead of copying it
+            record = CaptureRecord(blame=dict(rec.blame), skipped_by={k: list(v) for k, v in rec.skipped_by.items()},
+                                   problems=list(problems))
+            annotated["snapshot"] = build(graph, "annotated", record)
+
+        done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated)
+        recorder, prepared = done.recorder, done.prepared
         known = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
-        self._add(Stage("annotated", done.annotated, CaptureRecord(**known), info={"quantizer": name}))
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
-        self._add(Stage("prepared", private_copy(prepared), record, info={"quantizer": name}))
+        prepared_stage = Stage("prepared", private_copy(prepared), record, info={"quantizer": name})
+        # its graph, when asked for, is the prepared copy without observers: what annotate left
+        self._add(Stage("annotated", record=CaptureRecord(**known), info={"quantizer": name},
+                        snapshot=annotated["snapshot"], make=lambda: without_observers(prepared_stage.graph_module)))
+        self._add(prepared_stage)
         self._working, self._calibrated = prepared, False
         return self
 

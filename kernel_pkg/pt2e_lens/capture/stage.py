@@ -1,9 +1,8 @@
 """One recorded step of the PT2E pipeline: a private graph copy and its snapshot."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
@@ -12,13 +11,47 @@ from ..snapshot import CaptureRecord, Snapshot, build
 STAGE_ORDER = ("exported", "decomposed", "annotated", "prepared", "calibrated", "converted")
 
 
-@dataclass(eq=False)
 class Stage:
-    name: str
-    graph_module: torch.fx.GraphModule  # private to pt2e-lens: never the user's object
-    record: CaptureRecord = field(default_factory=CaptureRecord)
-    exported_program: torch.export.ExportedProgram | None = None
-    info: dict[str, Any] = field(default_factory=dict)
+    """A stage's graph is private to pt2e-lens, never the user's object.
+
+    Copies are what make capture cost more than plain torchao, so a stage whose graph can be re-made
+    (`ep.module()`, or the prepared copy without its observers) gets `make` instead of a graph, and builds
+    it the first time someone asks.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        graph_module: torch.fx.GraphModule | None = None,
+        record: CaptureRecord | None = None,
+        exported_program: torch.export.ExportedProgram | None = None,
+        info: dict[str, Any] | None = None,
+        make: Callable[[], torch.fx.GraphModule] | None = None,
+        snapshot: Snapshot | None = None,
+    ):
+        if graph_module is None and make is None:
+            raise ValueError("a Stage needs a graph_module or a way to make one")
+        self.name = name
+        self._graph_module, self._make = graph_module, make
+        self.record = record if record is not None else CaptureRecord()
+        self.exported_program = exported_program
+        self.info = info or {}
+        if snapshot is not None:
+            self.__dict__["snapshot"] = snapshot  # taken when the graph was live: fills the cached_property
+
+    @property
+    def graph_module(self) -> torch.fx.GraphModule:
+        if self._graph_module is None:
+            self._graph_module = self._make()
+        return self._graph_module
+
+    def fresh_module(self) -> torch.fx.GraphModule:
+        """A new private module of this stage for a step that mutates it (prepare)."""
+        from .._copy import private_copy
+
+        if self._graph_module is None:
+            return self._make()  # ep.module() is new on every call: no copy needed
+        return private_copy(self._graph_module)
 
     @cached_property
     def snapshot(self) -> Snapshot:
@@ -30,4 +63,4 @@ class Stage:
         return mimebundle(self)
 
     def __repr__(self) -> str:
-        return f"<Stage {self.name!r}: {len(self.graph_module.graph.nodes)} nodes>"
+        return f"<Stage {self.name!r}: {len(self.snapshot.nodes)} nodes>"

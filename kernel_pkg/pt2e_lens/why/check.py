@@ -11,7 +11,6 @@ from typing import Any
 
 import torch
 
-from .._copy import private_copy
 from .._torchao import DerivedQuantizationSpec, Q_ANNOTATION_KEY, Quantizer, SharedQuantizationSpec, prepare_pt2e
 from ..analyses.table import Table
 from ..capture._errors import prepare_error
@@ -146,12 +145,13 @@ class CheckedPrepare:
     """prepare_pt2e on gm (which it mutates: pass a private copy), checking the annotation before prepare
     resolves sharing, so that a crash is raised as the Pt2eLensError of the problem that explains it.
 
-    Keeps `prepared`, `annotated` (a copy taken right after annotate+validate), `problems` and `recorder`.
+    Keeps `prepared`, `problems` and `recorder`; `on_annotated(graph, problems)` sees the live graph right
+    after annotate+validate (read it there: prepare mutates it next) with the problems and the recorder.
     """
 
-    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer):
-        self.annotated: torch.fx.GraphModule | None = None
+    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer, on_annotated=None):
         self.problems: list[dict] = []
+        self._then = on_annotated
         self.recorder = WatchingRecorder(quantizer, on_annotated=self._on_annotated)
         try:
             with warnings.catch_warnings():
@@ -162,11 +162,12 @@ class CheckedPrepare:
             raise prepare_error(e, self.recorder.blame, found) from None
 
     def _on_annotated(self, m: torch.fx.GraphModule) -> None:
-        self.annotated = private_copy(m)
         try:
-            self.problems = problems(self.annotated, self.recorder.overwrites)
+            self.problems = problems(m, self.recorder.overwrites)  # reads only
         except Exception as e:  # a bug in a check must not stop the user's prepare
             self.problems = [finding("check-failed", [], f"pl.check failed: {first_line(e)}")]
+        if self._then is not None:
+            self._then(m, self.problems, self.recorder)
 
 
 def as_table(found: list[dict], title: str) -> Table:
