@@ -79,3 +79,16 @@ def test_report_file_is_self_contained(tmp_path):
     assert not re.search(r"""<(script|link|img)[^>]+(src|href)=["']?https?:""", text)
     assert "<img" not in text
     assert text.count(f'type="{MIME}"') == 1
+
+
+def test_show_has_no_widget_view_and_widget_updates_live(tiny_ep):
+    shown = pl.show(tiny_ep, title="t")
+    assert "application/vnd.jupyter.widget-view+json" not in shown._repr_mimebundle_()
+    w = pl.widget(tiny_ep.module(), focus="relu", hops=0)
+    first = json.loads(w.view_json)
+    assert sorted(first["focus"][0]) == ["relu", "relu_1", "relu_2", "relu_3"]
+    w.update(tiny_ep.run_decompositions({}).module())
+    again = json.loads(w.view_json)
+    assert again["panes"][0]["snapshot"]["meta"]["node_count"] == 51 and again["focus"] is None
+    bundle = w._repr_mimebundle_()
+    assert MIME in bundle and "text/html" in bundle

@@ -25,7 +25,8 @@ from .capture import Run, Stage, capture
 from .errors import Pt2eLensError
 from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
 from .why import accuracy, blame, check, compare_orders, findings, sharing
-from .widget import LensWidget, compare, show
+from .display import View, compare, show
+from .widget import LensWidget, widget
 
 __version__ = "0.1.0"
 
@@ -49,5 +50,5 @@ __all__ = [
     "LensWidget", "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "accuracy", "annotations",
     "blame", "boundaries", "capture", "chain", "check", "compare", "compare_orders", "decomposition", "diff_ops",
     "findings", "focus", "node_count", "observers", "op_counts", "qdq", "quiet", "sequence", "sharing", "show",
-    "snapshot", "stage_diff",
+    "snapshot", "stage_diff", "View", "widget",
 ]

@@ -31,3 +31,5 @@ def quiet() -> None:
     warnings.filterwarnings("ignore", category=UserWarning, module=r"torch(ao)?(\.|$)")
     warnings.filterwarnings("ignore", category=FutureWarning, module=r"torch(ao)?(\.|$)")
     warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"torch(ao)?(\.|$)")
+    # torch's pytree deprecation fires from copyreg whenever a GraphModule is deep-copied (ep.module())
+    warnings.filterwarnings("ignore", message=r".*treespec, LeafSpec.*", category=FutureWarning)

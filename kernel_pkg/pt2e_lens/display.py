@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from ._static import bundle
-from .views import view_of
+from .views import compare_view, graph_view, view_of
 
 MIME = "application/vnd.pt2e-lens.v1+json"
 
@@ -68,3 +68,36 @@ def html_fragment(view: dict) -> str:
 def mimebundle(x: Any) -> dict:
     view = view_of(x)
     return {MIME: view, "text/html": html_fragment(view), "text/plain": summary(view)}
+
+
+class View:
+    """A displayed View: renders from its MIME bundle alone, so saved notebooks and nbconvert pages show it
+    with no kernel and no network. (A widget output would not: nbconvert renders a saved widget through
+    scripts from a CDN.) For a view you update live from Python, use `pl.widget`."""
+
+    def __init__(self, view: dict):
+        self.view = view
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return mimebundle(self.view)
+
+    def widget(self):
+        """The same view as a live anywidget (see `pl.widget`)."""
+        from .widget import LensWidget
+
+        return LensWidget(self.view)
+
+    def __repr__(self) -> str:
+        return summary(self.view)
+
+
+def show(x: Any, focus: Any = None, hops: int = 1, notes: dict | None = None, title: str | None = None) -> View:
+    """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`."""
+    if focus is None and notes is None and title is None:
+        return View(view_of(x))
+    return View(graph_view(x, focus=focus, hops=hops, notes=notes, title=title))
+
+
+def compare(items: Any, focus: Any = None, hops: int = 1, notes: Any = None, title: str | None = None) -> View:
+    """2..N graphs side by side: `[(x1, "label"), (x2, "label"), …]` (the course's `draw_stages`)."""
+    return View(compare_view(items, focus=focus, hops=hops, notes=notes, title=title))

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable
 
 import anywidget
 import traitlets
 
 from ._static import STATIC, bundle
-from .display import html_fragment, MIME, summary
-from .views import compare_view, graph_view, view_of
+from .display import MIME, html_fragment, show, summary
 
 _MISSING_ESM = """
 export default { render({ el }) {
@@ -19,7 +18,8 @@ export default { render({ el }) {
 
 
 class LensWidget(anywidget.AnyWidget):
-    """Shows one View. Its MIME bundle also carries the static forms, so a saved notebook still shows it."""
+    """Shows one View, live: `update()` redraws it. Its MIME bundle also carries the static forms, for hosts
+    with no widget manager."""
 
     _esm = STATIC / "widget.js" if bundle("widget.js") is not None else _MISSING_ESM
     view_json = traitlets.Unicode("").tag(sync=True)
@@ -27,6 +27,12 @@ class LensWidget(anywidget.AnyWidget):
     def __init__(self, view: dict, **kwargs: Any):
         super().__init__(view_json=json.dumps(view, allow_nan=False), **kwargs)
         self.view = view
+
+    def update(self, x: Any, **view_args: Any) -> "LensWidget":
+        """Show another object (or the same one after a change) in this widget."""
+        self.view = show(x, **view_args).view
+        self.view_json = json.dumps(self.view, allow_nan=False)
+        return self
 
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs) or {}
@@ -38,15 +44,11 @@ class LensWidget(anywidget.AnyWidget):
         return summary(self.view)
 
 
-def show(x: Any, focus: str | Iterable[str] | None = None, hops: int = 1,
-         notes: dict | None = None, title: str | None = None) -> LensWidget:
-    """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`."""
-    if focus is None and notes is None and title is None:
-        return LensWidget(view_of(x))
-    return LensWidget(graph_view(x, focus=focus, hops=hops, notes=notes, title=title))
+def widget(x: Any, focus: str | Iterable[str] | None = None, hops: int = 1,
+           notes: dict | None = None, title: str | None = None) -> LensWidget:
+    """A live view (anywidget) of x: `w.update(y)` redraws it in place, e.g. after each calibration batch.
 
-
-def compare(items: Sequence[Any], focus: str | Iterable[str] | None = None, hops: int = 1,
-            notes: Sequence[dict] | None = None, title: str | None = None) -> LensWidget:
-    """2..N graphs side by side: `[(x1, "label"), (x2, "label"), …]` (the course's `draw_stages`)."""
-    return LensWidget(compare_view(items, focus=focus, hops=hops, notes=notes, title=title))
+    Its output also carries the static forms; but a notebook saved with widget state makes nbconvert prefer
+    the widget (drawn through scripts from a CDN), so use `pl.show` for views that must survive offline.
+    """
+    return LensWidget(show(x, focus=focus, hops=hops, notes=notes, title=title).view)

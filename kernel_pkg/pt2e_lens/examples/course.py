@@ -13,7 +13,7 @@ from .._targets import short_name
 from ..analyses.counts import diff_ops  # noqa: F401  (the course imports it from graph_utils)
 from ..analyses.table import Table
 from ..snapshot import snapshot
-from ..widget import LensWidget, compare, show
+from ..display import View, compare, show
 
 
 def short(target: Any) -> str:
@@ -46,10 +46,10 @@ def table(rows: Sequence[Sequence[Any]] | Table, headers: Sequence[str] | None =
 
 
 def draw(x: Any, focus: str | Iterable[str] | None = None, hops: int = 1,
-         notes: dict | None = None, title: str | None = None) -> LensWidget:
+         notes: dict | None = None, title: str | None = None) -> View:
     return show(x, focus=focus, hops=hops, notes=notes, title=title)
 
 
 def draw_stages(items: Sequence[Any], focus: str | Iterable[str] | None = None, hops: int = 1,
-                notes: Sequence[dict] | None = None, title: str | None = None) -> LensWidget:
+                notes: Sequence[dict] | None = None, title: str | None = None) -> View:
     return compare(items, focus=focus, hops=hops, notes=notes, title=title)

@@ -7,7 +7,7 @@ import shlex
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from .. import analyses, report, widget
+from .. import analyses, display, report
 from ..capture import Run
 from ..errors import Pt2eLensError
 from .names import lookup, suggest
@@ -101,13 +101,13 @@ class Pt2eMagics(Magics):
         print(HELP)
 
     def _show(self, args):
-        return widget.show(self._get(args.x), focus=args.focus, hops=args.hops, title=args.title)
+        return display.show(self._get(args.x), focus=args.focus, hops=args.hops, title=args.title)
 
     def _compare(self, args):
         if len(args.x) < 2:
             raise UsageError("%pt2e compare: give two or more models, e.g. %pt2e compare ep prepared")
         objs = [self._get(x) for x in args.x]
-        return widget.compare(list(zip(objs, args.x)), focus=args.focus, hops=args.hops, title=args.title)
+        return display.compare(list(zip(objs, args.x)), focus=args.focus, hops=args.hops, title=args.title)
 
     def _diff(self, args):
         a, b = (self._get(x) for x in args.x)

@@ -1,0 +1,49 @@
+"""Execute notebooks/quickstart.ipynb (nbclient), export it with nbconvert, and write what torchao says.
+
+Usage: python tests/ui/notebook_page.py OUT_DIR → OUT_DIR/quickstart.html, OUT_DIR/expected.json
+The browser test opens the HTML offline and compares what it draws with expected.json, whose numbers come
+from torchao's own graphs (not from pt2e-lens's snapshot).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+import torch
+from nbclient import NotebookClient
+from nbconvert import HTMLExporter
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def expected() -> dict:
+    import pt2e_lens as pl
+    from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
+
+    pl.quiet()
+    run = pl.capture(get_model("tiny").eval(), example_inputs(8), ConvQuantizer(),
+                     calibration=calibration_batches(2, 16), dynamic_batch=True)
+    converted = run["converted"].graph_module
+    q = [n.name for n in converted.graph.nodes if n.op == "call_function" and "quantize" in str(n.target)]
+    ep = torch.export.export(get_model("tiny").eval(), example_inputs())
+    pre, post = ep.module(), ep.run_decompositions({}).module()
+    post_names = {n.name for n in post.graph.nodes}
+    gone_bn = [n.name for n in pre.graph.nodes if n.op == "call_function" and "batch_norm" in str(n.target)
+               and n.name not in post_names]
+    return {"qdq_nodes": sorted(q), "removed_batch_norms": sorted(gone_bn)}
+
+
+def main(out: Path) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    nb = nbformat.read(ROOT / "notebooks" / "quickstart.ipynb", as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
+    (out / "quickstart.html").write_text(body, encoding="utf-8")
+    (out / "expected.json").write_text(json.dumps(expected()), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))
