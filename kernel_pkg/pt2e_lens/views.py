@@ -110,7 +110,7 @@ def view_of(x: Any) -> dict:
     if isinstance(x, dict) and x.get("format") == FORMAT:
         return x
     if isinstance(x, Table):
-        return table_view([x], x.title)
+        return table_view([x])  # the table shows its own title
     if hasattr(x, "tables") and callable(x.tables):
         return table_view(x.tables(), getattr(getattr(x, "became", None), "title", None))
     if hasattr(x, "stages") and hasattr(x, "latest"):

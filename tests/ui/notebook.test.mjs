@@ -1,0 +1,76 @@
+// The quickstart notebook, executed by nbclient and exported by nbconvert, opened offline in chromium:
+// what it draws must be what torchao produced (numbers from torchao's graphs, see notebook_page.py).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch } from './browser.mjs';
+import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
+
+const PYTHON = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
+const OUT = join(ARTIFACTS, 'notebook');
+
+let browser;
+let page;
+let expected;
+const problems = { dialogs: [], errors: [] };
+
+before(async () => {
+  execFileSync(PYTHON, [join(ROOT, 'tests/ui/notebook_page.py'), OUT], { stdio: 'inherit', timeout: 600000 });
+  expected = JSON.parse(readFileSync(join(OUT, 'expected.json'), 'utf8'));
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+  // offline: nbconvert's page links require.js and MathJax from CDNs; refuse every non-file request
+  await page.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
+  page.on('dialog', async (d) => { problems.dialogs.push(d.message()); await d.dismiss(); });
+  page.on('pageerror', (e) => problems.errors.push(e.message));
+  await page.goto(pathToFileURL(join(OUT, 'quickstart.html')).href);
+  await page.waitForFunction(() => {
+    const roots = [...document.querySelectorAll('.pt2e-lens')];
+    return roots.length >= 6 && roots.every((r) => r.getAttribute('data-state') !== 'loading');
+  }, null, { timeout: 60000 });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** The element a pt2e-lens output rendered into, found through its View JSON. */
+async function host(predicate) {
+  const handle = await page.evaluateHandle(([mime, src]) => {
+    const test = new Function('v', `return (${src})(v)`);
+    for (const sc of document.querySelectorAll(`script[type="${mime}"]`)) {
+      if (test(JSON.parse(sc.textContent))) return sc.previousElementSibling;
+    }
+    return null;
+  }, [MIME, predicate.toString()]);
+  assert.ok(await handle.evaluate((el) => el !== null), 'output not found');
+  return handle;
+}
+
+describe('nbconvert page of the executed quickstart, offline', () => {
+  it('draws exactly the q and dq nodes torchao put in the converted tiny model', async () => {
+    const el = await host((v) => v.mode === 'graph' && v.title === 'tiny, converted');
+    const ids = await el.evaluate((root) =>
+      [...root.querySelectorAll('.pl-node[data-role="quantize"], .pl-node[data-role="dequantize"]')]
+        .map((n) => n.getAttribute('data-id')).sort());
+    assert.deepEqual(ids, expected.qdq_nodes);
+    await el.evaluate((root) => root.scrollIntoView());
+    await page.screenshot({ path: join(OUT, 'converted.png') });
+  });
+
+  it('marks the four batch_norm nodes of M00-3 as removed in the stage comparison', async () => {
+    const el = await host((v) => v.mode === 'compare');
+    const removed = await el.evaluate((root) =>
+      [...root.querySelectorAll('.pl-node.pl-removed')].map((n) => n.getAttribute('data-id'))
+        .filter((id) => id.startsWith('batch_norm')).sort());
+    assert.deepEqual(removed, expected.removed_batch_norms);
+    await el.evaluate((root) => root.scrollIntoView());
+    await page.screenshot({ path: join(OUT, 'compare.png') });
+  });
+
+  it('ran without page errors or dialogs', () => {
+    assert.deepEqual(problems, { dialogs: [], errors: [] });
+  });
+});
