@@ -505,7 +505,15 @@ export class GraphView {
       for (const n of this.nodes) {
         if (n.id.toLowerCase().includes(t) || n.target.toLowerCase().includes(t) || n.target_full.toLowerCase().includes(t)) this.matches.add(n.id);
       }
-      const ids = [...this.matches];
+      // exact names first, then names starting with the query, then the rest (graph order within each)
+      const rank = (id: Id): number => {
+        const n = this.facts.nodes.get(id)!;
+        const a = id.toLowerCase();
+        const b = n.target.toLowerCase();
+        return a === t || b === t ? 0 : a.startsWith(t) || b.startsWith(t) ? 1 : 2;
+      };
+      const ids = [...this.matches].map((id, i) => [rank(id), i, id] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map((x) => x[2]);
+      this.matches = new Set(ids);
       this.results.appendChild(h(this.doc, 'span', { class: 'pl-status' }, `${ids.length} match${ids.length === 1 ? '' : 'es'}`));
       for (const id of ids.slice(0, 30)) {
         const b = h(this.doc, 'button', { class: 'pl-result', type: 'button' }, id);

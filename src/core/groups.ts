@@ -81,7 +81,9 @@ function split(g: Group, groups: Map<string, Group>): void {
     const level = g.depth + 1;
     g.children = chunks.map((chunk, ci) => {
       const key = `${g.key}#${level}.${ci}.${groups.size}`;
-      const sec = newGroup(key, `§${ci + 1}/${chunks.length}`, `${chunk.length} items`, g, true);
+      const name = (it: Item): string => (it.kind === 'node' ? it.id : it.group.label);
+      const span = `${name(chunk[0])} … ${name(chunk[chunk.length - 1])}`;
+      const sec = newGroup(key, `§${ci + 1}/${chunks.length}: ${span}`, `${chunk.length} items`, g, true);
       sec.children = chunk;
       groups.set(key, sec);
       return { kind: 'group' as const, group: sec };

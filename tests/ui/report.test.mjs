@@ -119,7 +119,9 @@ describe('report bundle in chromium (file://, offline)', () => {
     const block = page.locator('.pl-group.pl-collapsed[data-group="layers.3"]');
     await block.dispatchEvent('click'); // may lie outside the visible canvas: a DOM click, as after a pan
     await page.locator('[data-id="bn_3"]').waitFor();
-    await page.locator('[data-id="bn_3"]').dispatchEvent('click');
+    await page.locator('input[type="search"]').fill('bn_3');
+    await page.getByRole('button', { name: 'bn_3', exact: true }).click();
+    await page.locator('.pl-node.pl-selected[data-id="bn_3"]').waitFor();
     assert.match(await page.locator('.pl-details').textContent(), /aten\.batch_norm\.default/);
     assert.deepEqual(problems, { dialogs: [], errors: [], requests: [] });
     writeFileSync(join(ARTIFACTS, 'timings-20k.json'), JSON.stringify({ openMs, expandMs, lag }, null, 1));
