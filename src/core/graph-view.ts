@@ -217,10 +217,10 @@ export class GraphView {
       if (b.kind === 'node') {
         gNodes.appendChild(this.drawNode(b));
         nodeCount++;
-      } else {
-        gGroups.appendChild(this.drawGroup(b));
-        if (b.kind === 'collapsed') groupCount++;
-      }
+      } else if (b.kind === 'collapsed') {
+        gNodes.appendChild(this.drawGroup(b)); // above edges, like a node
+        groupCount++;
+      } else gGroups.appendChild(this.drawGroup(b));
     }
     this.drawEdges(gEdges);
     this.drawSharedLinks(gLinks);
@@ -304,28 +304,47 @@ export class GraphView {
     return g;
   }
 
-  /** From the bottom of `a` to the top of `b`; between groups it follows dagre's route in their common
-   * group (around sibling boxes), smoothed through the midpoints of its bends. */
+  /** From the bottom of `a` to the top of `b`. Between groups: out of the source's group along its right
+   * margin, then dagre's route in the common group (around sibling boxes), then into the target's group
+   * along its left margin; smoothed through the midpoints of the bends. */
   private edgePath(a: Box, b: Box, src?: Id, dst?: Id): string {
     const sx = a.x;
     const sy = a.y + a.h / 2;
     const tx = b.x;
     const ty = b.y - b.h / 2 - 2;
     const pair = src && dst && this.hier ? lcaItems(this.hier, src, dst) : null;
-    const route = pair ? this.placement!.routes.get(`${pair[0]}\u0000${pair[1]}`) : undefined;
-    if (route && route.length > 2) {
-      const pts: Array<[number, number]> = [[sx, sy], ...route.slice(1, -1), [tx, ty]];
-      let d = `M${sx},${sy}`;
-      for (let i = 1; i < pts.length - 1; i++) {
-        const [x, y] = pts[i];
-        const [nx, ny] = pts[i + 1];
-        const last = i === pts.length - 2;
-        d += ` Q${x},${y} ${last ? nx : (x + nx) / 2},${last ? ny : (y + ny) / 2}`;
-      }
-      return d;
+    if (!pair) {
+      const dy = Math.max(18, Math.abs(ty - sy) / 2);
+      return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty}`;
     }
-    const dy = Math.max(18, Math.abs(ty - sy) / 2);
-    return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty}`;
+    const P = this.placement!;
+    const route = P.routes.get(`${pair[0]}\u0000${pair[1]}`) ?? [];
+    const pts: Array<[number, number]> = [[sx, sy]];
+    const A = P.boxes.get(pair[0]);
+    // detour along a margin only when something in the group lies between the node and the group's edge
+    if (A && A !== a && A.y + A.h / 2 - sy > 40) {
+      const mx = A.x + A.w / 2 - 5;
+      pts.push([mx, sy + 12], [mx, A.y + A.h / 2]);
+    }
+    pts.push(...route.slice(1, -1));
+    const B = P.boxes.get(pair[1]);
+    if (B && B !== b && ty - (B.y - B.h / 2) > HEADER + 40) {
+      const mx = B.x - B.w / 2 + 5;
+      pts.push([mx, B.y - B.h / 2], [mx, ty - 12]);
+    }
+    pts.push([tx, ty]);
+    if (pts.length === 2) {
+      const dy = Math.max(18, Math.abs(ty - sy) / 2);
+      return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty}`;
+    }
+    let d = `M${sx},${sy}`;
+    for (let i = 1; i < pts.length - 1; i++) {
+      const [x, y] = pts[i];
+      const [nx, ny] = pts[i + 1];
+      const last = i === pts.length - 2;
+      d += ` Q${x},${y} ${last ? nx : (x + nx) / 2},${last ? ny : (y + ny) / 2}`;
+    }
+    return d;
   }
 
   private drawEdges(layer: SVGElement): void {
