@@ -322,13 +322,14 @@ export class GraphView {
     const pts: Array<[number, number]> = [[sx, sy]];
     const A = P.boxes.get(pair[0]);
     // detour along a margin only when something in the group lies between the node and the group's edge
-    if (A && A !== a && A.y + A.h / 2 - sy > 40) {
+    if (A && A !== a && A.y + A.h / 2 - sy > 40 && this.blocked(sx, sy, A.x, A.y + A.h / 2, a)) {
       const mx = A.x + A.w / 2 - 5;
       pts.push([mx, sy + 12], [mx, A.y + A.h / 2]);
     }
     pts.push(...route.slice(1, -1));
     const B = P.boxes.get(pair[1]);
-    if (B && B !== b && ty - (B.y - B.h / 2) > HEADER + 40) {
+    const entry = route.length ? route[route.length - 1] : B ? [B.x, B.y - B.h / 2] : [tx, ty];
+    if (B && B !== b && ty - (B.y - B.h / 2) > HEADER + 40 && this.blocked(entry[0], entry[1], tx, ty, b)) {
       const mx = B.x - B.w / 2 + 5;
       pts.push([mx, B.y - B.h / 2], [mx, ty - 12]);
     }
@@ -347,7 +348,31 @@ export class GraphView {
     return d;
   }
 
+  /** Does the segment cross a drawn node or closed group other than `skip`? (slab test; always true on
+   * very large views, where checking every box per edge would cost more than the detour) */
+  private blocked(x1: number, y1: number, x2: number, y2: number, skip: Box): boolean {
+    const solid = this.solid;
+    if (solid.length > 1500) return true;
+    for (const r of solid) {
+      if (r === skip) continue;
+      const l = r.x - r.w / 2, rr = r.x + r.w / 2, tp = r.y - r.h / 2, bt = r.y + r.h / 2;
+      let t0 = 0, t1 = 1;
+      const dx = x2 - x1, dy = y2 - y1;
+      const clip = (p: number, q: number): boolean => {
+        if (p === 0) return q >= 0;
+        const u = q / p;
+        if (p < 0) { if (u > t1) return false; if (u > t0) t0 = u; } else { if (u < t0) return false; if (u < t1) t1 = u; }
+        return true;
+      };
+      if (clip(-dx, x1 - l) && clip(dx, rr - x1) && clip(-dy, y1 - tp) && clip(dy, bt - y1) && t0 < t1) return true;
+    }
+    return false;
+  }
+
+  private solid: Box[] = [];
+
   private drawEdges(layer: SVGElement): void {
+    this.solid = [...this.placement!.boxes.values()].filter((b) => b.kind !== 'expanded');
     const d = this.doc;
     const P = this.placement!;
     const f = this.facts;
