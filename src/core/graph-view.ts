@@ -55,6 +55,7 @@ export class GraphView {
   private markerIds = new Map<string, string>();
   private id = ++uid;
   private destroyed = false;
+  private resize: ResizeObserver | null = null;
   private doc: Document;
 
   constructor(doc: Document, snap: Snapshot, private opts: GraphViewOptions) {
@@ -123,6 +124,13 @@ export class GraphView {
     canvas.appendChild(svg);
     this.svg = svg;
     this.bindPanZoom(svg);
+    // drawn while detached or hidden (a collapsed output, a background tab): fit once it gets a size
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resize = new ResizeObserver(() => {
+        if (!this.fitted && this.placement && svg.getBoundingClientRect().width) this.fit();
+      });
+      this.resize.observe(canvas);
+    }
     this.el.append(bar, this.results, canvas, this.legend(), this.details);
   }
 
@@ -653,5 +661,6 @@ export class GraphView {
 
   destroy(): void {
     this.destroyed = true;
+    this.resize?.disconnect();
   }
 }

@@ -150,6 +150,30 @@ describe('report bundle in chromium (file://, offline)', () => {
     await page.close();
   });
 
+  it('a view drawn while hidden fits itself once shown', async () => {
+    const { page } = await open(writePage('hidden.html', [fixture('conv_prepared.json')]));
+    const doc = fixture('conv_converted.json');
+    const res = await page.evaluate(async (doc) => {
+      const host = document.createElement('div');
+      host.style.display = 'none';
+      document.body.prepend(host);
+      await window.pt2eLens.render(host, doc).ready;
+      const vp = host.querySelector('.pl-viewport');
+      const hidden = vp.getAttribute('transform');
+      host.style.display = '';
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const visible = host.querySelector('.pl-canvas').getBoundingClientRect().width;
+      return { hidden, shown: vp.getAttribute('transform'), visible };
+    }, doc);
+    assert.ok(res.visible > 900);
+    assert.notEqual(res.shown, res.hidden);
+    // once shown, it is fitted like a view drawn visible from the start (the page's first output)
+    const direct = await page.locator('.output .pl-viewport').first().getAttribute('transform');
+    const scale = (s) => Number(/scale\(([^)]+)\)/.exec(s)[1]);
+    assert.ok(scale(res.shown) > 0.3 && scale(direct) > 0.3, `${res.shown} / ${direct}`);
+    await page.close();
+  });
+
   it('search reveals a node hidden in a closed group', async () => {
     const { page } = await open(writePage('search.html', [synthView(2000)]));
     assert.equal(await page.locator('[data-id="bn2_42"]').count(), 0);
