@@ -22,21 +22,24 @@ function edgePath(sc: Scene, a: Box, b: Box, src?: Id, dst?: Id): string {
   }
   const P = sc.placement;
   const route = P.routes.get(`${pair[0]}\u0000${pair[1]}`) ?? [];
-  const pts: Array<[number, number]> = [[sx, sy]];
   const A = P.boxes.get(pair[0]);
+  const B = P.boxes.get(pair[1]);
   // detour along a margin only when something in the group lies between the node and the group's edge
+  const exit: Array<[number, number]> = [];
   if (A && A !== a && A.y + A.h / 2 - sy > 40 && blocked(sc, sx, sy, A.x, A.y + A.h / 2, a)) {
     const mx = A.x + A.w / 2 - 5;
-    pts.push([mx, sy + 12], [mx, A.y + A.h / 2]);
+    exit.push([mx, sy + 12], [mx, A.y + A.h / 2]);
   }
-  pts.push(...route.slice(1, -1));
-  const B = P.boxes.get(pair[1]);
-  const entry = route.length ? route[route.length - 1] : B ? [B.x, B.y - B.h / 2] : [tx, ty];
-  if (B && B !== b && ty - (B.y - B.h / 2) > HEADER + 40 && blocked(sc, entry[0], entry[1], tx, ty, b)) {
+  const entry: Array<[number, number]> = [];
+  const door = route.length ? route[route.length - 1] : B ? [B.x, B.y - B.h / 2] : [tx, ty];
+  if (B && B !== b && ty - (B.y - B.h / 2) > HEADER + 40 && blocked(sc, door[0], door[1], tx, ty, b)) {
     const mx = B.x - B.w / 2 + 5;
-    pts.push([mx, B.y - B.h / 2], [mx, ty - 12]);
+    entry.push([mx, B.y - B.h / 2], [mx, ty - 12]);
   }
-  pts.push([tx, ty]);
+  // between adjacent ranks dagre's one bend is only a midpoint: drop it when a detour sets the course
+  let mid = route.slice(1, -1);
+  if ((exit.length || entry.length) && mid.length <= 1) mid = [];
+  const pts: Array<[number, number]> = [[sx, sy], ...exit, ...mid, ...entry, [tx, ty]];
   if (pts.length === 2) {
     const dy = Math.max(18, Math.abs(ty - sy) / 2);
     return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty}`;
