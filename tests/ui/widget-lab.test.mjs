@@ -78,12 +78,17 @@ describe('anywidget host (JupyterLab + kernel)', { skip }, () => {
     await page.goto(`${base}/lab/tree/widget.ipynb?token=t`);
     await page.locator('.jp-Notebook .jp-Cell').first().waitFor({ timeout: 60000 });
     await page.waitForFunction(() => document.querySelector('.jp-Notebook')?.textContent?.includes('Lens'), null, { timeout: 60000 });
-    // wait for the kernel, then run the first cell
-    await page.waitForFunction(() => /Idle/.test(document.body.textContent ?? ''), null, { timeout: 90000 });
+    // wait for the kernel (status bar "… | Idle"), then run the first cell
+    await page.waitForFunction(() => /\|\s*Idle/.test(document.querySelector('#jp-main-statusbar')?.textContent ?? ''), null, { timeout: 90000 });
     await page.locator('.jp-Cell .jp-InputArea-editor').first().click();
     await page.keyboard.press('Shift+Enter');
     const widget = page.locator('.jp-OutputArea .pt2e-lens[data-state="ready"]');
-    await widget.waitFor({ timeout: 90000 });
+    try {
+      await widget.waitFor({ timeout: 90000 });
+    } catch (e) {
+      await page.screenshot({ path: join(ARTIFACTS, 'anywidget-lab-failed.png') });
+      throw e;
+    }
     assert.equal(await widget.locator('.pl-node').count(), 24);
     await page.keyboard.press('Shift+Enter'); // second cell: new view_json
     await page.waitForFunction(() => document.querySelectorAll('.jp-OutputArea .pt2e-lens .pl-node').length === 37, null, { timeout: 60000 });
