@@ -125,7 +125,8 @@ export class GraphView {
   // ---- layout + drawing -------------------------------------------------------------------------
 
   redraw(anchor?: { key: string; sx: number; sy: number }): Promise<void> {
-    this.busy = this.busy.then(async () => {
+    // one redraw at a time; a failed one (reported through its promise) does not block the next
+    this.busy = this.busy.catch(() => undefined).then(async () => {
       if (this.destroyed || !this.layout) return;
       this.status.textContent = 'laying out…';
       const t0 = typeof performance !== 'undefined' ? performance.now() : Date.now();
