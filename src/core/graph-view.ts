@@ -202,7 +202,8 @@ export class GraphView {
     drawSharedLinks(sc, gLinks);
     this.svg!.setAttribute('data-nodes', String(nodeCount));
     this.svg!.setAttribute('data-groups', String(groupCount));
-    this.status.textContent = `${this.nodes.length} nodes · showing ${nodeCount} nodes, ${groupCount} closed groups`;
+    const stage = this.facts.snap.stage ? `${this.facts.snap.stage} · ` : '';
+    this.status.textContent = `${stage}${this.nodes.length} nodes · showing ${nodeCount} nodes, ${groupCount} closed groups`;
     this.applyClasses();
   }
 
