@@ -4,10 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-if ! command -v chromium >/dev/null 2>&1; then
-  # Debian's chromium: browser tests never download a browser of their own
-  (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || { echo "could not install chromium (apt-get)"; exit 1; }
-fi
 export PATH="$PWD/.venv/bin:$PATH" PT2E_LENS_PYTHON="$PWD/.venv/bin/python"
 mkdir -p tests/ui/artifacts
 python -m pytest -q tests

@@ -81,7 +81,9 @@ function split(g: Group, groups: Map<string, Group>): void {
     const level = g.depth + 1;
     g.children = chunks.map((chunk, ci) => {
       const key = `${g.key}#${level}.${ci}.${groups.size}`;
-      const sec = newGroup(key, `§${ci + 1}/${chunks.length}`, `${chunk.length} items`, g, true);
+      const name = (it: Item): string => (it.kind === 'node' ? it.id : it.group.label);
+      const span = `${name(chunk[0])} … ${name(chunk[chunk.length - 1])}`;
+      const sec = newGroup(key, `§${ci + 1}/${chunks.length}: ${span}`, `${chunk.length} items`, g, true);
       sec.children = chunk;
       groups.set(key, sec);
       return { kind: 'group' as const, group: sec };
@@ -123,16 +125,25 @@ export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
     }
     g.children.push({ kind: 'node', id: n.id });
   }
-  // A leaf module holding a single node is shown as that node.
+  // A leaf module holding a single node is shown as that node; so are the nodes of a leaf module called
+  // several times with no edge between the calls (a reused nn.ReLU), which would otherwise tie distant
+  // parts of the graph into one box.
+  const linked = new Set(edges.map((e) => `${e.src}\u0000${e.dst}`));
+  const connected = (ids: Id[]): boolean => {
+    const set = new Set(ids);
+    for (const a of ids) for (const b of set) if (a !== b && linked.has(`${a}\u0000${b}`)) return true;
+    return false;
+  };
   const dissolve = (g: Group): void => {
     const out: Item[] = [];
     for (const it of g.children) {
       if (it.kind === 'group') {
         dissolve(it.group);
         const c = it.group.children;
-        if (c.length === 1 && c[0].kind === 'node') {
+        const leaf = c.every((x) => x.kind === 'node');
+        if (leaf && (c.length === 1 || (c.length <= 32 && !connected(c.map((x) => (x as { id: Id }).id))))) {
           groups.delete(it.group.key);
-          out.push(c[0]);
+          out.push(...c);
           continue;
         }
       }

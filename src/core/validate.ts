@@ -33,6 +33,9 @@ export function snapshotView(s: Snapshot): View {
 
 export function checkDoc(input: unknown): Checked {
   let doc = input;
+  if (doc === undefined || doc === null || (typeof doc === 'string' && doc.trim() === '')) {
+    return { ok: false, message: `${PREFIX}nothing to show yet` };
+  }
   if (typeof doc === 'string') {
     try {
       doc = JSON.parse(doc);

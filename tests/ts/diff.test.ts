@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { counterparts, diffMarks } from '../../src/core/compare';
 import { fixture, mount } from './helpers';
 
 describe('compare mode', () => {
@@ -33,5 +34,28 @@ describe('compare mode', () => {
     // and back: from a q node in pane 1 to the observer it came from
     p1.querySelector('[data-id="quantize_per_tensor_default_1"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     expect([...p0.querySelectorAll('.pl-counterpart')].map((e) => e.getAttribute('data-id'))).toEqual([obs]);
+  });
+});
+
+describe('counterparts across N panes', () => {
+  const diffs = [
+    { from: 0, to: 1, kept: [['conv', 'conv']], removed: ['w'], added: ['obs'], became: {} },
+    { from: 1, to: 2, kept: [['conv', 'conv']], removed: ['obs'], added: ['q', 'dq'], became: { obs: ['q', 'dq'] } },
+  ] as any;
+
+  it('follows kept forward and backward, and became one-to-many', () => {
+    expect(counterparts(diffs, 3, 0, 'conv').map((s) => [...s])).toEqual([['conv'], ['conv'], ['conv']]);
+    expect(counterparts(diffs, 3, 1, 'obs').map((s) => [...s].sort())).toEqual([[], ['obs'], ['dq', 'q']]);
+    expect(counterparts(diffs, 3, 2, 'dq').map((s) => [...s])).toEqual([[], ['obs'], ['dq']]);
+    expect(counterparts(diffs, 3, 0, 'w').map((s) => [...s])).toEqual([['w'], [], []]);
+  });
+
+  it('marks come from the neighbouring diffs', () => {
+    expect([...diffMarks(diffs, 3, 0).removed]).toEqual(['w']);
+    expect([...diffMarks(diffs, 3, 0).added]).toEqual([]);
+    expect([...diffMarks(diffs, 3, 1).added]).toEqual(['obs']);
+    expect([...diffMarks(diffs, 3, 1).removed]).toEqual(['obs']);
+    expect([...diffMarks(diffs, 3, 2).added]).toEqual(['q', 'dq']);
+    expect([...diffMarks(diffs, 3, 2).removed]).toEqual([]);
   });
 });

@@ -13,6 +13,10 @@ describe('module groups', () => {
     expect(h.root.total).toBe(snap.nodes.length);
     // weights (no module stack) sit with their consumer's module
     expect(h.parentOf.get('w1_7')!.key).toBe('layers.7.conv1');
+    // a reused leaf module (layers.N.relu called twice, calls not linked) is drawn as its nodes
+    expect(h.groups.has('layers.7.relu')).toBe(false);
+    expect(h.parentOf.get('relu_7')!.key).toBe('layers.7');
+    expect(h.parentOf.get('out_7')!.key).toBe('layers.7');
   });
 
   it('a 20k-node graph opens collapsed, quickly, and a group opens on click', async () => {

@@ -10,9 +10,9 @@ describe('run, focus, tables, details', () => {
     const main = [...el.querySelectorAll('.pl-main-tabs .pl-tab')].map((t) => t.textContent);
     expect(main).toEqual(['Graph', 'Annotations', 'Observers', 'Q/DQ', 'Decomposition', 'Op diff']);
     const stages = [...el.querySelectorAll('.pl-stage-tabs .pl-tab')];
-    expect(stages.map((t) => t.textContent)).toEqual(['exported', 'prepared', 'converted']);
-    expect(stages[2].getAttribute('aria-selected')).toBe('true');
-    expect(el.querySelectorAll('.pl-node').length).toBe(view.panes[2].snapshot.nodes.length);
+    expect(stages.map((t) => t.textContent)).toEqual(['exported', 'prepared', 'calibrated', 'converted']);
+    expect(stages[3].getAttribute('aria-selected')).toBe('true');
+    expect(el.querySelectorAll('.pl-node').length).toBe(view.panes[3].snapshot.nodes.length);
     click(stages[1]);
     await Promise.all(handle.panes.filter(Boolean).map((p) => p.ready));
     const visible = [...el.querySelectorAll('.pl-pane')].filter((p) => (p as HTMLElement).style.display !== 'none');
@@ -20,6 +20,17 @@ describe('run, focus, tables, details', () => {
     expect(visible[0].querySelectorAll('.pl-node[data-role="observer"]').length).toBe(
       view.panes[1].snapshot.nodes.filter((n: any) => n.role === 'observer').length,
     );
+    // before calibration an observer has no statistics: the details say so instead of inventing numbers
+    click(visible[0].querySelector('[data-id="activation_post_process_2"]')!);
+    const det = visible[0].querySelector('.pl-details')!.textContent!;
+    expect(det).toMatch(/min—max—scale—zero_point—/);
+    // selection follows to the next stage through the diffs
+    click(stages[2]);
+    await Promise.all(handle.panes.filter(Boolean).map((p) => p.ready));
+    await new Promise((r) => setTimeout(r, 0));
+    const cal = [...el.querySelectorAll('.pl-pane')].find((p) => (p as HTMLElement).style.display !== 'none')!;
+    expect([...cal.querySelectorAll('.pl-counterpart')].map((e) => e.getAttribute('data-id'))).toEqual(['activation_post_process_2']);
+    expect(cal.querySelector('.pl-details')!.textContent).toContain('[3.12]');
     click(el.querySelectorAll('.pl-main-tabs .pl-tab')[2]);
     const obsTable = el.querySelector('[data-tab="observers"] table')!;
     expect(obsTable.querySelectorAll('tbody tr').length).toBe(view.tables.find((t: any) => t.name === 'observers').rows.length);
@@ -31,7 +42,7 @@ describe('run, focus, tables, details', () => {
     click(el.querySelectorAll('.pl-main-tabs .pl-tab')[3]); // Q/DQ (converted stage)
     const row = [...el.querySelectorAll('[data-tab="qdq"] tbody tr')].find((r) => r.children[0].textContent === 'quantize_per_tensor_default_1')!;
     click(row);
-    await handle.panes[2].ready;
+    await handle.panes[3].ready;
     await new Promise((r) => setTimeout(r, 0));
     expect((el.querySelector('[data-tab="graph"]') as HTMLElement).style.display).toBe('');
     expect(el.querySelector('.pl-node.pl-selected')!.getAttribute('data-id')).toBe('quantize_per_tensor_default_1');

@@ -28,7 +28,7 @@ describe('schema checks', () => {
   });
 
   it('handles junk input with a message', async () => {
-    for (const junk of ['not json {', null, 42, { format: 'something-else', schema_version: 1 }]) {
+    for (const junk of ['not json {', '', null, 42, { format: 'something-else', schema_version: 1 }]) {
       const { el } = await mount(junk);
       expect(el.querySelector('.pl-message')?.textContent).toMatch(/^pt2e-lens: /);
     }

@@ -119,7 +119,9 @@ describe('report bundle in chromium (file://, offline)', () => {
     const block = page.locator('.pl-group.pl-collapsed[data-group="layers.3"]');
     await block.dispatchEvent('click'); // may lie outside the visible canvas: a DOM click, as after a pan
     await page.locator('[data-id="bn_3"]').waitFor();
-    await page.locator('[data-id="bn_3"]').dispatchEvent('click');
+    await page.locator('input[type="search"]').fill('bn_3');
+    await page.getByRole('button', { name: 'bn_3', exact: true }).click();
+    await page.locator('.pl-node.pl-selected[data-id="bn_3"]').waitFor();
     assert.match(await page.locator('.pl-details').textContent(), /aten\.batch_norm\.default/);
     assert.deepEqual(problems, { dialogs: [], errors: [], requests: [] });
     writeFileSync(join(ARTIFACTS, 'timings-20k.json'), JSON.stringify({ openMs, expandMs, lag }, null, 1));
@@ -145,6 +147,30 @@ describe('report bundle in chromium (file://, offline)', () => {
     assert.notEqual(await vp.getAttribute('transform'), zoomed);
     await page.locator('button', { hasText: 'Fit' }).click();
     assert.equal(await vp.getAttribute('transform'), before);
+    await page.close();
+  });
+
+  it('a view drawn while hidden fits itself once shown', async () => {
+    const { page } = await open(writePage('hidden.html', [fixture('conv_prepared.json')]));
+    const doc = fixture('conv_converted.json');
+    const res = await page.evaluate(async (doc) => {
+      const host = document.createElement('div');
+      host.style.display = 'none';
+      document.body.prepend(host);
+      await window.pt2eLens.render(host, doc).ready;
+      const vp = host.querySelector('.pl-viewport');
+      const hidden = vp.getAttribute('transform');
+      host.style.display = '';
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const visible = host.querySelector('.pl-canvas').getBoundingClientRect().width;
+      return { hidden, shown: vp.getAttribute('transform'), visible };
+    }, doc);
+    assert.ok(res.visible > 900);
+    assert.notEqual(res.shown, res.hidden);
+    // once shown, it is fitted like a view drawn visible from the start (the page's first output)
+    const direct = await page.locator('.output .pl-viewport').first().getAttribute('transform');
+    const scale = (s) => Number(/scale\(([^)]+)\)/.exec(s)[1]);
+    assert.ok(scale(res.shown) > 0.3 && scale(direct) > 0.3, `${res.shown} / ${direct}`);
     await page.close();
   });
 

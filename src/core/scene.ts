@@ -1,0 +1,20 @@
+// What the drawing functions of one pane share: the facts, the hierarchy, the current placement and which
+// box stands for each node.
+import { Facts } from './facts';
+import { Hierarchy } from './groups';
+import { Box, Placement } from './hier-layout';
+import { Id } from './types';
+
+export interface Scene {
+  doc: Document;
+  facts: Facts;
+  hier: Hierarchy;
+  placement: Placement;
+  /** node id → key of the box that shows it (the node, or its outermost closed group) */
+  repOf: Map<Id, string>;
+  notes?: Record<Id, string>;
+  /** id of an arrowhead marker in this pane's <defs> for a colour */
+  marker(color: string): string;
+  /** nodes and closed groups, for the edge/box crossing test */
+  solid: Box[];
+}
