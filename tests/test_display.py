@@ -92,3 +92,23 @@ def test_show_has_no_widget_view_and_widget_updates_live(tiny_ep):
     assert again["panes"][0]["snapshot"]["meta"]["node_count"] == 51 and again["focus"] is None
     bundle = w._repr_mimebundle_()
     assert MIME in bundle and "text/html" in bundle
+
+
+def test_accuracy_displays_as_a_heat_overlay_on_the_converted_graph():
+    run = pl.capture(get_model("conv_relu").eval(), example_inputs(2), ConvQuantizer(),
+                     calibration=calibration_batches(2, 2))
+    acc = pl.accuracy(run, calibration_batches(2, 2))
+    view = mimebundle(acc)[MIME]
+    jsonschema.validate(view, SCHEMA)
+    pane = view["panes"][0]
+    assert pane["label"] == "converted" and pane["overlay"]["unit"] == "dB"
+    ids = {n["id"] for n in pane["snapshot"]["nodes"]}
+    assert pane["overlay"]["values"] and set(pane["overlay"]["values"]) <= ids
+    assert pane["overlay"]["values"]["relu"] == acc.per_node["relu"]
+    assert [t["name"] for t in view["tables"]] == ["accuracy"]
+
+
+def test_run_view_carries_the_sharing_table():
+    run = pl.Run(get_model("residual").eval(), example_inputs(2)).prepare(ConvQuantizer())
+    names = [t["name"] for t in mimebundle(run)[MIME]["tables"]]
+    assert "sharing" in names and "annotations" in names and "observers" in names

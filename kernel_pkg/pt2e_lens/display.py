@@ -91,11 +91,13 @@ class View:
         return summary(self.view)
 
 
-def show(x: Any, focus: Any = None, hops: int = 1, notes: dict | None = None, title: str | None = None) -> View:
-    """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`."""
-    if focus is None and notes is None and title is None:
+def show(x: Any, focus: Any = None, hops: int = 1, notes: dict | None = None, title: str | None = None,
+         overlay: Any = None) -> View:
+    """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`;
+    `overlay` colours nodes by a per-node measure (e.g. `pl.accuracy(run, batches)`)."""
+    if focus is None and notes is None and title is None and overlay is None:
         return View(view_of(x))
-    return View(graph_view(x, focus=focus, hops=hops, notes=notes, title=title))
+    return View(graph_view(x, focus=focus, hops=hops, notes=notes, title=title, overlay=overlay))
 
 
 def compare(items: Any, focus: Any = None, hops: int = 1, notes: Any = None, title: str | None = None) -> View:

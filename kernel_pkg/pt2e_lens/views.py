@@ -6,6 +6,7 @@ from typing import Any, Iterable, Sequence
 from .analyses import annotations, decomposition, diff_ops, focus as focus_ids, observers, qdq, stage_diff
 from .analyses.table import Table
 from .errors import Pt2eLensError
+from .why import sharing
 from .snapshot import SCHEMA_VERSION, snapshot
 
 FORMAT = "pt2e-lens.view"
@@ -52,11 +53,15 @@ def _notes(notes: Any, n: int) -> list[dict]:
 
 
 def graph_view(x: Any, focus: str | Iterable[str] | None = None, hops: int = 1,
-               notes: dict | None = None, title: str | None = None) -> dict:
+               notes: dict | None = None, title: str | None = None, overlay: Any = None) -> dict:
+    """One graph. `overlay`: a per-node measure to colour by, e.g. `pl.accuracy(...)` (SQNR)."""
     snap = snapshot(x)
-    label = snap.stage or _label(x, "graph")
-    return _view("graph", title, [{"label": label, "snapshot": snap.data}], [],
-                 _focus_per_pane([snap], [], focus, hops), _notes(notes, 1))
+    pane = {"label": snap.stage or _label(x, "graph"), "snapshot": snap.data}
+    tables = []
+    if overlay is not None:
+        pane["overlay"] = overlay.overlay() if hasattr(overlay, "overlay") else overlay
+        tables = [overlay] if isinstance(overlay, Table) else []
+    return _view("graph", title, [pane], [], _focus_per_pane([snap], [], focus, hops), _notes(notes, 1), tables)
 
 
 def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, title: str | None = None) -> dict:
@@ -84,6 +89,8 @@ def run_tables(run: Any) -> list[Table]:
     observed = next((s for s in ("calibrated", "prepared") if s in run), None)
     if observed:
         out.append(observers(run[observed]))
+    if "prepared" in run:
+        out.append(sharing(run["prepared"]))
     if "converted" in run:
         out.append(qdq(run["converted"]))
     first, last = run.stages[0], run.stages[-1]
@@ -109,6 +116,8 @@ def view_of(x: Any) -> dict:
     """The natural view of any pt2e-lens object (Run, Stage, graph, Table, Decomposition)."""
     if isinstance(x, dict) and x.get("format") == FORMAT:
         return x
+    if isinstance(x, Table) and getattr(x, "stage", None) is not None and hasattr(x, "overlay"):
+        return graph_view(x.stage, overlay=x, title=x.title)  # e.g. pl.accuracy: heat on the graph + table
     if isinstance(x, Table):
         return table_view([x])  # the table shows its own title
     if hasattr(x, "tables") and callable(x.tables):

@@ -29,9 +29,14 @@ COLUMNS = ["node", "compared_with", "sqnr_db", "mse", "note"]
 class Accuracy(Table):
     """Rows sorted worst SQNR first; `per_node` maps node id → SQNR (dB) for a heat overlay."""
 
-    def __init__(self, rows: list[tuple]):
+    def __init__(self, rows: list[tuple], stage: Any = None):
         rows = sorted(rows, key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
         super().__init__("accuracy", COLUMNS, rows, title="per-node accuracy (worst SQNR first)")
+        self.stage = stage  # the converted stage the rows describe: displayed with the heat overlay
+
+    def overlay(self) -> dict:
+        """The contract's Overlay: SQNR per node, for the graph view's heat colouring."""
+        return {"name": "SQNR", "unit": "dB", "higher_is_better": True, "values": self.per_node}
 
     @property
     def per_node(self) -> dict[str, float]:
@@ -127,4 +132,4 @@ def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
             continue
         sqnr, mse = _compare(info, (observed, None, list(values)), act[info])
         rows[label] = (label, act[info][0], sqnr, mse, f"input-edge q/dq (skipped by torchao): compared with float {observed}")
-    return Accuracy(list(rows.values()))
+    return Accuracy(list(rows.values()), stage=run["converted"])
