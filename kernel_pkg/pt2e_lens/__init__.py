@@ -26,9 +26,23 @@ from .errors import Pt2eLensError
 from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
 from .why import accuracy, blame, check, compare_orders, findings, sharing
 from .display import View, compare, show
-from .widget import LensWidget, widget
 
 __version__ = "0.1.0"
+
+
+def widget(x, focus=None, hops=1, notes=None, title=None):
+    """A live view (anywidget) of x; see `pt2e_lens.live_widget.widget`. anywidget is imported on first use."""
+    from .live_widget import widget as make
+
+    return make(x, focus=focus, hops=hops, notes=notes, title=title)
+
+
+def __getattr__(name):
+    if name == "LensWidget":
+        from .live_widget import LensWidget
+
+        return LensWidget
+    raise AttributeError(f"module 'pt2e_lens' has no attribute {name!r}")
 
 install_short_errors()
 

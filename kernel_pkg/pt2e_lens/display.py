@@ -83,7 +83,7 @@ class View:
 
     def widget(self):
         """The same view as a live anywidget (see `pl.widget`)."""
-        from .widget import LensWidget
+        from .live_widget import LensWidget
 
         return LensWidget(self.view)
 
