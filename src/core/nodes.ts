@@ -2,6 +2,8 @@
 // badge, notes; tooltips carry observer stats and q/dq parameters as text.
 import { fmtNums, h, s, truncate } from './dom';
 import { Facts } from './facts';
+import { Heat, heatColor } from './heat';
+import { fmtNum } from './dom';
 import { Box, groupLabel, HEADER } from './hier-layout';
 import { Scene } from './scene';
 import { groupFill, INT_EDGE, ROLE_COLORS } from './styles';
@@ -47,6 +49,14 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
     }
     tip.push(`annotation: output ${a.output ?? 'none'}; inputs ${a.inputs.map((i) => `${i.src}:${i.spec ?? 'none'}`).join(', ')}`);
   }
+  const heat = sc.heat?.of(n.id);
+  if (heat) {
+    // a bar along the left edge in the overlay's colour (e.g. SQNR), value in the tooltip and details
+    const bar = s(d, 'rect', { class: 'pl-heat', x: 0, y: 0, width: 7, height: b.h, rx: 3, fill: heat.color, 'data-value': sc.heat!.overlay.values[n.id] });
+    bar.appendChild(s(d, 'title', undefined, heat.text));
+    g.appendChild(bar);
+    tip.push(heat.text);
+  }
   const note = sc.notes?.[n.id];
   if (note) {
     g.appendChild(s(d, 'text', { class: 'pl-note', x: b.w + 6, y: 16 }, `✎ ${truncate(note, 48)}`));
@@ -87,7 +97,7 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
 }
 
 /** Legend for what this pane shows. */
-export function legend(d: Document, facts: Facts, nodes: GraphNode[]): HTMLElement {
+export function legend(d: Document, facts: Facts, nodes: GraphNode[], heat: Heat | null = null): HTMLElement {
   const lg = h(d, 'div', { class: 'pl-legend' });
   const present = new Set(nodes.map((n) => n.role));
   for (const r of ROLES) {
@@ -108,5 +118,16 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[]): HTMLEleme
     lg.appendChild(item);
   }
   if (facts.snap.observers.length) lg.appendChild(h(d, 'span', undefined, 'observer fill = sharing group'));
+  if (heat) {
+    const o = heat.overlay;
+    const item = h(d, 'span', { class: 'pl-heat-legend', title: `${o.name}${o.unit ? ` (${o.unit})` : ''}: ${o.higher_is_better ? 'higher' : 'lower'} is better` });
+    const [lo, hi] = o.higher_is_better ? [heatColor(0), heatColor(1)] : [heatColor(1), heatColor(0)];
+    item.append(
+      d.createTextNode(`${o.name}${o.unit ? ` (${o.unit})` : ''}: ${fmtNum(heat.min)} `),
+      h(d, 'span', { class: 'pl-heat-scale', style: `background:linear-gradient(90deg,${lo},${hi})` }),
+      d.createTextNode(` ${fmtNum(heat.max)} · ${o.higher_is_better ? 'higher' : 'lower'} is better`),
+    );
+    lg.appendChild(item);
+  }
   return lg;
 }
