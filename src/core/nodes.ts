@@ -35,9 +35,10 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   }
   const q = f.qdq.get(n.id);
   if (q) tip.push(`${q.op} ${q.dtype ?? ''}`, `scale ${fmtNums(q.scale)} zero_point ${fmtNums(q.zero_point)}`);
+  const heat = sc.heat?.of(n.id);
   const a = f.annotation.get(n.id);
   if (a) {
-    const mark = s(d, 'circle', { class: 'pl-annotated-mark', cx: 6, cy: 6, r: 4, fill: a.annotated ? '#0f172a' : '#fff', stroke: '#0f172a', 'stroke-width': 1.2 });
+    const mark = s(d, 'circle', { class: 'pl-annotated-mark', cx: heat ? 13 : 6, cy: 6, r: 4, fill: a.annotated ? '#0f172a' : '#fff', stroke: '#0f172a', 'stroke-width': 1.2 });
     mark.appendChild(s(d, 'title', undefined, a.annotated ? 'annotated (_annotated = True)' : 'annotation present, _annotated = False'));
     g.appendChild(mark);
     if (a.output) {
@@ -49,7 +50,6 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
     }
     tip.push(`annotation: output ${a.output ?? 'none'}; inputs ${a.inputs.map((i) => `${i.src}:${i.spec ?? 'none'}`).join(', ')}`);
   }
-  const heat = sc.heat?.of(n.id);
   if (heat) {
     // a bar along the left edge in the overlay's colour (e.g. SQNR), value in the tooltip and details
     const bar = s(d, 'rect', { class: 'pl-heat', x: 0, y: 0, width: 7, height: b.h, rx: 3, fill: heat.color, 'data-value': sc.heat!.overlay.values[n.id] });
