@@ -25,9 +25,11 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   const obs = f.observerOf(n.id);
   const fill = n.role === 'observer' && obs ? groupFill(obs.group) : c.fill;
   g.appendChild(s(d, 'rect', { class: 'pl-box', width: b.w, height: b.h, rx: 6, fill, stroke: c.stroke }));
+  const heat = sc.heat?.of(n.id);
+  const cx = heat ? b.w / 2 + 3 : b.w / 2; // text clears the overlay bar
   const maxChars = Math.max(6, Math.floor((b.w - 12) / 7));
-  g.appendChild(s(d, 'text', { class: 'pl-label', x: b.w / 2, y: 17, 'text-anchor': 'middle', fill: c.text }, truncate(n.target, maxChars)));
-  g.appendChild(s(d, 'text', { class: 'pl-sub', x: b.w / 2, y: 31, 'text-anchor': 'middle' }, truncate(subLabel(n, obs?.group), Math.floor((b.w - 10) / 6))));
+  g.appendChild(s(d, 'text', { class: 'pl-label', x: cx, y: 17, 'text-anchor': 'middle', fill: c.text }, truncate(n.target, maxChars)));
+  g.appendChild(s(d, 'text', { class: 'pl-sub', x: cx, y: 31, 'text-anchor': 'middle' }, truncate(subLabel(n, obs?.group), Math.floor((b.w - 10) / 6))));
   const tip: string[] = [`${n.id}: ${n.target_full}`, `role: ${n.role}`];
   if (n.shape) tip.push(`shape: [${n.shape.join(', ')}] ${n.dtype ?? ''}`);
   if (obs) {
@@ -35,7 +37,6 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   }
   const q = f.qdq.get(n.id);
   if (q) tip.push(`${q.op} ${q.dtype ?? ''}`, `scale ${fmtNums(q.scale)} zero_point ${fmtNums(q.zero_point)}`);
-  const heat = sc.heat?.of(n.id);
   const a = f.annotation.get(n.id);
   if (a) {
     const mark = s(d, 'circle', { class: 'pl-annotated-mark', cx: heat ? 13 : 6, cy: 6, r: 4, fill: a.annotated ? '#0f172a' : '#fff', stroke: '#0f172a', 'stroke-width': 1.2 });
