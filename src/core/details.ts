@@ -63,7 +63,7 @@ export function qdqRows(q: QDQ): Row[] {
   ];
 }
 
-export function renderDetails(doc: Document, box: HTMLElement, f: Facts, id: Id | null, note?: string): void {
+export function renderDetails(doc: Document, box: HTMLElement, f: Facts, id: Id | null, note?: string, overlay?: string): void {
   clear(box);
   if (id === null) return;
   const n = f.nodes.get(id);
@@ -79,6 +79,10 @@ export function renderDetails(doc: Document, box: HTMLElement, f: Facts, id: Id 
     ['source', n.source ?? '—'],
     ['provenance', n.provenance.join(', ') || '—'],
   ];
+  if (overlay) {
+    const i = overlay.indexOf(': ');
+    rows.push([overlay.slice(0, i), overlay.slice(i + 2)]);
+  }
   if (note) rows.push(['note', note]);
   box.appendChild(dl(doc, rows));
   const a = f.annotation.get(id);
@@ -88,6 +92,7 @@ export function renderDetails(doc: Document, box: HTMLElement, f: Facts, id: Id 
     ar.push(['_annotated', String(a.annotated)]);
     ar.push(['allow_implicit_sharing', String(a.allow_implicit_sharing)]);
     ar.push(['quantizer', a.quantizer ?? '—']);
+    if (a.skipped_by && a.skipped_by.length) ar.push(['skipped by', a.skipped_by.join(', ')]);
     section(doc, box, 'Annotation', ar);
   }
   const own = f.observerOf(id);

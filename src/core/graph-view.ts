@@ -5,12 +5,13 @@ import { Facts } from './facts';
 import { renderDetails } from './details';
 import { drawEdges, drawSharedLinks } from './edges';
 import { ancestors, buildHierarchy, groupKey, Group, Hierarchy, initialExpanded, nodeKey } from './groups';
+import { Heat, makeHeat } from './heat';
 import { HierLayout, Placement } from './hier-layout';
 import { LayoutClient } from './layout-client';
 import { drawGroup, drawNode, legend } from './nodes';
 import { PanZoom } from './pan-zoom';
 import { Scene } from './scene';
-import { Edge, GraphNode, Id, Snapshot } from './types';
+import { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
 export interface GraphViewOptions {
   client: LayoutClient;
@@ -18,6 +19,7 @@ export interface GraphViewOptions {
   focus?: Id[] | null;
   notes?: Record<Id, string>;
   marks?: { removed: Set<Id>; added: Set<Id> };
+  overlay?: Overlay | null;
   onSelect?: (id: Id | null) => void;
 }
 
@@ -52,10 +54,12 @@ export class GraphView {
   private destroyed = false;
   private pz: PanZoom | null = null;
   private doc: Document;
+  private heat: Heat | null;
 
   constructor(doc: Document, snap: Snapshot, private opts: GraphViewOptions) {
     this.doc = doc;
     this.facts = new Facts(snap);
+    this.heat = makeHeat(opts.overlay);
     const focus = opts.focus ? new Set(opts.focus) : null;
     this.nodes = focus ? snap.nodes.filter((n) => focus.has(n.id)) : snap.nodes;
     const keep = new Set(this.nodes.map((n) => n.id));
@@ -119,7 +123,7 @@ export class GraphView {
     canvas.appendChild(svg);
     this.svg = svg;
     this.pz = new PanZoom(svg, this.viewport, canvas, () => this.placement);
-    this.el.append(bar, this.results, canvas, legend(this.doc, this.facts, this.nodes), this.details);
+    this.el.append(bar, this.results, canvas, legend(this.doc, this.facts, this.nodes, this.heat), this.details);
   }
 
   // ---- layout + drawing -------------------------------------------------------------------------
@@ -172,7 +176,7 @@ export class GraphView {
     this.computeReps();
     const P = this.placement!;
     const sc: Scene = {
-      doc: d, facts: this.facts, hier: this.hier!, placement: P, repOf: this.repOf, notes: this.opts.notes,
+      doc: d, facts: this.facts, hier: this.hier!, placement: P, repOf: this.repOf, notes: this.opts.notes, heat: this.heat,
       marker: (c) => this.marker(c), solid: [...P.boxes.values()].filter((b) => b.kind !== 'expanded'),
     };
     const gGroups = s(d, 'g', { class: 'pl-groups' });
@@ -233,10 +237,14 @@ export class GraphView {
     if (this.selected) mark([this.selected], 'pl-selected');
   }
 
+  private heatRow(id: Id | null): string | undefined {
+    return id ? this.heat?.of(id)?.text : undefined;
+  }
+
   async select(id: Id | null, o: { reveal?: boolean; notify?: boolean } = {}): Promise<void> {
     this.selected = id && this.facts.nodes.has(id) ? id : null;
     this.counter.clear();
-    renderDetails(this.doc, this.details, this.facts, this.selected, this.selected ? this.opts.notes?.[this.selected] : undefined);
+    renderDetails(this.doc, this.details, this.facts, this.selected, this.selected ? this.opts.notes?.[this.selected] : undefined, this.heatRow(this.selected));
     if (o.notify) this.opts.onSelect?.(this.selected);
     if (this.selected && o.reveal) await this.reveal(this.selected);
     else this.applyClasses();
@@ -247,7 +255,7 @@ export class GraphView {
     this.selected = null;
     this.counter = new Set([...ids].filter((i) => this.facts.nodes.has(i)));
     const first = [...this.counter][0] ?? null;
-    renderDetails(this.doc, this.details, this.facts, first, first ? this.opts.notes?.[first] : undefined);
+    renderDetails(this.doc, this.details, this.facts, first, first ? this.opts.notes?.[first] : undefined, this.heatRow(first));
     this.applyClasses();
   }
 

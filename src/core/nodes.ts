@@ -2,6 +2,8 @@
 // badge, notes; tooltips carry observer stats and q/dq parameters as text.
 import { fmtNums, h, s, truncate } from './dom';
 import { Facts } from './facts';
+import { Heat, heatColor } from './heat';
+import { fmtNum } from './dom';
 import { Box, groupLabel, HEADER } from './hier-layout';
 import { Scene } from './scene';
 import { groupFill, INT_EDGE, ROLE_COLORS } from './styles';
@@ -23,9 +25,11 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   const obs = f.observerOf(n.id);
   const fill = n.role === 'observer' && obs ? groupFill(obs.group) : c.fill;
   g.appendChild(s(d, 'rect', { class: 'pl-box', width: b.w, height: b.h, rx: 6, fill, stroke: c.stroke }));
+  const heat = sc.heat?.of(n.id);
+  const cx = heat ? b.w / 2 + 3 : b.w / 2; // text clears the overlay bar
   const maxChars = Math.max(6, Math.floor((b.w - 12) / 7));
-  g.appendChild(s(d, 'text', { class: 'pl-label', x: b.w / 2, y: 17, 'text-anchor': 'middle', fill: c.text }, truncate(n.target, maxChars)));
-  g.appendChild(s(d, 'text', { class: 'pl-sub', x: b.w / 2, y: 31, 'text-anchor': 'middle' }, truncate(subLabel(n, obs?.group), Math.floor((b.w - 10) / 6))));
+  g.appendChild(s(d, 'text', { class: 'pl-label', x: cx, y: 17, 'text-anchor': 'middle', fill: c.text }, truncate(n.target, maxChars)));
+  g.appendChild(s(d, 'text', { class: 'pl-sub', x: cx, y: 31, 'text-anchor': 'middle' }, truncate(subLabel(n, obs?.group), Math.floor((b.w - 10) / 6))));
   const tip: string[] = [`${n.id}: ${n.target_full}`, `role: ${n.role}`];
   if (n.shape) tip.push(`shape: [${n.shape.join(', ')}] ${n.dtype ?? ''}`);
   if (obs) {
@@ -35,7 +39,7 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   if (q) tip.push(`${q.op} ${q.dtype ?? ''}`, `scale ${fmtNums(q.scale)} zero_point ${fmtNums(q.zero_point)}`);
   const a = f.annotation.get(n.id);
   if (a) {
-    const mark = s(d, 'circle', { class: 'pl-annotated-mark', cx: 6, cy: 6, r: 4, fill: a.annotated ? '#0f172a' : '#fff', stroke: '#0f172a', 'stroke-width': 1.2 });
+    const mark = s(d, 'circle', { class: 'pl-annotated-mark', cx: heat ? 13 : 6, cy: 6, r: 4, fill: a.annotated ? '#0f172a' : '#fff', stroke: '#0f172a', 'stroke-width': 1.2 });
     mark.appendChild(s(d, 'title', undefined, a.annotated ? 'annotated (_annotated = True)' : 'annotation present, _annotated = False'));
     g.appendChild(mark);
     if (a.output) {
@@ -46,6 +50,13 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
       g.appendChild(badge);
     }
     tip.push(`annotation: output ${a.output ?? 'none'}; inputs ${a.inputs.map((i) => `${i.src}:${i.spec ?? 'none'}`).join(', ')}`);
+  }
+  if (heat) {
+    // a bar along the left edge in the overlay's colour (e.g. SQNR), value in the tooltip and details
+    const bar = s(d, 'rect', { class: 'pl-heat', x: 0, y: 0, width: 7, height: b.h, rx: 3, fill: heat.color, 'data-value': sc.heat!.overlay.values[n.id] });
+    bar.appendChild(s(d, 'title', undefined, heat.text));
+    g.appendChild(bar);
+    tip.push(heat.text);
   }
   const note = sc.notes?.[n.id];
   if (note) {
@@ -87,7 +98,7 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
 }
 
 /** Legend for what this pane shows. */
-export function legend(d: Document, facts: Facts, nodes: GraphNode[]): HTMLElement {
+export function legend(d: Document, facts: Facts, nodes: GraphNode[], heat: Heat | null = null): HTMLElement {
   const lg = h(d, 'div', { class: 'pl-legend' });
   const present = new Set(nodes.map((n) => n.role));
   for (const r of ROLES) {
@@ -108,5 +119,16 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[]): HTMLEleme
     lg.appendChild(item);
   }
   if (facts.snap.observers.length) lg.appendChild(h(d, 'span', undefined, 'observer fill = sharing group'));
+  if (heat) {
+    const o = heat.overlay;
+    const item = h(d, 'span', { class: 'pl-heat-legend', title: `${o.name}${o.unit ? ` (${o.unit})` : ''}: ${o.higher_is_better ? 'higher' : 'lower'} is better` });
+    const [lo, hi] = o.higher_is_better ? [heatColor(0), heatColor(1)] : [heatColor(1), heatColor(0)];
+    item.append(
+      d.createTextNode(`${o.name}${o.unit ? ` (${o.unit})` : ''}: ${fmtNum(heat.min)} `),
+      h(d, 'span', { class: 'pl-heat-scale', style: `background:linear-gradient(90deg,${lo},${hi})` }),
+      d.createTextNode(` ${fmtNum(heat.max)} · ${o.higher_is_better ? 'higher' : 'lower'} is better`),
+    );
+    lg.appendChild(item);
+  }
   return lg;
 }

@@ -56,6 +56,7 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
     focus: ctx.view.focus ? ctx.view.focus[i] ?? null : null,
     notes: ctx.view.notes[i] ?? {},
     marks: n > 1 ? diffMarks(ctx.view.diffs, n, i) : undefined,
+    overlay: pane.overlay ?? null,
     onSelect: (id) => sync(i, id),
   });
   ctx.panes[i] = gv;

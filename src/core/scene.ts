@@ -2,6 +2,7 @@
 // box stands for each node.
 import { Facts } from './facts';
 import { Hierarchy } from './groups';
+import { Heat } from './heat';
 import { Box, Placement } from './hier-layout';
 import { Id } from './types';
 
@@ -13,6 +14,8 @@ export interface Scene {
   /** node id → key of the box that shows it (the node, or its outermost closed group) */
   repOf: Map<Id, string>;
   notes?: Record<Id, string>;
+  /** the pane's per-node overlay, if any */
+  heat: Heat | null;
   /** id of an arrowhead marker in this pane's <defs> for a colour */
   marker(color: string): string;
   /** nodes and closed groups, for the edge/box crossing test */

@@ -86,6 +86,7 @@ const CSS = `
 .pt2e-lens .pl-edge.pl-agg{stroke:#64748b;stroke-width:1.6}
 .pt2e-lens .pl-shared{fill:none;stroke-dasharray:4 3;stroke-width:1.5}
 .pt2e-lens .pl-stub{cursor:pointer}
+.pt2e-lens .pl-heat-scale{display:inline-block;width:60px;height:9px;border-radius:2px;vertical-align:-1px}
 .pt2e-lens .pl-stub-label{font-size:9px;fill:#64748b;font-style:italic}
 .pt2e-lens .pl-edge-label{font-size:9px;fill:${INT_EDGE};font-weight:600}
 .pt2e-lens .pl-note{font-size:11px;fill:#92400e;font-style:italic}

@@ -48,6 +48,8 @@ export interface Annotation {
   annotated: boolean;
   allow_implicit_sharing: boolean;
   quantizer: string | null;
+  /** later sub-quantizers of a ComposableQuantizer that found the node already annotated (optional) */
+  skipped_by?: string[];
 }
 
 export interface Observer {
@@ -113,7 +115,15 @@ export interface StageDiff {
 export type Cell = string | number | boolean | null;
 export interface Table { name: string; title: string | null; columns: string[]; rows: Cell[][]; }
 
-export interface Pane { label: string; snapshot: Snapshot; }
+/** A per-node measure to colour a pane by (e.g. pl.accuracy's SQNR in dB). */
+export interface Overlay {
+  name: string;
+  unit: string | null;
+  higher_is_better: boolean;
+  values: Record<Id, number>;
+}
+
+export interface Pane { label: string; snapshot: Snapshot; overlay?: Overlay; }
 
 export interface View {
   format: 'pt2e-lens.view';

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { fixture, mount } from './helpers';
+
+const hue = (c: string) => Number(/hsl\((\d+)/.exec(c)![1]);
+
+describe('per-node overlay (panes[].overlay)', () => {
+  it('colours exactly the nodes with a value, best green and worst red, and shows the value', async () => {
+    const view = fixture('accuracy.json');
+    const ov = view.panes[0].overlay;
+    const { el } = await mount(view, { worker: false });
+    const bars = [...el.querySelectorAll('.pl-node .pl-heat')];
+    expect(bars.map((b) => b.closest('.pl-node')!.getAttribute('data-id')).sort()).toEqual(Object.keys(ov.values).sort());
+    const colour = (id: string) => el.querySelector(`[data-id="${id}"] .pl-heat`)!.getAttribute('fill')!;
+    expect(hue(colour('conv2d'))).toBe(120); // 31.5 dB, the best
+    expect(hue(colour('linear'))).toBe(0); // 12.4 dB, the worst
+    expect(hue(colour('add'))).toBeGreaterThan(0);
+    expect(hue(colour('add'))).toBeLessThan(120);
+    el.querySelector('[data-id="linear"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(el.querySelector('.pl-details')!.textContent).toContain('SQNR12.4 dB');
+    expect(el.querySelector('.pl-heat-legend')!.textContent).toContain('SQNR (dB): 12.4');
+    expect(el.querySelector('.pl-heat-legend')!.textContent).toContain('higher is better');
+  });
+
+  it('lower-is-better flips the scale; no overlay draws no bars', async () => {
+    const view = fixture('accuracy.json');
+    view.panes[0].overlay.higher_is_better = false;
+    const { el } = await mount(view, { worker: false });
+    expect(hue(el.querySelector('[data-id="linear"] .pl-heat')!.getAttribute('fill')!)).toBe(120);
+    const plain = await mount(fixture('conv_converted.json'), { worker: false });
+    expect(plain.el.querySelectorAll('.pl-heat').length).toBe(0);
+    expect(plain.el.querySelector('.pl-heat-legend')).toBeNull();
+  });
+
+  it('details list skipped_by of an annotation', async () => {
+    const { el } = await mount(fixture('conv_prepared.json'), { worker: false });
+    el.querySelector('[data-id="linear"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(el.querySelector('.pl-details')!.textContent).toContain('skipped byEmbeddingQuantizer');
+  });
+});
