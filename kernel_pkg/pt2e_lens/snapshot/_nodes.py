@@ -45,13 +45,17 @@ def role(node: torch.fx.Node, modules: dict[str, torch.nn.Module]) -> str:
     return "compute"
 
 
+_DTYPES = {d: str(d).removeprefix("torch.") for d in vars(torch).values() if isinstance(d, torch.dtype)}
+
+
 def _shape_dtype(val: Any) -> tuple[list | None, str | None]:
     if isinstance(val, (tuple, list)):
         val = next((v for v in val if isinstance(v, torch.Tensor)), None)
     if not isinstance(val, torch.Tensor):
         return None, None
-    shape = [d if isinstance(d, int) else str(d) for d in val.shape]
-    return shape, str(val.dtype).removeprefix("torch.")
+    shape = [d if type(d) is int else str(d) for d in val.shape]
+    dtype = val.dtype
+    return shape, _DTYPES.get(dtype) or str(dtype).removeprefix("torch.")
 
 
 def _source(trace: str | None) -> str | None:

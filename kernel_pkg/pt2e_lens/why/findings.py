@@ -64,6 +64,8 @@ def decomposed(snap: Snapshot) -> list[dict]:
 
 def fp32_islands(snap: Snapshot) -> list[dict]:
     """Unannotated ops whose input comes from a quantized tensor and whose output is quantized again."""
+    if not (snap.observers or snap.qdq):  # a float graph has no quantized neighbours to be between
+        return []
     annotated = _annotated(snap)
     into = {"observer": "observer", "dequantize": "quantize"}
     out = []
