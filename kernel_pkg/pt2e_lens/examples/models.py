@@ -89,8 +89,12 @@ def get_model(name: str, seed: int = 0) -> nn.Module:
         from ..errors import Pt2eLensError
 
         raise Pt2eLensError(f"unknown example model {name!r}: choose one of {', '.join(MODELS)}.")
+    return deterministic_init(MODELS[name](), seed)
+
+
+def deterministic_init(model: nn.Module, seed: int = 0) -> nn.Module:
+    """Weights and batch-norm statistics from a seeded generator: the same model for the same seed."""
     gen = torch.Generator().manual_seed(seed)
-    model = MODELS[name]()
     with torch.no_grad():
         for p in model.parameters():
             p.copy_(torch.randn(p.shape, generator=gen) * 0.3)
