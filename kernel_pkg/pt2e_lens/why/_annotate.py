@@ -10,7 +10,6 @@ import warnings
 
 import torch
 
-from .._copy import private_copy
 from .._torchao import Q_ANNOTATION_KEY, Quantizer, prepare_pt2e
 from ..capture._recorder import RecordingQuantizer
 from ._base import quantizer_copy
@@ -71,21 +70,24 @@ class _Annotated(Exception):
 
 
 class Annotation:
-    """The graph right after annotate+validate, who annotated what, and what annotate raised (if it did)."""
+    """The graph right after annotate+validate, who annotated what, and what annotate raised (if it did).
+
+    `gm` must be private (`float_graph` gives one): it is annotated in place, and prepare stops right there.
+    """
 
     def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer):
         self.graph_module: torch.fx.GraphModule | None = None
         self.error: BaseException | None = None
 
         def keep(m):
-            self.graph_module = private_copy(m)
+            self.graph_module = m  # prepare_pt2e goes no further than this: nothing mutates it after
             raise _Annotated
 
         self.recorder = WatchingRecorder(quantizer_copy(quantizer), on_annotated=keep)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                prepare_pt2e(private_copy(gm), self.recorder)
+                prepare_pt2e(gm, self.recorder)
         except _Annotated:
             pass
         except Exception as e:  # annotate or validate raised: report it, never re-raise
