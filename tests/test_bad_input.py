@@ -1,19 +1,17 @@
 """Bad input: one clear line that says what to do; the user's objects and earlier stages survive."""
 import torch
 from torch import nn
-from torch.fx import Node
 from torchao.quantization.pt2e.quantizer import (
     ComposableQuantizer,
     SharedQuantizationSpec,
-    annotate_input_qspec_map,
     annotate_output_qspec,
 )
 
 import pytest
 
 import pt2e_lens as pl
-from pt2e_lens.examples import ConvQuantizer, RuleQuantizer, act_spec, calibration_batches, example_inputs, get_model
-from pt2e_lens.examples.quantizers import CONV2D, RELU, find
+from pt2e_lens.examples import ConvQuantizer, RuleQuantizer, calibration_batches, example_inputs, get_model
+from pt2e_lens.examples.quantizers import RELU, find
 
 
 def one_line(excinfo) -> str:

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import pt2e_lens as pl
-from pt2e_lens._torchao import Q_ANNOTATION_KEY, is_observer_module
+from pt2e_lens._torchao import Q_ANNOTATION_KEY
 from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
 
 

@@ -1,6 +1,4 @@
 """Course chapter M00-3 (decomposition): every number and string it prints, from pt2e-lens."""
-import torch
-
 import pt2e_lens as pl
 
 

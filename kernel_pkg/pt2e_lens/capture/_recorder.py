@@ -1,8 +1,9 @@
 """A quantizer wrapper that lets prepare_pt2e run unchanged while we watch.
 
-It forwards every call to the user's quantizer and records three things torchao does not keep:
-the graph right after annotation (the "annotated" stage), which (sub-)quantizer wrote each node's
-annotation, and the {edge/node: observer instance} map handed to `prepare_obs_or_fq_callback`.
+It forwards every call to the user's quantizer, hands the graph right after annotation to
+`on_annotated` (prepare mutates it next), and records what torchao does not keep: which
+(sub-)quantizer wrote each node's annotation, and the {edge/node: observer instance} map handed to
+`prepare_obs_or_fq_callback`.
 """
 from __future__ import annotations
 

@@ -17,19 +17,28 @@ from ._specs import SpecTable
 Key = tuple  # ("edge", src, dst) or ("node", name)
 
 
-def key_specs(gm: torch.fx.GraphModule) -> dict[Key, Any]:
-    """Every edge/node an annotation asks to quantize, with its spec, in torchao's order."""
-    out: dict[Key, Any] = {}
+def edge_or_node_specs(gm: torch.fx.GraphModule) -> dict[Any, Any]:
+    """{torchao EdgeOrNode: spec} for every edge/node an annotation asks to quantize, in the order
+    prepare_pt2e visits them (graph order, a node's inputs before its output)."""
+    out: dict[Any, Any] = {}
     for node in gm.graph.nodes:
         ann = node.meta.get(Q_ANNOTATION_KEY)
         if ann is None:
             continue
-        for src, spec in ann.input_qspec_map.items():
+        for src, spec in (ann.input_qspec_map or {}).items():
             if spec is not None:
-                out[("edge", src.name, node.name)] = spec
+                out[(src, node)] = spec
         if ann.output_qspec is not None:
-            out[("node", node.name)] = ann.output_qspec
+            out[node] = ann.output_qspec
     return out
+
+
+def key_specs(gm: torch.fx.GraphModule) -> dict[Key, Any]:
+    """The same, keyed by names: ("edge", src, dst) or ("node", name)."""
+    return {
+        (("edge", k[0].name, k[1].name) if isinstance(k, tuple) else ("node", k.name)): spec
+        for k, spec in edge_or_node_specs(gm).items()
+    }
 
 
 def _strip_observers(node: torch.fx.Node, is_obs) -> torch.fx.Node:

@@ -11,11 +11,12 @@ from typing import Any
 
 import torch
 
-from .._torchao import DerivedQuantizationSpec, Q_ANNOTATION_KEY, Quantizer, SharedQuantizationSpec, prepare_pt2e
+from .._torchao import DerivedQuantizationSpec, Quantizer, SharedQuantizationSpec, prepare_pt2e
 from ..analyses.table import Table
 from ..capture._errors import prepare_error
 from ..capture._recorder import QuantizerFailed
 from ..errors import first_line
+from ..snapshot._observers import edge_or_node_specs
 from ._annotate import Annotation, WatchingRecorder
 from ._base import check_quantizer, float_graph
 from ._input import finding
@@ -29,21 +30,6 @@ def _key_name(k) -> str:
 
 def _nodes(k) -> list[str]:
     return [n.name for n in k] if isinstance(k, tuple) else [k.name]
-
-
-def _ordered_specs(gm: torch.fx.GraphModule) -> dict:
-    """{torchao EdgeOrNode: spec} in the order prepare_pt2e visits them (graph order, inputs before output)."""
-    out = {}
-    for node in gm.graph.nodes:
-        ann = node.meta.get(Q_ANNOTATION_KEY)
-        if ann is None:
-            continue
-        for src, spec in (ann.input_qspec_map or {}).items():
-            if spec is not None:
-                out[(src, node)] = spec
-        if ann.output_qspec is not None:
-            out[node] = ann.output_qspec
-    return out
 
 
 def _shared_problems(specs: dict) -> list[dict]:
@@ -136,7 +122,7 @@ def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseE
         cause = error.original if isinstance(error, QuantizerFailed) else error
         out.append(finding("annotate-failed", [], f"{where} raised {type(cause).__name__}: {first_line(cause)}"))
     if annotated is not None:
-        specs = _ordered_specs(annotated)
+        specs = edge_or_node_specs(annotated)
         out += _shared_problems(specs) + _derived_problems(specs) + _constant_problems(specs, annotated)
     return out
 
