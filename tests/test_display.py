@@ -112,3 +112,11 @@ def test_run_view_carries_the_sharing_table():
     run = pl.Run(get_model("residual").eval(), example_inputs(2)).prepare(ConvQuantizer())
     names = [t["name"] for t in mimebundle(run)[MIME]["tables"]]
     assert "sharing" in names and "annotations" in names and "observers" in names
+
+
+def test_run_view_shows_what_the_decomposition_turned_each_op_into():
+    run = pl.Run(get_model("tiny").eval(), example_inputs(2)).decompose({})
+    tables = {t["name"]: t for t in mimebundle(run)[MIME]["tables"]}
+    became = {r[0]: r[3] for r in tables["decomposition"]["rows"]}
+    assert became["batch_norm"] == "_native_batch_norm_legit_no_training + getitem"
+    assert tables["decomposition"]["title"].startswith("run_decompositions({}): 47 → 51")

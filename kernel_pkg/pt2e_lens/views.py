@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from .analyses import annotations, decomposition, diff_ops, focus as focus_ids, observers, qdq, stage_diff
+from .analyses import Decomposition, annotations, diff_ops, focus as focus_ids, observers, qdq, stage_diff
 from .analyses.table import Table
 from .errors import Pt2eLensError
 from .why import sharing
@@ -80,9 +80,10 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
 def run_tables(run: Any) -> list[Table]:
     """The tables a Run's tabbed view shows, each from the stage where it means most."""
     out: list[Table] = []
-    if "decomposed" in run:
-        out += decomposition(run["exported"].exported_program,
-                             {"core": "core"}.get(run["decomposed"].info.get("table"), {})).tables()
+    if "decomposed" in run:  # both stages exist already: no second run_decompositions
+        done = run["decomposed"]
+        label = {"core": "core", "empty": "{}"}.get(done.info.get("table"), "custom")
+        out += Decomposition(done.exported_program, run["exported"].snapshot, done.snapshot, label).tables()
     annotated = next((s for s in ("annotated", "prepared") if s in run), None)
     if annotated:
         out.append(annotations(run[annotated]))
