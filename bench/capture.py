@@ -11,6 +11,7 @@ Prints three ratios, each measured in this one run (medians of a few repeats, al
   3. Snapshot.to_json() bytes per node for the exported, prepared and converted stages
 plus where pt2e-lens spends its time (cProfile). No assertions: numbers only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,7 +26,7 @@ import subprocess
 import sys
 import time
 import warnings
-from typing import Callable
+from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -39,12 +40,11 @@ pl.quiet()
 warnings.filterwarnings("ignore")
 
 import torch  # noqa: E402
-from pt2e_lens._torchao import convert_pt2e, prepare_pt2e  # noqa: E402
-from pt2e_lens.examples import ConvQuantizer  # noqa: E402
 
 from bench import models  # noqa: E402
 from bench.workloads import pl_snapshot_and_analyses  # noqa: E402
-
+from pt2e_lens._torchao import convert_pt2e, prepare_pt2e  # noqa: E402
+from pt2e_lens.examples import ConvQuantizer  # noqa: E402
 
 
 # ---------------------------------------------------------------- helpers
@@ -117,7 +117,9 @@ def top(stats: pstats.Stats, n: int, key: str = "tottime") -> str:
     stats.sort_stats(key).print_stats(n)
     lines = buf.getvalue().splitlines()
     start = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
-    return "\n".join(line.replace(ROOT + "/", "").replace(sys.prefix, "<venv>") for line in lines[start:] if line.strip())
+    return "\n".join(
+        line.replace(ROOT + "/", "").replace(sys.prefix, "<venv>") for line in lines[start:] if line.strip()
+    )
 
 
 # ---------------------------------------------------------------- 1. capture overhead
@@ -152,8 +154,10 @@ def lens_capture(model, inputs, batches):
 def bench_capture(n_convs: int, n_batches: int, repeats: int, results: dict) -> pl.Run:
     model, inputs = models.build("convnet", n_convs)
     batches = models.calibration("convnet", n_batches, inputs)
-    print(f"\n== 1. capture overhead: convnet {n_convs} convs, {n_batches} calibration batches "
-          f"of {tuple(inputs[0].shape)}, {repeats} repeats (alternating order)")
+    print(
+        f"\n== 1. capture overhead: convnet {n_convs} convs, {n_batches} calibration batches "
+        f"of {tuple(inputs[0].shape)}, {repeats} repeats (alternating order)"
+    )
     wm, wi = models.build("convnet", 3)  # warm up both paths (lazy imports, dispatcher caches)
     bare_pipeline(wm, wi, models.calibration("convnet", 1, wi))
     lens_capture(wm, wi, models.calibration("convnet", 1, wi))
@@ -176,20 +180,29 @@ def bench_capture(n_convs: int, n_batches: int, repeats: int, results: dict) -> 
         bare_c.append(got["bare_cpu"])
         lens_c.append(got["lens_cpu"])
         pair_ratios.append(got["lens"] / got["bare"])
-        print(f"   repeat {i}: bare {got['bare']:.2f} s (cpu {got['bare_cpu']:.2f}), pl.capture {got['lens']:.2f} s "
-              f"(cpu {got['lens_cpu']:.2f}), ratio {pair_ratios[-1]:.2f} (cpu {got['lens_cpu'] / got['bare_cpu']:.2f}); "
-              f"in gc: bare {got['bare_gc'][0]:.2f} s ({got['bare_gc'][1]} full), pl {got['lens_gc'][0]:.2f} s "
-              f"({got['lens_gc'][1]} full)", flush=True)
+        print(
+            f"   repeat {i}: bare {got['bare']:.2f} s (cpu {got['bare_cpu']:.2f}), pl.capture {got['lens']:.2f} s "
+            f"(cpu {got['lens_cpu']:.2f}), ratio {pair_ratios[-1]:.2f} (cpu {got['lens_cpu'] / got['bare_cpu']:.2f}); "
+            f"in gc: bare {got['bare_gc'][0]:.2f} s ({got['bare_gc'][1]} full), pl {got['lens_gc'][0]:.2f} s "
+            f"({got['lens_gc'][1]} full)",
+            flush=True,
+        )
     if run is None:
         run = lens_capture(model, inputs, batches)
     ratio = med(lens_t) / med(bare_t)
     ratio_cpu = med(lens_c) / med(bare_c)
     nodes = {s.name: len(s.graph_module.graph.nodes) for s in run}
     print(f"   nodes per stage: {nodes}")
-    print(f"   bare pipeline median {med(bare_t):.2f} s  (" + ", ".join(f"{k} {med(v):.2f}" for k, v in steps.items()) + ")")
+    print(
+        f"   bare pipeline median {med(bare_t):.2f} s  ("
+        + ", ".join(f"{k} {med(v):.2f}" for k, v in steps.items())
+        + ")"
+    )
     print(f"   pl.capture    median {med(lens_t):.2f} s")
-    print(f"   RATIO capture ÷ bare = {ratio:.2f} wall, {ratio_cpu:.2f} CPU time   (median of per-pair wall ratios "
-          f"{med(pair_ratios):.2f}; goal ≤ 1.10)")
+    print(
+        f"   RATIO capture ÷ bare = {ratio:.2f} wall, {ratio_cpu:.2f} CPU time   (median of per-pair wall ratios "
+        f"{med(pair_ratios):.2f}; goal ≤ 1.10)"
+    )
 
     # where the extra time goes: cProfile one capture
     stats = profile(lambda: lens_capture(model, inputs, batches))
@@ -207,32 +220,49 @@ def bench_capture(n_convs: int, n_batches: int, repeats: int, results: dict) -> 
         "  _fuse_conv_bn_": cum(stats, "_fuse_conv_bn_", "torchao"),
         "convert_pt2e": cum(stats, "convert_pt2e", "quantize_pt2e.py"),
     }
-    print(f"   cProfile of one pl.capture ({total:.2f} s under the profiler; profiler overhead inflates Python-heavy parts):")
+    print(
+        f"   cProfile of one pl.capture ({total:.2f} s under the profiler; profiler overhead inflates Python-heavy parts):"
+    )
     for k, (s, c) in parts.items():
         print(f"     {k:<44} {s:6.2f} s  {c:4d} call(s)  {100 * s / total:5.1f} %")
     extra = med(lens_t) - med(bare_t)
     pc = parts["private_copy (all copies)"]
-    print(f"   extra time pl.capture − bare (medians): {extra:.2f} s; private_copy alone ≈ {pc[0]:.2f} s under cProfile "
-          f"({pc[1]} copies, {pc[0] / max(pc[1], 1) * 1e3:.0f} ms each)")
+    print(
+        f"   extra time pl.capture − bare (medians): {extra:.2f} s; private_copy alone ≈ {pc[0]:.2f} s under cProfile "
+        f"({pc[1]} copies, {pc[0] / max(pc[1], 1) * 1e3:.0f} ms each)"
+    )
 
     # snapshots are lazy (Stage.snapshot is a cached_property): what viewing every stage costs
     snap_t = {}
     for stage in run:
         snap_t[stage.name], _ = timed(lambda s=stage: s.snapshot)
-    print("   snapshot build per stage (lazy, paid when first viewed): " +
-          ", ".join(f"{k} {ms(v)}" for k, v in snap_t.items()) +
-          f" — all {sum(snap_t.values()):.2f} s = {sum(snap_t.values()) / med(bare_t):.2f} × bare pipeline")
+    print(
+        "   snapshot build per stage (lazy, paid when first viewed): "
+        + ", ".join(f"{k} {ms(v)}" for k, v in snap_t.items())
+        + f" — all {sum(snap_t.values()):.2f} s = {sum(snap_t.values()) / med(bare_t):.2f} × bare pipeline"
+    )
     fresh = lens_capture(model, inputs, batches)
     sstats = profile(lambda: [s.snapshot for s in fresh])
     qp = cum(sstats, "calculate_qparams", "torchao")
-    print(f"   of which observers' calculate_qparams (HistogramObserver's _non_linear_param_search): "
-          f"{qp[0]:.2f} s in {qp[1]} calls under cProfile; top 6 by own time of building every stage's snapshot:")
+    print(
+        f"   of which observers' calculate_qparams (HistogramObserver's _non_linear_param_search): "
+        f"{qp[0]:.2f} s in {qp[1]} calls under cProfile; top 6 by own time of building every stage's snapshot:"
+    )
     print("     " + top(sstats, 6).replace("\n", "\n     "))
     results["capture"] = {
-        "n_convs": n_convs, "n_batches": n_batches, "nodes": nodes, "bare_s": bare_t, "lens_s": lens_t,
-        "bare_cpu_s": bare_c, "lens_cpu_s": lens_c, "ratio_cpu": ratio_cpu,
-        "bare_steps_s": steps, "ratio": ratio, "pair_ratios": pair_ratios,
-        "profile": {k: {"s": s, "calls": c} for k, (s, c) in parts.items()}, "profile_total_s": total,
+        "n_convs": n_convs,
+        "n_batches": n_batches,
+        "nodes": nodes,
+        "bare_s": bare_t,
+        "lens_s": lens_t,
+        "bare_cpu_s": bare_c,
+        "lens_cpu_s": lens_c,
+        "ratio_cpu": ratio_cpu,
+        "bare_steps_s": steps,
+        "ratio": ratio,
+        "pair_ratios": pair_ratios,
+        "profile": {k: {"s": s, "calls": c} for k, (s, c) in parts.items()},
+        "profile_total_s": total,
         "snapshot_s": snap_t,
     }
     results["capture_top"] = top(stats, 15)
@@ -247,14 +277,23 @@ def run_me(me_python: str, kind: str, n: int, repeats: int) -> dict | None:
         print(f"   (Model Explorer skipped: {me_python} not found — see docs/bench.md for the venv)")
         return None
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "kernel_pkg"))
-    cmd = [me_python, os.path.join(HERE, "me_worker.py"), kind, str(n), "--repeats", str(repeats), "--pl",
-           "--threads", str(torch.get_num_threads())]
+    cmd = [
+        me_python,
+        os.path.join(HERE, "me_worker.py"),
+        kind,
+        str(n),
+        "--repeats",
+        str(repeats),
+        "--pl",
+        "--threads",
+        str(torch.get_num_threads()),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
     if line is None:
         print(f"   (Model Explorer worker failed: {proc.stderr.strip().splitlines()[-1:]})")
         return None
-    return json.loads(line[len("RESULT "):])
+    return json.loads(line[len("RESULT ") :])
 
 
 def bench_analyses(sizes: list[tuple[str, int]], repeats: int, me_python: str, results: dict) -> None:
@@ -281,22 +320,40 @@ def bench_analyses(sizes: list[tuple[str, int]], repeats: int, me_python: str, r
         pl_bytes = len(text.encode())
         del ep, out, text
         me = run_me(me_python, kind, n, repeats)
-        row = {"kind": kind, "n": n, "nodes": nodes, "pl_s": pl_t, "pl_median_s": med(pl_t), "pl_cpu_s": pl_c, "pl_gc_s": gc_t, "pl_gc_full": gc_full,
-               "pl_snapshot_only_s": med(build_t), "pl_json_s": med(json_t), "pl_json_bytes": pl_bytes, "me": me}
-        line = (f"   {kind} {n} ({nodes:,} nodes): pl {ms(med(pl_t))} (snapshot alone {ms(med(build_t))}, "
-                f"to_json {ms(med(json_t))}; in gc {ms(med(gc_t))}, full gc passes {gc_full})")
+        row = {
+            "kind": kind,
+            "n": n,
+            "nodes": nodes,
+            "pl_s": pl_t,
+            "pl_median_s": med(pl_t),
+            "pl_cpu_s": pl_c,
+            "pl_gc_s": gc_t,
+            "pl_gc_full": gc_full,
+            "pl_snapshot_only_s": med(build_t),
+            "pl_json_s": med(json_t),
+            "pl_json_bytes": pl_bytes,
+            "me": me,
+        }
+        line = (
+            f"   {kind} {n} ({nodes:,} nodes): pl {ms(med(pl_t))} (snapshot alone {ms(med(build_t))}, "
+            f"to_json {ms(med(json_t))}; in gc {ms(med(gc_t))}, full gc passes {gc_full})"
+        )
         if me:
             row["ratio"] = med(pl_t) / me["convert_median_s"]
             row["ratio_cpu"] = med(pl_c) / me["convert_cpu_median_s"]
-            line += (f" | ME convert {ms(me['convert_median_s'])} (in gc {ms(me['convert_gc_median_s'])}) | RATIO pl ÷ ME = {row['ratio']:.2f} wall, "
-                     f"{row['ratio_cpu']:.2f} CPU")
+            line += (
+                f" | ME convert {ms(me['convert_median_s'])} (in gc {ms(me['convert_gc_median_s'])}) | RATIO pl ÷ ME = {row['ratio']:.2f} wall, "
+                f"{row['ratio_cpu']:.2f} CPU"
+            )
             if "pl_median_s" in me:
                 row["ratio_same_process"] = me["pl_median_s"] / me["convert_median_s"]
                 line += f" (same-process check in ME's venv {row['ratio_same_process']:.2f})"
-            line += (f"\n      with JSON: pl snapshot+analyses+to_json {ms(med(pl_t) + med(json_t))} vs ME convert+json.dumps "
-                     f"{ms(me['convert_median_s'] + med(me['json_s']))} = "
-                     f"{(med(pl_t) + med(json_t)) / (me['convert_median_s'] + med(me['json_s'])):.2f}; "
-                     f"bytes/node pl {pl_bytes / nodes:.0f} vs ME {me['json_bytes'] / nodes:.0f}")
+            line += (
+                f"\n      with JSON: pl snapshot+analyses+to_json {ms(med(pl_t) + med(json_t))} vs ME convert+json.dumps "
+                f"{ms(me['convert_median_s'] + med(me['json_s']))} = "
+                f"{(med(pl_t) + med(json_t)) / (me['convert_median_s'] + med(me['json_s'])):.2f}; "
+                f"bytes/node pl {pl_bytes / nodes:.0f} vs ME {me['json_bytes'] / nodes:.0f}"
+            )
         print(line, flush=True)
         rows.append(row)
     results["analyses"] = rows
@@ -314,19 +371,33 @@ def bench_analyses(sizes: list[tuple[str, int]], repeats: int, me_python: str, r
         "    role": cum(stats, "role", "pt2e_lens/snapshot/_nodes.py"),
         "    _shape_dtype": cum(stats, "_shape_dtype", "pt2e_lens/snapshot/_nodes.py"),
         "    flat_inputs": cum(stats, "flat_inputs", "pt2e_lens/snapshot/_nodes.py"),
-        "    full_name + short_name": tuple(map(sum, zip(cum(stats, "full_name", "_targets.py"), cum(stats, "short_name", "_targets.py")))),
+        "    full_name + short_name": tuple(
+            map(sum, zip(cum(stats, "full_name", "_targets.py"), cum(stats, "short_name", "_targets.py")))
+        ),
         "  named_modules": cum(stats, "named_modules", "torch/nn/modules/module.py"),
         "  qdq": cum(stats, "qdq", "pt2e_lens/snapshot/_qdq.py"),
         "op_counts": cum(stats, "op_counts", "pt2e_lens/analyses/counts.py"),
         "stage_diff": cum(stats, "stage_diff", "pt2e_lens/analyses/stage_diff.py"),
         "focus": cum(stats, "focus", "pt2e_lens/analyses/graph_walks.py"),
-        "Snapshot.users / inputs": tuple(map(sum, zip(cum(stats, "users", "pt2e_lens/snapshot/__init__.py"), cum(stats, "inputs", "pt2e_lens/snapshot/__init__.py")))),
+        "Snapshot.users / inputs": tuple(
+            map(
+                sum,
+                zip(
+                    cum(stats, "users", "pt2e_lens/snapshot/__init__.py"),
+                    cum(stats, "inputs", "pt2e_lens/snapshot/__init__.py"),
+                ),
+            )
+        ),
     }
     total = cum(stats, "pl_snapshot_and_analyses", "bench/workloads.py")[0]
     print(f"   cProfile of pl snapshot + analyses on {kind} {n} ({total:.2f} s under the profiler):")
     for k, (s, c) in parts.items():
         print(f"     {k:<36} {s:6.3f} s  {c:6d} call(s)  {100 * s / total:5.1f} %")
-    results["analyses_profile"] = {"graph": f"{kind} {n}", "total_s": total, **{k: {"s": s, "calls": c} for k, (s, c) in parts.items()}}
+    results["analyses_profile"] = {
+        "graph": f"{kind} {n}",
+        "total_s": total,
+        **{k: {"s": s, "calls": c} for k, (s, c) in parts.items()},
+    }
     results["analyses_top"] = top(stats, 15)
     print("   top 15 by own time:")
     print("     " + results["analyses_top"].replace("\n", "\n     "))
@@ -350,15 +421,24 @@ def bench_json(run: pl.Run, results: dict) -> None:
         n = len(snap.nodes)
         size = len(text.encode())
         top_fields = {k: len(json.dumps(v, separators=(",", ":"))) for k, v in snap.data.items()}
-        rows[stage.name] = {"nodes": n, "bytes": size, "bytes_per_node": size / n, "fields": top_fields,
-                            "node_fields": field_bytes(snap.nodes)}
-        share = ", ".join(f"{k} {100 * v / size:.0f}%" for k, v in sorted(top_fields.items(), key=lambda kv: -kv[1])[:4])
+        rows[stage.name] = {
+            "nodes": n,
+            "bytes": size,
+            "bytes_per_node": size / n,
+            "fields": top_fields,
+            "node_fields": field_bytes(snap.nodes),
+        }
+        share = ", ".join(
+            f"{k} {100 * v / size:.0f}%" for k, v in sorted(top_fields.items(), key=lambda kv: -kv[1])[:4]
+        )
         print(f"   {stage.name:<10} {n:6,} nodes  {size / 1e6:6.2f} MB  {size / n:6.0f} B/node   ({share})")
     conv = rows.get("converted") or rows[list(rows)[-1]]
     nf = conv["node_fields"]
     total_nodes_bytes = sum(nf.values())
-    print("   per-node field share (converted): " + ", ".join(
-        f"{k} {100 * v / total_nodes_bytes:.0f}%" for k, v in sorted(nf.items(), key=lambda kv: -kv[1])[:7]))
+    print(
+        "   per-node field share (converted): "
+        + ", ".join(f"{k} {100 * v / total_nodes_bytes:.0f}%" for k, v in sorted(nf.items(), key=lambda kv: -kv[1])[:7])
+    )
     results["json"] = rows
 
 
@@ -366,13 +446,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes, under a minute")
     ap.add_argument("--repeats", type=int, default=None)
-    ap.add_argument("--me-python", default=os.environ.get("ME_PYTHON", "/work/bench-venv/bin/python"),
-                    help="a Python with ai-edge-model-explorer, torch 2.13 and torchao installed")
+    ap.add_argument(
+        "--me-python",
+        default=os.environ.get("ME_PYTHON", "/work/bench-venv/bin/python"),
+        help="a Python with ai-edge-model-explorer, torch 2.13 and torchao installed",
+    )
     ap.add_argument("--only", choices=["capture", "analyses", "json"], action="append")
     ap.add_argument("--json-out", help="write every number measured to this file")
-    ap.add_argument("--threads", type=int, default=1,
-                    help="torch intra-op threads (default 1: on a shared 2-core machine 2 OpenMP threads stall "
-                         "whenever another process holds a core, which swamps the ratios)")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch intra-op threads (default 1: on a shared 2-core machine 2 OpenMP threads stall "
+        "whenever another process holds a core, which swamps the ratios)",
+    )
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     only = set(args.only or ["capture", "analyses", "json"])
@@ -382,8 +469,10 @@ def main() -> None:
     else:
         n_convs, n_batches, rep_c, rep_a = 200, 4, args.repeats or 5, args.repeats or 5
         sizes = [("resnet", 250), ("transformer", 106), ("resnet", 1000), ("transformer", 425)]
-    print(f"pt2e-lens bench ({'quick' if args.quick else 'full'}): torch {torch.__version__}, "
-          f"{torch.get_num_threads()} threads, python {sys.version.split()[0]}")
+    print(
+        f"pt2e-lens bench ({'quick' if args.quick else 'full'}): torch {torch.__version__}, "
+        f"{torch.get_num_threads()} threads, python {sys.version.split()[0]}"
+    )
     results: dict = {"mode": "quick" if args.quick else "full"}
     t0 = time.perf_counter()
     run = None
@@ -400,13 +489,17 @@ def main() -> None:
 
     print("\n== summary (ratios measured in this run)")
     if "capture" in results:
-        print(f"   pl.capture ÷ bare torchao pipeline ({n_convs} convs): {results['capture']['ratio']:.2f} wall, "
-              f"{results['capture']['ratio_cpu']:.2f} CPU  (goal ≤ 1.10)")
+        print(
+            f"   pl.capture ÷ bare torchao pipeline ({n_convs} convs): {results['capture']['ratio']:.2f} wall, "
+            f"{results['capture']['ratio_cpu']:.2f} CPU  (goal ≤ 1.10)"
+        )
     for row in results.get("analyses", []):
         if "ratio" in row:
-            print(f"   snapshot+analyses ÷ ME convert, {row['kind']} {row['n']} ({row['nodes']:,} nodes): "
-                  f"{row['ratio']:.2f} wall, {row['ratio_cpu']:.2f} CPU, {row.get('ratio_same_process', float('nan')):.2f} "
-                  f"same-process  (goal ≤ 0.50)")
+            print(
+                f"   snapshot+analyses ÷ ME convert, {row['kind']} {row['n']} ({row['nodes']:,} nodes): "
+                f"{row['ratio']:.2f} wall, {row['ratio_cpu']:.2f} CPU, {row.get('ratio_same_process', float('nan')):.2f} "
+                f"same-process  (goal ≤ 0.50)"
+            )
     for name in ("exported", "prepared", "converted"):
         if name in results.get("json", {}):
             print(f"   JSON bytes/node {name}: {results['json'][name]['bytes_per_node']:.0f}")

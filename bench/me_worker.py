@@ -8,6 +8,7 @@
 With --pl (and pt2e_lens + torchao importable here) it also times pt2e-lens's snapshot + analyses in
 this same process, so the ratio can be cross-checked without the process boundary.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,8 +52,17 @@ def main() -> None:
     ep = models.export(args.kind, args.n)
     export_s = time.perf_counter() - t
 
-    out = {"kind": args.kind, "n": args.n, "ep_nodes": len(ep.graph.nodes), "export_s": export_s,
-           "convert_s": [], "convert_cpu_s": [], "convert_gc_s": [], "json_s": [], "json_bytes": None}
+    out = {
+        "kind": args.kind,
+        "n": args.n,
+        "ep_nodes": len(ep.graph.nodes),
+        "export_s": export_s,
+        "convert_s": [],
+        "convert_cpu_s": [],
+        "convert_gc_s": [],
+        "json_s": [],
+        "json_bytes": None,
+    }
     pl_fn = None
     if args.pl:
         try:

@@ -6,6 +6,7 @@ own venv. Node counts are of `torch.export.export(model, inputs).module()` on to
   resnet(n)       n × conv-bn-relu-conv-bn-add-relu (8 channels)   250 → ~5k, 1000 → ~20k
   transformer(n)  n × nn.TransformerEncoderLayer(d=32, 4 heads)    ~106 → ~5k, ~425 → ~20k
 """
+
 from __future__ import annotations
 
 import torch

@@ -4,6 +4,7 @@ Run: .venv/bin/python bench/notebook_size.py
 Prints each output's size by MIME type and the share taken by the inlined front-end bundle, so the
 choice "inline the report bundle in every text/html output" can be weighed against its cost.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,9 +37,11 @@ def main() -> int:
     for mime, size in sorted(totals.items(), key=lambda kv: -kv[1]):
         print(f"  {mime:40s} {size / 1024:8.0f} KiB  ({size / whole:.0%})")
     inlined = len(js) * views
-    print(f"report bundle: {len(js) / 1024:.0f} KiB, inlined {views}x = {inlined / 1024:.0f} KiB "
-          f"({inlined / whole:.0%} of the notebook); view JSON (ratio to bundle): "
-          f"{totals.get(MIME, 0) / max(inlined, 1):.2f}")
+    print(
+        f"report bundle: {len(js) / 1024:.0f} KiB, inlined {views}x = {inlined / 1024:.0f} KiB "
+        f"({inlined / whole:.0%} of the notebook); view JSON (ratio to bundle): "
+        f"{totals.get(MIME, 0) / max(inlined, 1):.2f}"
+    )
     return 0
 
 

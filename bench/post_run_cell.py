@@ -7,6 +7,7 @@ a prepared GraphModule, a 2000-node GraphModule and 300 other variables); then `
 timed with an empty post_run_cell callback and with pt2e-lens loaded. Prints the callback's own
 time per cell, the whole cell's time, and their ratio to the empty callback. Goal: ≤ 2 ms a cell.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -74,7 +75,9 @@ def main() -> None:
 
     ms = lambda xs: statistics.median(xs) * 1e3  # noqa: E731
     print(f"namespace: {len(shell.user_ns)} names, models {sorted(tracker.entries)} (big: {n_nodes} nodes)")
-    print(f"callback alone   median {ms(calls):.3f} ms  p95 {sorted(calls)[int(CELLS * .95)] * 1e3:.3f} ms  (goal ≤ 2 ms)")
+    print(
+        f"callback alone   median {ms(calls):.3f} ms  p95 {sorted(calls)[int(CELLS * 0.95)] * 1e3:.3f} ms  (goal ≤ 2 ms)"
+    )
     print(f"cell, empty cb   median {ms(base):.3f} ms")
     print(f"cell, pt2e-lens  median {ms(lens):.3f} ms")
     print(f"ratio pt2e-lens / empty callback: {ms(lens) / ms(base):.2f}x")

@@ -1,4 +1,5 @@
 """The pt2e-lens work each benchmark times, shared by capture.py and the Model Explorer worker."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH" PT2E_LENS_PYTHON="$PWD/.venv/bin/python"
 mkdir -p tests/ui/artifacts
+# linters first: a tree that does not lint clean fails before any test runs
+ruff check kernel_pkg tests bench
+ruff format --check kernel_pkg tests bench
+npm run lint
 python -m pytest -q tests
 npm test
 npm run test:browser

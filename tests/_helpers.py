@@ -1,4 +1,5 @@
 """Shared test helpers: export the course's models the way the chapters do."""
+
 import torch
 
 from pt2e_lens.examples import example_inputs, get_model

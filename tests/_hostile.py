@@ -1,4 +1,5 @@
 """A model whose submodule name is an HTML injection attempt: every surface must show it as text."""
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Models and quantizers that trigger (or avoid) each pt2e-lens `why` finding. Shared by tests/test_why_*.py."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -9,8 +10,8 @@ from torchao.quantization.pt2e.quantizer import annotate_input_qspec_map, annota
 
 import pt2e_lens as pl
 from pt2e_lens._torchao import (
-    DerivedQuantizationSpec,
     Q_ANNOTATION_KEY,
+    DerivedQuantizationSpec,
     QuantizationAnnotation,
     SharedQuantizationSpec,
     is_observer_module,
@@ -104,8 +105,12 @@ def _derive(obs_or_fqs):
 
 def derived_spec(sources):
     return DerivedQuantizationSpec(
-        derived_from=sources, derive_qparams_fn=_derive, dtype=torch.int32, quant_min=-(2**31),
-        quant_max=2**31 - 1, qscheme=torch.per_tensor_symmetric,
+        derived_from=sources,
+        derive_qparams_fn=_derive,
+        dtype=torch.int32,
+        quant_min=-(2**31),
+        quant_max=2**31 - 1,
+        qscheme=torch.per_tensor_symmetric,
     )
 
 
@@ -172,6 +177,7 @@ class PerTensorFirstConvQuantizer(RuleQuantizer):
 
 # -- reading torchao's own objects in a prepared graph
 
+
 def observer_nodes(gm: torch.fx.GraphModule) -> list[Node]:
     return [n for n in gm.graph.nodes if n.op == "call_module" and is_observer_module(gm.get_submodule(n.target))]
 
@@ -191,9 +197,16 @@ def instance_serving(gm: torch.fx.GraphModule, member: str):
     if "→" in member:
         src, dst = member.split("→")
         for arg in node(gm, dst).all_input_nodes:
-            if arg.op == "call_module" and is_observer_module(gm.get_submodule(arg.target)) and _strip(arg, gm).name == src:
+            if (
+                arg.op == "call_module"
+                and is_observer_module(gm.get_submodule(arg.target))
+                and _strip(arg, gm).name == src
+            ):
                 return gm.get_submodule(arg.target)
         return None
     name = member.removesuffix(" (output)")
-    out = next((u for u in node(gm, name).users if u.op == "call_module" and is_observer_module(gm.get_submodule(u.target))), None)
+    out = next(
+        (u for u in node(gm, name).users if u.op == "call_module" and is_observer_module(gm.get_submodule(u.target))),
+        None,
+    )
     return gm.get_submodule(out.target) if out is not None else None

@@ -15,4 +15,3 @@ def tiny_ep():
 @pytest.fixture()
 def tiny_gm(tiny_ep):
     return tiny_ep.module()
-

@@ -1,4 +1,5 @@
 """A real ipykernel driven through jupyter_client, importing pt2e_lens from this worktree."""
+
 from __future__ import annotations
 
 import os
@@ -80,7 +81,9 @@ class Kernel:
         comm_id = uuid.uuid4().hex
         msg = self.kc.session.msg("comm_open", {"comm_id": comm_id, "target_name": TARGET, "data": data or {}})
         self.kc.shell_channel.send(msg)
-        first = self.wait_for(lambda m: m["msg_type"] in ("comm_msg", "comm_close") and m["content"]["comm_id"] == comm_id)
+        first = self.wait_for(
+            lambda m: m["msg_type"] in ("comm_msg", "comm_close") and m["content"]["comm_id"] == comm_id
+        )
         return comm_id, first
 
     def send(self, comm_id: str, data) -> None:
@@ -92,9 +95,15 @@ class Kernel:
         if isinstance(data, dict) and rid is None:
             rid = data["id"] = uuid.uuid4().hex
         self.send(comm_id, data)
-        msg = self.wait_for(lambda m: m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == comm_id
-                            and m["content"]["data"].get("type") == "reply" and m["content"]["data"].get("id") == rid,
-                            timeout)
+        msg = self.wait_for(
+            lambda m: (
+                m["msg_type"] == "comm_msg"
+                and m["content"]["comm_id"] == comm_id
+                and m["content"]["data"].get("type") == "reply"
+                and m["content"]["data"].get("id") == rid
+            ),
+            timeout,
+        )
         return msg["content"]["data"]
 
     def events(self, comm_id: str, event: str) -> list[dict]:
@@ -104,8 +113,13 @@ class Kernel:
                 self.pending.append(self._next(0.2))
             except queue.Empty:
                 break
-        hits = [m for m in self.pending if m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == comm_id
-                and m["content"]["data"].get("event") == event]
+        hits = [
+            m
+            for m in self.pending
+            if m["msg_type"] == "comm_msg"
+            and m["content"]["comm_id"] == comm_id
+            and m["content"]["data"].get("event") == event
+        ]
         self.pending = [m for m in self.pending if m not in hits]
         return [m["content"]["data"] for m in hits]
 

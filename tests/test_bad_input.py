@@ -1,4 +1,6 @@
 """Bad input: one clear line that says what to do; the user's objects and earlier stages survive."""
+
+import pytest
 import torch
 from torch import nn
 from torchao.quantization.pt2e.quantizer import (
@@ -6,8 +8,6 @@ from torchao.quantization.pt2e.quantizer import (
     SharedQuantizationSpec,
     annotate_output_qspec,
 )
-
-import pytest
 
 import pt2e_lens as pl
 from pt2e_lens.examples import ConvQuantizer, RuleQuantizer, calibration_batches, example_inputs, get_model

@@ -1,4 +1,5 @@
 """pl.Run / pl.capture: every stage recorded, the user's objects never touched."""
+
 import copy
 import io
 import warnings
@@ -23,8 +24,9 @@ def fingerprint_graph(gm: torch.fx.GraphModule) -> tuple:
 
 
 def test_capture_records_all_stages_in_order():
-    run = pl.capture(get_model("tiny").eval(), example_inputs(8), ConvQuantizer(),
-                     calibration=calibration_batches(2, 8))
+    run = pl.capture(
+        get_model("tiny").eval(), example_inputs(8), ConvQuantizer(), calibration=calibration_batches(2, 8)
+    )
     assert run.stages == ["exported", "annotated", "prepared", "calibrated", "converted"]
     for name in run.stages:
         assert run[name].name == name and run[name].snapshot.stage == name
@@ -61,19 +63,26 @@ def test_prepared_user_graph_annotations_untouched_by_run():
     gm = torch.export.export(get_model("conv_relu").eval(), example_inputs(2)).module()
     prepared = prepare_pt2e(copy.deepcopy(gm), ConvQuantizer())
     before = fingerprint_graph(prepared)
-    ann_before = {n.name: (dict(a.input_qspec_map), a.output_qspec, a._annotated)
-                  for n in prepared.graph.nodes if (a := n.meta.get(Q_ANNOTATION_KEY))}
+    ann_before = {
+        n.name: (dict(a.input_qspec_map), a.output_qspec, a._annotated)
+        for n in prepared.graph.nodes
+        if (a := n.meta.get(Q_ANNOTATION_KEY))
+    }
     run = pl.Run(prepared)
     run.prepare(ConvQuantizer())  # annotates and prepares its private copy
     assert fingerprint_graph(prepared) == before
-    ann_after = {n.name: (dict(a.input_qspec_map), a.output_qspec, a._annotated)
-                 for n in prepared.graph.nodes if (a := n.meta.get(Q_ANNOTATION_KEY))}
+    ann_after = {
+        n.name: (dict(a.input_qspec_map), a.output_qspec, a._annotated)
+        for n in prepared.graph.nodes
+        if (a := n.meta.get(Q_ANNOTATION_KEY))
+    }
     assert ann_after == ann_before
 
 
 def test_stages_keep_their_own_observer_state():
-    run = pl.capture(get_model("conv_relu").eval(), example_inputs(4), ConvQuantizer(),
-                     calibration=calibration_batches(2, 4))
+    run = pl.capture(
+        get_model("conv_relu").eval(), example_inputs(4), ConvQuantizer(), calibration=calibration_batches(2, 4)
+    )
     prepared = pl.snapshot(run["prepared"]).observers
     calibrated = pl.snapshot(run["calibrated"]).observers
     assert all(o["min"] is None for o in prepared)
@@ -86,8 +95,9 @@ def test_stages_keep_their_own_observer_state():
 
 
 def test_qdq_scales_match_convert_and_observers():
-    run = pl.capture(get_model("conv_relu").eval(), example_inputs(4), ConvQuantizer(),
-                     calibration=calibration_batches(2, 4))
+    run = pl.capture(
+        get_model("conv_relu").eval(), example_inputs(4), ConvQuantizer(), calibration=calibration_batches(2, 4)
+    )
     obs = {o["names"][0]: o for o in pl.snapshot(run["calibrated"]).observers}
     rows = pl.snapshot(run["converted"]).qdq
     assert rows, "convert produced q/dq nodes"
@@ -131,8 +141,9 @@ def test_convert_without_calibration_warns():
 
 
 def test_snapshot_round_trips_through_json():
-    run = pl.capture(get_model("residual").eval(), example_inputs(4), ConvQuantizer(),
-                     calibration=calibration_batches(1, 4))
+    run = pl.capture(
+        get_model("residual").eval(), example_inputs(4), ConvQuantizer(), calibration=calibration_batches(1, 4)
+    )
     for stage in run:
         snap = stage.snapshot
         again = pl.Snapshot.from_json(snap.to_json())
@@ -143,8 +154,9 @@ def test_calibrated_snapshot_reuses_convert_qparams(monkeypatch):
     """HistogramObserver.calculate_qparams costs ~0.3 s each: after convert the snapshot must not redo it."""
     from torchao.quantization.pt2e.observer import HistogramObserver, PerChannelMinMaxObserver
 
-    run = pl.capture(get_model("conv_relu").eval(), example_inputs(4), ConvQuantizer(),
-                     calibration=calibration_batches(2, 4))
+    run = pl.capture(
+        get_model("conv_relu").eval(), example_inputs(4), ConvQuantizer(), calibration=calibration_batches(2, 4)
+    )
     calls = []
     for cls in (HistogramObserver, PerChannelMinMaxObserver):
         original = cls.calculate_qparams
@@ -174,7 +186,9 @@ def test_annotated_graph_rebuilt_from_prepared_matches_the_live_snapshot():
     from pt2e_lens.examples import AddQuantizer
     from pt2e_lens.snapshot import build
 
-    run = pl.Run(get_model("tiny").eval(), example_inputs(8)).prepare(ComposableQuantizer([ConvQuantizer(), AddQuantizer()]))
+    run = pl.Run(get_model("tiny").eval(), example_inputs(8)).prepare(
+        ComposableQuantizer([ConvQuantizer(), AddQuantizer()])
+    )
     live = run["annotated"].snapshot
     rebuilt = build(run["annotated"].graph_module, "annotated", run["annotated"].record)
     strip = lambda s: {k: s.data[k] for k in ("nodes", "edges", "specs", "annotations")}  # noqa: E731

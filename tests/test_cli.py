@@ -1,4 +1,5 @@
 """`pt2e-lens report`: the README's main job, on an example and on a .pt2 file."""
+
 import json
 
 import torch

@@ -1,4 +1,5 @@
 """Collapsed stages for the panel: module groups on demand, each reply under the cap."""
+
 import pytest
 
 import pt2e_lens as pl
@@ -22,7 +23,9 @@ def test_nested_groups_down_to_what_fits(snap):
     assert top["collapsed"] and top["parent"] is None
     assert sum(g["node_count"] for g in top["groups"]) == sum(1 for n in snap.nodes if n["module_stack"])
     block = fitted(snap, "block", cap)
-    assert block["collapsed"] and block["parent"] == "" and [g["group"] for g in block["groups"]] == ["block.0", "block.1"]
+    assert (
+        block["collapsed"] and block["parent"] == "" and [g["group"] for g in block["groups"]] == ["block.0", "block.1"]
+    )
     inner = fitted(snap, "block.0", cap)
     assert inner["collapsed"] is False and encoded_size(inner["view"]) <= cap
 

@@ -1,4 +1,5 @@
 """Every snapshot pt2e-lens writes validates against the published JSON Schema."""
+
 import json
 from importlib.resources import files
 
@@ -14,9 +15,13 @@ SCHEMA = json.loads(files("pt2e_lens").joinpath("schema/view.schema.json").read_
 
 @pytest.fixture(scope="module")
 def run():
-    return pl.capture(get_model("tiny").eval(), example_inputs(8),
-                      ComposableQuantizer([ConvQuantizer(), AddQuantizer()]),
-                      calibration=calibration_batches(2, 8), decompose={})
+    return pl.capture(
+        get_model("tiny").eval(),
+        example_inputs(8),
+        ComposableQuantizer([ConvQuantizer(), AddQuantizer()]),
+        calibration=calibration_batches(2, 8),
+        decompose={},
+    )
 
 
 def test_every_stage_validates(run):

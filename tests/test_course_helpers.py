@@ -1,20 +1,31 @@
 """The course's helper names work on pt2e-lens and agree with torchao's graphs."""
+
 import copy
 
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
 import pt2e_lens as pl
 from pt2e_lens.examples import (
-    ConvQuantizer, calibration_batches, draw, draw_stages, example_inputs, export_module, get_model,
-    observer_nodes, qdq_nodes, short, table,
+    ConvQuantizer,
+    calibration_batches,
+    draw,
+    draw_stages,
+    example_inputs,
+    export_module,
+    get_model,
+    observer_nodes,
+    qdq_nodes,
+    short,
+    table,
 )
 
 
 def test_helpers_on_the_residual_model():
     gm = export_module(get_model("residual").eval(), example_inputs(4))
     prepared = prepare_pt2e(copy.deepcopy(gm), ConvQuantizer())
-    real_obs = [n.name for n in prepared.graph.nodes if n.op == "call_module"
-                and n.target.startswith("activation_post_process")]
+    real_obs = [
+        n.name for n in prepared.graph.nodes if n.op == "call_module" and n.target.startswith("activation_post_process")
+    ]
     assert observer_nodes(prepared) == real_obs and len(real_obs) == 6
     for b in calibration_batches(1, 4):
         prepared(*b)

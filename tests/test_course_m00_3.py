@@ -1,4 +1,5 @@
 """Course chapter M00-3 (decomposition): every number and string it prints, from pt2e-lens."""
+
 import pt2e_lens as pl
 
 

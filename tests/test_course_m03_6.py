@@ -1,8 +1,10 @@
 """Course chapter M03-6 (partial quantization, ComposableQuantizer, annotation order)."""
+
 import copy
 
 import pytest
 import torch
+from _helpers import export_module
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.quantization.pt2e.quantizer import ComposableQuantizer, QuantizationAnnotation, get_module_name_filter
 
@@ -18,8 +20,6 @@ from pt2e_lens.examples import (
     get_model,
 )
 from pt2e_lens.examples.quantizers import CONV2D, find
-
-from _helpers import export_module
 
 
 def torchao_observer_nodes(gm):
@@ -37,8 +37,13 @@ def torchao_qdq_nodes(gm):
 )
 def test_partial_quantization_table(scope, n_obs, n_qdq):
     include = get_module_name_filter(scope) if scope else None
-    run = pl.capture(get_model("tiny").eval(), example_inputs(8), ConvQuantizer(include),
-                     calibration=calibration_batches(n=4, batch_size=16), dynamic_batch=True)
+    run = pl.capture(
+        get_model("tiny").eval(),
+        example_inputs(8),
+        ConvQuantizer(include),
+        calibration=calibration_batches(n=4, batch_size=16),
+        dynamic_batch=True,
+    )
     prepared, converted = run["prepared"].graph_module, run["converted"].graph_module
     assert len(torchao_observer_nodes(prepared)) == n_obs
     assert len(pl.observers(run["prepared"])) == n_obs  # one instance per node: no sharing here
@@ -46,11 +51,17 @@ def test_partial_quantization_table(scope, n_obs, n_qdq):
 
 
 def test_only_stem_sequence_line():
-    run = pl.capture(get_model("tiny").eval(), example_inputs(8), ConvQuantizer(get_module_name_filter("stem")),
-                     calibration=calibration_batches(n=2, batch_size=8))
+    run = pl.capture(
+        get_model("tiny").eval(),
+        example_inputs(8),
+        ConvQuantizer(get_module_name_filter("stem")),
+        calibration=calibration_batches(n=2, batch_size=8),
+    )
     line = pl.sequence(run["converted"])
-    assert line == ("dq q dq conv2d q dq relu max_pool2d conv2d relu conv2d add relu max_pool2d conv2d relu "
-                    "adaptive_avg_pool2d flatten linear")
+    assert line == (
+        "dq q dq conv2d q dq relu max_pool2d conv2d relu conv2d add relu max_pool2d conv2d relu "
+        "adaptive_avg_pool2d flatten linear"
+    )
     assert "q" not in line.split("relu", 1)[1].split()
 
 
@@ -65,6 +76,7 @@ def test_sequence_matches_plain_torchao_pipeline():
         def short(n):
             t = str(n.target)
             return "dq" if "dequantize" in t else "q" if "quantize" in t else n.name.rstrip("_0123456789")
+
         return " ".join(short(n) for n in g.graph.nodes if n.op == "call_function")
 
     assert pl.sequence(converted) == course_sequence(converted)
@@ -146,7 +158,10 @@ def test_annotation_order_experiment():
     assert not observer_before_relu(big_first.graph_module)
     assert observer_before_relu(small_first.graph_module)
     big, small = pl.annotations(big_first), pl.annotations(small_first)
-    assert dict(zip(big.column("node"), big.column("quantizer"))) == {"conv2d": "ConvReluQuantizer", "relu": "ConvReluQuantizer"}
+    assert dict(zip(big.column("node"), big.column("quantizer"))) == {
+        "conv2d": "ConvReluQuantizer",
+        "relu": "ConvReluQuantizer",
+    }
     assert dict(zip(small.column("node"), small.column("quantizer"))) == {"conv2d": "ConvQuantizer"}
     # the later, larger pattern found conv2d already claimed: that is why the order matters
     assert dict(zip(small.column("node"), small.column("skipped_by"))) == {"conv2d": "ConvReluQuantizer"}

@@ -1,9 +1,11 @@
 """MIME bundles: the View JSON, a self-contained text/html fallback, text/plain — all escaped."""
+
 import json
 import re
+from importlib.resources import files
 
 import jsonschema
-from importlib.resources import files
+from _hostile import HOSTILE, hostile_ep
 
 import pt2e_lens as pl
 from pt2e_lens.display import MIME, html_fragment, mimebundle, script_json
@@ -11,14 +13,13 @@ from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_input
 from pt2e_lens.report import write_html
 from pt2e_lens.views import graph_view
 
-from _hostile import HOSTILE, hostile_ep
-
 SCHEMA = json.loads(files("pt2e_lens").joinpath("schema/view.schema.json").read_text())
 
 
 def test_run_bundle_carries_a_valid_view_with_every_stage():
-    run = pl.capture(get_model("tiny").eval(), example_inputs(8), ConvQuantizer(),
-                     calibration=calibration_batches(2, 8))
+    run = pl.capture(
+        get_model("tiny").eval(), example_inputs(8), ConvQuantizer(), calibration=calibration_batches(2, 8)
+    )
     bundle = mimebundle(run)
     view = bundle[MIME]
     jsonschema.validate(view, SCHEMA)
@@ -31,8 +32,12 @@ def test_run_bundle_carries_a_valid_view_with_every_stage():
 
 
 def test_compare_focus_follows_what_nodes_became(tiny_ep):
-    w = pl.compare([(tiny_ep.module(), "ep.module()"), (tiny_ep.run_decompositions({}).module(), "decomposed")],
-                   focus=["conv2d", "batch_norm", "relu"], hops=0, title="stem")
+    w = pl.compare(
+        [(tiny_ep.module(), "ep.module()"), (tiny_ep.run_decompositions({}).module(), "decomposed")],
+        focus=["conv2d", "batch_norm", "relu"],
+        hops=0,
+        title="stem",
+    )
     view = w.view
     jsonschema.validate(view, SCHEMA)
     pre, post = view["focus"]
@@ -95,8 +100,9 @@ def test_show_has_no_widget_view_and_widget_updates_live(tiny_ep):
 
 
 def test_accuracy_displays_as_a_heat_overlay_on_the_converted_graph():
-    run = pl.capture(get_model("conv_relu").eval(), example_inputs(2), ConvQuantizer(),
-                     calibration=calibration_batches(2, 2))
+    run = pl.capture(
+        get_model("conv_relu").eval(), example_inputs(2), ConvQuantizer(), calibration=calibration_batches(2, 2)
+    )
     acc = pl.accuracy(run, calibration_batches(2, 2))
     view = mimebundle(acc)[MIME]
     jsonschema.validate(view, SCHEMA)

@@ -1,4 +1,5 @@
 """The pt2e-lens comm protocol against a real kernel (docs/protocol.md)."""
+
 import json
 from pathlib import Path
 
@@ -57,7 +58,13 @@ def test_current_model_follows_the_newest(kernel, comm):
     assert event["result"]["current"] == "ep"
     [row] = event["result"]["models"]
     revision = row.pop("revision")
-    assert row == {"name": "ep", "type": "ExportedProgram", "node_count": 47, "stages": ["exported"], "stage": "exported"}
+    assert row == {
+        "name": "ep",
+        "type": "ExportedProgram",
+        "node_count": 47,
+        "stages": ["exported"],
+        "stage": "exported",
+    }
     run(kernel, "run = pl.capture(ep, None, ConvReluQuantizer(), calibration=calibration_batches(2))")
     [event] = kernel.events(comm, "models")
     assert event["result"]["current"] == "run"
@@ -98,8 +105,11 @@ def test_get_stage_matches_torchao(kernel, comm):
     view = res["view"]
     jsonschema.validate(view, SCHEMA)
     snap = view["panes"][0]["snapshot"]
-    n_obs = value(kernel, "len({id(m) for m in run['prepared'].graph_module.modules() "
-                          "if isinstance(m, __import__('torchao').quantization.pt2e.ObserverBase)})")
+    n_obs = value(
+        kernel,
+        "len({id(m) for m in run['prepared'].graph_module.modules() "
+        "if isinstance(m, __import__('torchao').quantization.pt2e.ObserverBase)})",
+    )
     assert len(snap["observers"]) == n_obs == 9
     tables = {t["name"]: t for t in view["tables"]}
     assert len(tables["observers"]["rows"]) == 9
@@ -143,18 +153,21 @@ def test_report_comes_back_as_text(kernel, comm):
     err(kernel.request(comm, {"type": "get_report", "name": "x"}), "no_model")
 
 
-@pytest.mark.parametrize("data, code", [
-    ("get_stage", "malformed"),
-    ([1, 2], "malformed"),
-    ({}, "unknown_request"),
-    ({"type": "exec", "code": "import os"}, "unknown_request"),
-    ({"type": "get_stage", "name": 3}, "bad_field"),
-    ({"type": "get_stage", "code": "1"}, "bad_field"),
-    ({"type": "get_node"}, "bad_field"),
-    ({"type": "hello", "protocol": True}, "bad_field"),
-    ({"type": "get_stage", "name": "__import__('os').system('touch /tmp/pwned')"}, "no_model"),
-    ({"type": "list_models", "pad": "x" * 70000}, "malformed"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        ("get_stage", "malformed"),
+        ([1, 2], "malformed"),
+        ({}, "unknown_request"),
+        ({"type": "exec", "code": "import os"}, "unknown_request"),
+        ({"type": "get_stage", "name": 3}, "bad_field"),
+        ({"type": "get_stage", "code": "1"}, "bad_field"),
+        ({"type": "get_node"}, "bad_field"),
+        ({"type": "hello", "protocol": True}, "bad_field"),
+        ({"type": "get_stage", "name": "__import__('os').system('touch /tmp/pwned')"}, "no_model"),
+        ({"type": "list_models", "pad": "x" * 70000}, "malformed"),
+    ],
+)
 def test_bad_requests_get_an_error_reply(kernel, comm, data, code):
     err(kernel.request(comm, data), code)
     assert run(kernel, "print(1 + 1)")["stdout"] == "2\n"
@@ -162,7 +175,10 @@ def test_bad_requests_get_an_error_reply(kernel, comm, data, code):
 
 
 def test_odd_namespace_objects_do_not_break_cells(kernel, comm):
-    out = run(kernel, "class Weird:\n    __class__ = property(lambda self: 1 / 0)\nw = Weird()\nglobals()[''] = 1\nglobals()[7] = 2")
+    out = run(
+        kernel,
+        "class Weird:\n    __class__ = property(lambda self: 1 / 0)\nw = Weird()\nglobals()[''] = 1\nglobals()[7] = 2",
+    )
     assert out["stderr"] == ""
     run(kernel, "gm9 = ep.module()")
     assert kernel.events(comm, "models")[-1]["result"]["current"] == "gm9"

@@ -1,4 +1,5 @@
 """Every %pt2e magic, with good and bad input, in a real kernel."""
+
 import pytest
 from kernel_client import kernel_fixture
 
@@ -8,10 +9,12 @@ MIME = "application/vnd.pt2e-lens.v1+json"
 
 @pytest.fixture(scope="module")
 def k(kernel):
-    out = kernel.execute("%load_ext pt2e_lens\n"
-                         "ep = torch.export.export(get_model('tiny').eval(), example_inputs())\n"
-                         "run = pl.capture(ep, None, ConvReluQuantizer(), calibration=calibration_batches(2))\n"
-                         "answer = 42")
+    out = kernel.execute(
+        "%load_ext pt2e_lens\n"
+        "ep = torch.export.export(get_model('tiny').eval(), example_inputs())\n"
+        "run = pl.capture(ep, None, ConvReluQuantizer(), calibration=calibration_batches(2))\n"
+        "answer = 42"
+    )
     assert out["ok"], out
     return kernel
 
@@ -44,8 +47,16 @@ def test_show(k):
     doc = view(good(k, "%pt2e show run"))
     assert doc["mode"] == "run" and [p["label"] for p in doc["panes"]][-1] == "converted"
     doc = view(good(k, "%pt2e show run[prepared] --focus conv2d,relu --hops 0 --title 'my title'"))
-    assert doc["title"] == "my title" and set(doc["focus"][0]) == {"conv2d", "conv2d_1", "conv2d_2", "conv2d_3",
-                                                                   "relu", "relu_1", "relu_2", "relu_3"}
+    assert doc["title"] == "my title" and set(doc["focus"][0]) == {
+        "conv2d",
+        "conv2d_1",
+        "conv2d_2",
+        "conv2d_3",
+        "relu",
+        "relu_1",
+        "relu_2",
+        "relu_3",
+    }
     assert bad(k, "%pt2e show ep2") == "no variable 'ep2' — did you mean ep?"
     assert "did you mean prepared" in bad(k, "%pt2e show run[prepped]")
     assert "GraphModule or a torch.export.ExportedProgram, got int" in bad(k, "%pt2e show answer")
@@ -67,8 +78,10 @@ def test_diff(k):
     assert "required" in bad(k, "%pt2e diff ep") or "expected" in bad(k, "%pt2e diff ep")
 
 
-QDQ_NODES = ("sum(getattr(n.target, 'namespace', '') == 'quantized_decomposed' "
-             "for n in run['converted'].graph_module.graph.nodes)")
+QDQ_NODES = (
+    "sum(getattr(n.target, 'namespace', '') == 'quantized_decomposed' "
+    "for n in run['converted'].graph_module.graph.nodes)"
+)
 
 
 @pytest.mark.parametrize("magic, rows", [("annotations", "6"), ("observers", "9"), ("qdq", QDQ_NODES)])

@@ -1,4 +1,5 @@
 """The quickstart notebook runs top to bottom and its outputs carry pt2e-lens views."""
+
 from pathlib import Path
 
 import nbformat

@@ -1,4 +1,5 @@
 """torchao's affine observers convert to quantize_affine / dequantize_affine: still q/dq with qparams."""
+
 import torch
 from torchao.quantization.granularity import PerAxis, PerTensor
 from torchao.quantization.pt2e._affine_quantization import AffineQuantizedMinMaxObserver
@@ -12,9 +13,11 @@ from pt2e_lens.examples.quantizers import CONV2D, find
 
 def affine_spec(granularity):
     ctr = AffineQuantizedMinMaxObserver.with_args(
-        mapping_type=MappingType.ASYMMETRIC, target_dtype=torch.int8, granularity=granularity)
-    return QuantizationSpec(dtype=torch.int8, quant_min=-128, quant_max=127, is_dynamic=False,
-                            observer_or_fake_quant_ctr=ctr)
+        mapping_type=MappingType.ASYMMETRIC, target_dtype=torch.int8, granularity=granularity
+    )
+    return QuantizationSpec(
+        dtype=torch.int8, quant_min=-128, quant_max=127, is_dynamic=False, observer_or_fake_quant_ctr=ctr
+    )
 
 
 class AffineConvQuantizer(RuleQuantizer):
@@ -27,8 +30,9 @@ class AffineConvQuantizer(RuleQuantizer):
 
 
 def test_affine_qdq_nodes_and_qparams():
-    run = pl.capture(get_model("conv_relu").eval(), example_inputs(2), AffineConvQuantizer(),
-                     calibration=calibration_batches(2, 2))
+    run = pl.capture(
+        get_model("conv_relu").eval(), example_inputs(2), AffineConvQuantizer(), calibration=calibration_batches(2, 2)
+    )
     gm = run["converted"].graph_module
     real = [n for n in gm.graph.nodes if n.op == "call_function" and "quantize_affine" in str(n.target)]
     rows = pl.snapshot(run["converted"]).qdq

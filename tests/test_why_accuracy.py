@@ -1,4 +1,5 @@
 """pl.accuracy: per-node SQNR/MSE, checked against the float model, the converted graph and torchao's debugger."""
+
 import pytest
 import torch
 from torchao.quantization.pt2e import compare_results, extract_results_from_loggers, prepare_for_propagation_comparison
@@ -53,8 +54,14 @@ def test_folded_batch_norm_is_compared_with_its_float_output(setup):
 def test_input_edge_quantization_is_added(setup):
     _, run, batch, table = setup
     gm = run["converted"].graph_module
-    q = next(n for n in gm.graph.nodes if n.op == "call_function" and "quantize_per_tensor" in str(n.target)
-             and "dequantize" not in str(n.target) and n.args[0].name == "x")
+    q = next(
+        n
+        for n in gm.graph.nodes
+        if n.op == "call_function"
+        and "quantize_per_tensor" in str(n.target)
+        and "dequantize" not in str(n.target)
+        and n.args[0].name == "x"
+    )
     scale, zero_point, qmin, qmax = q.args[1:5]
     x = batch[0][0]
     expected = sqnr(x, torch.fake_quantize_per_tensor_affine(x, scale, zero_point, qmin, qmax))

@@ -1,13 +1,7 @@
 """pl.check: each problem comes with a quantizer that triggers it (and torchao's own failure, where it fails)."""
+
 import pytest
 import torch
-from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
-
-import pt2e_lens as pl
-from pt2e_lens._copy import private_copy
-from pt2e_lens._torchao import ComposableQuantizer, Q_ANNOTATION_KEY, QuantizationAnnotation
-from pt2e_lens.examples import AddQuantizer, ConvQuantizer, ConvReluQuantizer, example_inputs, get_model
-from pt2e_lens.examples.quantizers import CONV2D, RuleQuantizer, find, quantizer_by_name
 from _why_models import (
     AddAnythingQuantizer,
     AddConstant,
@@ -19,6 +13,13 @@ from _why_models import (
     export_gm,
     node,
 )
+from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
+
+import pt2e_lens as pl
+from pt2e_lens._copy import private_copy
+from pt2e_lens._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, QuantizationAnnotation
+from pt2e_lens.examples import AddQuantizer, ConvQuantizer, ConvReluQuantizer, example_inputs, get_model
+from pt2e_lens.examples.quantizers import CONV2D, RuleQuantizer, find, quantizer_by_name
 
 
 class MeddlingQuantizer(RuleQuantizer):
@@ -67,7 +68,9 @@ def test_derived_spec_needs_observed_sources(conv_relu):
 def test_overwritten_annotation_inside_one_quantizer(conv_relu):
     table = pl.check(SelfOverwritingQuantizer(), conv_relu)
     assert kinds(table) == ["overwritten"] and table.rows[0][1] == ["conv2d"]
-    ann = node(pl.Run(conv_relu).prepare(SelfOverwritingQuantizer())["annotated"].graph_module, "conv2d").meta[Q_ANNOTATION_KEY]
+    ann = node(pl.Run(conv_relu).prepare(SelfOverwritingQuantizer())["annotated"].graph_module, "conv2d").meta[
+        Q_ANNOTATION_KEY
+    ]
     assert ann.output_qspec is None  # torchao kept the last write: the claimed output spec is gone
 
 
@@ -92,7 +95,14 @@ def test_spec_on_a_constant():
 
 def test_good_quantizers_have_no_problems():
     tiny = get_model("tiny").eval()
-    assert kinds(pl.check(ComposableQuantizer([ConvReluQuantizer(), ConvQuantizer(), AddQuantizer()]), tiny, example_inputs(2))) == []
+    assert (
+        kinds(
+            pl.check(
+                ComposableQuantizer([ConvReluQuantizer(), ConvQuantizer(), AddQuantizer()]), tiny, example_inputs(2)
+            )
+        )
+        == []
+    )
     table = pl.check(quantizer_by_name("x86"), tiny, example_inputs(2))
     assert kinds(table) == [] and table.title.endswith("no problems found")
 

@@ -1,22 +1,11 @@
 """Findings: each has a model+quantizer that triggers it and one that does not, checked against the graphs."""
+
 import json
 from importlib.resources import files
 
 import jsonschema
 import pytest
 import torch
-
-import pt2e_lens as pl
-from pt2e_lens._torchao import prepare_pt2e
-from pt2e_lens._torchao import ComposableQuantizer, Q_ANNOTATION_KEY
-from pt2e_lens.examples import (
-    AddQuantizer,
-    ConvQuantizer,
-    ConvReluQuantizer,
-    calibration_batches,
-    example_inputs,
-    get_model,
-)
 from _why_models import (
     PerTensorFirstConvQuantizer,
     SelfOverwritingQuantizer,
@@ -24,6 +13,17 @@ from _why_models import (
     export_gm,
     node,
     observer_nodes,
+)
+
+import pt2e_lens as pl
+from pt2e_lens._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, prepare_pt2e
+from pt2e_lens.examples import (
+    AddQuantizer,
+    ConvQuantizer,
+    ConvReluQuantizer,
+    calibration_batches,
+    example_inputs,
+    get_model,
 )
 
 SCHEMA = json.loads(files("pt2e_lens").joinpath("schema/view.schema.json").read_text())
@@ -97,8 +97,11 @@ def test_two_observers_on_one_tensor():
     found = {f["nodes"][0]: f for f in of_kind(run["prepared"], "mismatched-observers")}
     assert set(found) == {"x", "conv2d_1"} and "quant_min -128 vs 0" in found["x"]["message"]
     converted = run["converted"].graph_module
-    q_mins = {n.args[3] for n in converted.graph.nodes if "quantize_per_tensor" in str(n.target)
-              and "dequantize" not in str(n.target) and n.args[0].name == "x"}
+    q_mins = {
+        n.args[3]
+        for n in converted.graph.nodes
+        if "quantize_per_tensor" in str(n.target) and "dequantize" not in str(n.target) and n.args[0].name == "x"
+    }
     assert q_mins == {-128, 0}
     assert {f["nodes"][0] for f in of_kind(run["converted"], "mismatched-observers")} == {"x", "conv2d_1"}
     plain = prepare_pt2e(export_gm("residual"), ComposableQuantizer([ConvQuantizer(), UnsignedAddQuantizer()]))
@@ -110,7 +113,9 @@ def test_two_observers_on_one_tensor():
 def test_per_tensor_weight_among_per_channel():
     run = capture("residual", PerTensorFirstConvQuantizer())
     gm = run["prepared"].graph_module
-    schemes = {n.args[0].name: gm.get_submodule(n.target).qscheme for n in observer_nodes(gm) if n.args[0].op == "get_attr"}
+    schemes = {
+        n.args[0].name: gm.get_submodule(n.target).qscheme for n in observer_nodes(gm) if n.args[0].op == "get_attr"
+    }
     assert schemes == {"conv1_weight": torch.per_tensor_affine, "conv2_weight": torch.per_channel_symmetric}
     (found,) = of_kind(run["prepared"], "per-tensor-weight")
     assert found["nodes"] == ["conv2d"]

@@ -1,13 +1,14 @@
 """pl.compare_orders and pl.blame: the M03-6 order experiment, checked against plain prepare_pt2e graphs."""
+
 import pytest
 import torch
+from _why_models import export_gm, node, observer_nodes
 from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
 
 import pt2e_lens as pl
 from pt2e_lens._copy import private_copy
-from pt2e_lens._torchao import ComposableQuantizer, Q_ANNOTATION_KEY
+from pt2e_lens._torchao import Q_ANNOTATION_KEY, ComposableQuantizer
 from pt2e_lens.examples import AddQuantizer, ConvQuantizer, ConvReluQuantizer, example_inputs, get_model
-from _why_models import export_gm, node, observer_nodes
 
 
 def observer_between(gm, producer: str, consumer: str) -> bool:
@@ -23,7 +24,10 @@ def test_course_order_experiment_sentence_comes_from_the_graphs():
     small = prepare_pt2e(private_copy(gm), ComposableQuantizer([ConvQuantizer(), ConvReluQuantizer()]))
     assert observer_between(small, "conv2d", "relu") and not observer_between(big, "conv2d", "relu")
     assert result.name == "orders" and result.title == result.summary
-    assert "order matters: an observer between conv2d and relu appears when the small pattern (ConvQuantizer" in result.summary
+    assert (
+        "order matters: an observer between conv2d and relu appears when the small pattern (ConvQuantizer"
+        in result.summary
+    )
     assert result.orders == ["ConvReluQuantizer → ConvQuantizer", "ConvQuantizer → ConvReluQuantizer"]
     changes = {(r[1], r[2]) for r in result.rows}
     assert ("observer added", "conv2d (output)") in changes and ("observer removed", "relu (output)") in changes
@@ -68,7 +72,9 @@ def test_blame_and_skipped_by_match_the_annotations():
         assert node(annotated, name).meta[Q_ANNOTATION_KEY]._annotated
         assert rows[name] == ("ConvReluQuantizer", "ConvQuantizer")
     assert set(rows) == {n.name for n in annotated.graph.nodes if Q_ANNOTATION_KEY in n.meta}
-    again = pl.blame(get_model("conv_relu").eval(), ComposableQuantizer([ConvQuantizer(), ConvReluQuantizer()]), example_inputs(2))
+    again = pl.blame(
+        get_model("conv_relu").eval(), ComposableQuantizer([ConvQuantizer(), ConvReluQuantizer()]), example_inputs(2)
+    )
     assert {r[0]: r[1:] for r in again.rows} == {"conv2d": ("ConvQuantizer", "ConvReluQuantizer")}
 
 
@@ -76,7 +82,9 @@ def test_counts_in_the_sentence_come_from_the_prepared_graphs():
     gm = export_gm("tiny")
     small = prepare_pt2e(private_copy(gm), ComposableQuantizer([ConvQuantizer(), ConvReluQuantizer()]))
     relus = [n for n in small.graph.nodes if n.target == torch.ops.aten.relu.default]
-    between = sum(1 for r in relus if r.args[0].op == "call_module" and r.args[0].args[0].target == torch.ops.aten.conv2d.default)
+    between = sum(
+        1 for r in relus if r.args[0].op == "call_module" and r.args[0].args[0].target == torch.ops.aten.conv2d.default
+    )
     assert between > 1
     result = pl.compare_orders(gm, [ConvReluQuantizer(), ConvQuantizer(), AddQuantizer()])
     assert len(result.orders) == 6

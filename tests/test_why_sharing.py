@@ -1,11 +1,6 @@
 """pl.sharing: groups checked against the observer instances torchao put in the prepared graph."""
-import pytest
-from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
 
-import pt2e_lens as pl
-from pt2e_lens._copy import private_copy
-from pt2e_lens._torchao import ComposableQuantizer, Q_ANNOTATION_KEY
-from pt2e_lens.examples import AddQuantizer, ConvQuantizer, get_model
+import pytest
 from _why_models import (
     NoImplicitAddQuantizer,
     SharedAddQuantizer,
@@ -14,6 +9,12 @@ from _why_models import (
     instance_serving,
     node,
 )
+from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
+
+import pt2e_lens as pl
+from pt2e_lens._copy import private_copy
+from pt2e_lens._torchao import Q_ANNOTATION_KEY, ComposableQuantizer
+from pt2e_lens.examples import AddQuantizer, ConvQuantizer, get_model
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,9 @@ def test_implicit_sharing_of_the_course_residual(residual):
     table = pl.sharing(stage)
     assert table.name == "sharing"
     members = [r for r in rows(table) if not r["why"].startswith("not merged")]
-    assert_groups_match_torchao(type(table)("sharing", table.columns, [tuple(r.values()) for r in members]), stage.graph_module)
+    assert_groups_match_torchao(
+        type(table)("sharing", table.columns, [tuple(r.values()) for r in members]), stage.graph_module
+    )
     why = {r["member"]: r["why"] for r in members}
     assert why["x→add"].startswith("implicit: same tensor x as x→conv2d")
     assert why["conv2d_1→add"].startswith("implicit: same tensor conv2d_1 as conv2d_1 (output)")
@@ -55,15 +58,25 @@ def test_implicit_sharing_of_the_course_residual(residual):
     assert not any(r["why"].startswith("not merged") for r in rows(table))
     # one row per served key, one group per observer instance torchao created
     assert len(members) == sum(len(o["serves"]) for o in stage.snapshot.observers)
-    assert len({r["group"] for r in members}) == len({id(gm.get_submodule(n.target)) for n in gm.graph.nodes
-                                                      if n.op == "call_module" and "activation_post_process" in n.target})
+    assert len({r["group"] for r in members}) == len(
+        {
+            id(gm.get_submodule(n.target))
+            for n in gm.graph.nodes
+            if n.op == "call_module" and "activation_post_process" in n.target
+        }
+    )
 
 
 def test_blocked_merge_names_the_attribute(residual):
     stage = prepared(residual, UnsignedAddQuantizer())
     ann = node(stage.graph_module, "add").meta[Q_ANNOTATION_KEY]
     add_min = ann.input_qspec_map[node(stage.graph_module, "x")].quant_min
-    conv_min = node(stage.graph_module, "conv2d").meta[Q_ANNOTATION_KEY].input_qspec_map[node(stage.graph_module, "x")].quant_min
+    conv_min = (
+        node(stage.graph_module, "conv2d")
+        .meta[Q_ANNOTATION_KEY]
+        .input_qspec_map[node(stage.graph_module, "x")]
+        .quant_min
+    )
     blocked = {r["member"]: r["why"] for r in rows(pl.sharing(stage)) if r["why"].startswith("not merged")}
     gm = stage.graph_module
     assert instance_serving(gm, "x→add") is not instance_serving(gm, "x→conv2d")
@@ -80,8 +93,10 @@ def test_allow_implicit_sharing_false_is_named(residual):
     assert instance_serving(gm, "conv2d_1→add") is not instance_serving(gm, "conv2d_1 (output)")
     table = rows(pl.sharing(stage))
     blocked = {r["member"]: r["why"] for r in table if r["why"].startswith("not merged")}
-    assert blocked == {"conv2d_1→add": "not merged with conv2d_1 (output) (%s): allow_implicit_sharing=False on add"
-                       % next(r["group"] for r in table if r["member"] == "conv2d_1 (output)")}
+    group = next(r["group"] for r in table if r["member"] == "conv2d_1 (output)")
+    assert blocked == {
+        "conv2d_1→add": f"not merged with conv2d_1 (output) ({group}): allow_implicit_sharing=False on add"
+    }
     assert next(r["why"] for r in table if r["member"] == "x→add").startswith("implicit: same tensor x")
 
 
@@ -92,7 +107,11 @@ def test_explicit_shared_spec(residual):
     first, second = (a.name for a in node(gm, "add").meta[Q_ANNOTATION_KEY].input_qspec_map)
     assert why[f"{second}→add"] == f"explicit: SharedQuantizationSpec → {first}→add"
     assert why["add (output)"] == f"explicit: SharedQuantizationSpec → {first}→add"
-    assert instance_serving(gm, f"{second}→add") is instance_serving(gm, f"{first}→add") is instance_serving(gm, "add (output)")
+    assert (
+        instance_serving(gm, f"{second}→add")
+        is instance_serving(gm, f"{first}→add")
+        is instance_serving(gm, "add (output)")
+    )
 
 
 def test_plain_prepare_pt2e_graph_gives_the_same_explanation(residual):

@@ -1,9 +1,10 @@
 """pt2e-lens: see what a torchao PT2E quantizer did — annotations, observers, q/dq, decompositions.
 
-    import pt2e_lens as pl
-    run = pl.capture(model, example_inputs, quantizer, calibration=batches)
-    pl.observers(run["prepared"])
+import pt2e_lens as pl
+run = pl.capture(model, example_inputs, quantizer, calibration=batches)
+pl.observers(run["prepared"])
 """
+
 from ._ipython import install_short_errors
 from ._quiet import quiet
 from .analyses import (
@@ -22,10 +23,10 @@ from .analyses import (
     stage_diff,
 )
 from .capture import Run, Stage, capture
+from .display import View, compare, show
 from .errors import Pt2eLensError
 from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
 from .why import accuracy, blame, check, compare_orders, findings, sharing
-from .display import View, compare, show
 
 __version__ = "0.1.0"
 
@@ -44,6 +45,7 @@ def __getattr__(name):
         return LensWidget
     raise AttributeError(f"module 'pt2e_lens' has no attribute {name!r}")
 
+
 install_short_errors()
 
 
@@ -61,8 +63,36 @@ def unload_ipython_extension(ip) -> None:
 
 
 __all__ = [
-    "LensWidget", "Pt2eLensError", "Run", "SCHEMA_VERSION", "Snapshot", "Stage", "Table", "accuracy", "annotations",
-    "blame", "boundaries", "capture", "chain", "check", "compare", "compare_orders", "decomposition", "diff_ops",
-    "findings", "focus", "node_count", "observers", "op_counts", "qdq", "quiet", "sequence", "sharing", "show",
-    "snapshot", "stage_diff", "View", "widget",
+    "LensWidget",
+    "Pt2eLensError",
+    "Run",
+    "SCHEMA_VERSION",
+    "Snapshot",
+    "Stage",
+    "Table",
+    "accuracy",
+    "annotations",
+    "blame",
+    "boundaries",
+    "capture",
+    "chain",
+    "check",
+    "compare",
+    "compare_orders",
+    "decomposition",
+    "diff_ops",
+    "findings",
+    "focus",
+    "node_count",
+    "observers",
+    "op_counts",
+    "qdq",
+    "quiet",
+    "sequence",
+    "sharing",
+    "show",
+    "snapshot",
+    "stage_diff",
+    "View",
+    "widget",
 ]

@@ -5,6 +5,7 @@ and SharedQuantizationSpec targets still point at the ORIGINAL graph's nodes. Re
 such a copy would silently mix two graphs (and mutate the user's annotations), so every copy we
 take re-creates the annotations against its own nodes.
 """
+
 from __future__ import annotations
 
 import copy
@@ -14,8 +15,8 @@ import warnings
 import torch
 
 from ._torchao import (
-    DerivedQuantizationSpec,
     Q_ANNOTATION_KEY,
+    DerivedQuantizationSpec,
     SharedQuantizationSpec,
 )
 
@@ -47,17 +48,13 @@ def _remap_spec(spec, by_name):
     if isinstance(spec, SharedQuantizationSpec):
         return SharedQuantizationSpec(_remap_edge_or_node(spec.edge_or_node, by_name))
     if isinstance(spec, DerivedQuantizationSpec):
-        return dataclasses.replace(
-            spec, derived_from=[_remap_edge_or_node(e, by_name) for e in spec.derived_from]
-        )
+        return dataclasses.replace(spec, derived_from=[_remap_edge_or_node(e, by_name) for e in spec.derived_from])
     return spec  # frozen and node-free: safe to share
 
 
 def _remap_annotation(ann, by_name):
     return dataclasses.replace(
         ann,
-        input_qspec_map={
-            _remap_node(k, by_name): _remap_spec(v, by_name) for k, v in ann.input_qspec_map.items()
-        },
+        input_qspec_map={_remap_node(k, by_name): _remap_spec(v, by_name) for k, v in ann.input_qspec_map.items()},
         output_qspec=_remap_spec(ann.output_qspec, by_name),
     )

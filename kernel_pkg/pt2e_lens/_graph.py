@@ -1,4 +1,5 @@
 """Turn what a user hands us (a Stage, GraphModule or ExportedProgram) into a GraphModule to read."""
+
 from __future__ import annotations
 
 import weakref
@@ -8,10 +9,7 @@ import torch
 
 from .errors import Pt2eLensError
 
-
-_MODULES: "weakref.WeakKeyDictionary[torch.export.ExportedProgram, torch.fx.GraphModule]" = (
-    weakref.WeakKeyDictionary()
-)
+_MODULES: weakref.WeakKeyDictionary[torch.export.ExportedProgram, torch.fx.GraphModule] = weakref.WeakKeyDictionary()
 
 
 def as_graph_module(x: Any, what: str = "pt2e-lens") -> torch.fx.GraphModule:
@@ -37,6 +35,5 @@ def as_graph_module(x: Any, what: str = "pt2e-lens") -> torch.fx.GraphModule:
             f"pl.Run(model, example_inputs) or torch.export.export(model, example_inputs)."
         )
     raise Pt2eLensError(
-        f"{what} needs a Stage, a torch.fx.GraphModule or a torch.export.ExportedProgram, "
-        f"got {type(x).__name__}."
+        f"{what} needs a Stage, a torch.fx.GraphModule or a torch.export.ExportedProgram, got {type(x).__name__}."
     )

@@ -1,4 +1,5 @@
 """In IPython, show a Pt2eLensError as its one line instead of a traceback through pt2e-lens."""
+
 from __future__ import annotations
 
 from .errors import Pt2eLensError

@@ -1,4 +1,5 @@
 """Silence the load noise torch and torchao print on CPU machines (the course's `quiet()`)."""
+
 from __future__ import annotations
 
 import contextlib

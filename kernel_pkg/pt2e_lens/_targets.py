@@ -1,4 +1,5 @@
 """Names of FX node targets, and which of them are quantize / dequantize ops."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,12 +1,15 @@
 """The torchao names pt2e-lens uses, imported once (quietly: torchao logs CUDA load noise on CPU)."""
+
 from __future__ import annotations
 
 from ._quiet import quiet_import
 
 with quiet_import():
     import torchao  # noqa: F401
-    from torchao.quantization.pt2e import AffineQuantizedObserverBase, FakeQuantizeBase, ObserverBase
     from torchao.quantization.pt2e import (
+        AffineQuantizedObserverBase,
+        FakeQuantizeBase,
+        ObserverBase,
         compare_results,
         extract_results_from_loggers,
         prepare_for_propagation_comparison,
@@ -24,10 +27,10 @@ with quiet_import():
     from torchao.quantization.pt2e.quantizer.quantizer import Q_ANNOTATION_KEY
 
 
-
 def is_observer_module(module) -> bool:
     """What prepare_pt2e inserts: an observer, a fake-quantize or an affine observer."""
     return isinstance(module, (ObserverBase, FakeQuantizeBase, AffineQuantizedObserverBase))
+
 
 __all__ = [
     "ComposableQuantizer",

@@ -1,4 +1,5 @@
 """`pt2e-lens report`: run PT2E on an example or a .pt2 file, print every stage's tables, save snapshots."""
+
 from __future__ import annotations
 
 import argparse
@@ -37,6 +38,7 @@ class _Progress:
 
 def report(args: argparse.Namespace) -> int:
     import pt2e_lens as pl
+
     from .examples import calibration_batches, example_inputs, get_model, quantizer_by_name
     from .load import load_exported, sample_inputs
     from .views import run_tables
@@ -67,8 +69,10 @@ def report(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     print()
     for stage in run:
-        print(f"== {stage.name}: {pl.node_count(stage)} nodes, {len(stage.snapshot.observers)} observers, "
-              f"{len(stage.snapshot.qdq)} q/dq")
+        print(
+            f"== {stage.name}: {pl.node_count(stage)} nodes, {len(stage.snapshot.observers)} observers, "
+            f"{len(stage.snapshot.qdq)} q/dq"
+        )
         (out / f"{stage.name}.json").write_text(stage.snapshot.to_json(), encoding="utf-8")
     print(f"\nsequence (converted): {pl.sequence(run['converted'])}\n")
     for table in run_tables(run):

@@ -6,6 +6,7 @@ Every output carries three forms of the same View (docs/contract.md):
   host, nbconvert and saved notebooks;
 - `text/plain`: a one-line summary for terminals.
 """
+
 from __future__ import annotations
 
 import html
@@ -45,8 +46,10 @@ def _tables_html(view: dict) -> str:
             "<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>" for v in r) + "</tr>"
             for r in t["rows"]
         )
-        out.append(f"<table><caption>{html.escape(t['title'] or t['name'])}</caption>"
-                   f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        out.append(
+            f"<table><caption>{html.escape(t['title'] or t['name'])}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
     return "".join(out)
 
 
@@ -58,8 +61,7 @@ def html_fragment(view: dict) -> str:
         if js is None
         else f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>"
     )
-    parts = [f'<div class="pt2e-lens-root">{fallback}</div>',
-             f'<script type="{MIME}">{script_json(view)}</script>']
+    parts = [f'<div class="pt2e-lens-root">{fallback}</div>', f'<script type="{MIME}">{script_json(view)}</script>']
     if js is not None:
         parts.append(f"<script>{js}</script>")
     return "".join(parts)
@@ -91,8 +93,9 @@ class View:
         return summary(self.view)
 
 
-def show(x: Any, focus: Any = None, hops: int = 1, notes: dict | None = None, title: str | None = None,
-         overlay: Any = None) -> View:
+def show(
+    x: Any, focus: Any = None, hops: int = 1, notes: dict | None = None, title: str | None = None, overlay: Any = None
+) -> View:
     """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`;
     `overlay` colours nodes by a per-node measure (e.g. `pl.accuracy(run, batches)`)."""
     if focus is None and notes is None and title is None and overlay is None:

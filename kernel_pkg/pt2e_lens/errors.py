@@ -1,4 +1,5 @@
 """The one error type pt2e-lens raises for bad input: a single line that says what to do."""
+
 from __future__ import annotations
 
 

@@ -1,8 +1,10 @@
 """The anywidget front end: the same View, rendered live by `src/widget` through a synced trait."""
+
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import anywidget
 import traitlets
@@ -28,7 +30,7 @@ class LensWidget(anywidget.AnyWidget):
         super().__init__(view_json=json.dumps(view, allow_nan=False), **kwargs)
         self.view = view
 
-    def update(self, x: Any, **view_args: Any) -> "LensWidget":
+    def update(self, x: Any, **view_args: Any) -> LensWidget:
         """Show another object (or the same one after a change) in this widget."""
         self.view = show(x, **view_args).view
         self.view_json = json.dumps(self.view, allow_nan=False)
@@ -44,8 +46,9 @@ class LensWidget(anywidget.AnyWidget):
         return summary(self.view)
 
 
-def widget(x: Any, focus: str | Iterable[str] | None = None, hops: int = 1,
-           notes: dict | None = None, title: str | None = None) -> LensWidget:
+def widget(
+    x: Any, focus: str | Iterable[str] | None = None, hops: int = 1, notes: dict | None = None, title: str | None = None
+) -> LensWidget:
     """A live view (anywidget) of x: `w.update(y)` redraws it in place, e.g. after each calibration batch.
 
     Its output also carries the static forms; but a notebook saved with widget state makes nbconvert prefer

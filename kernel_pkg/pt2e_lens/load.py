@@ -1,4 +1,5 @@
 """Read a `torch.export.save` archive with one-line errors."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,5 @@
 """A self-contained HTML report: every stage, graph and table in one file, no network needed."""
+
 from __future__ import annotations
 
 import html

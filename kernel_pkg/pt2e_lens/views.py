@@ -1,13 +1,16 @@
 """View documents (docs/contract.md): what one output shows, built from snapshots and analyses."""
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from .analyses import Decomposition, annotations, diff_ops, focus as focus_ids, observers, qdq, stage_diff
+from .analyses import Decomposition, annotations, diff_ops, observers, qdq, stage_diff
+from .analyses import focus as focus_ids
 from .analyses.table import Table
 from .errors import Pt2eLensError
-from .why import sharing
 from .snapshot import SCHEMA_VERSION, snapshot
+from .why import sharing
 
 FORMAT = "pt2e-lens.view"
 
@@ -52,8 +55,14 @@ def _notes(notes: Any, n: int) -> list[dict]:
     return [{str(k): str(v) for k, v in d.items()} for d in notes]
 
 
-def graph_view(x: Any, focus: str | Iterable[str] | None = None, hops: int = 1,
-               notes: dict | None = None, title: str | None = None, overlay: Any = None) -> dict:
+def graph_view(
+    x: Any,
+    focus: str | Iterable[str] | None = None,
+    hops: int = 1,
+    notes: dict | None = None,
+    title: str | None = None,
+    overlay: Any = None,
+) -> dict:
     """One graph. `overlay`: a per-node measure to colour by, e.g. `pl.accuracy(...)` (SQNR)."""
     snap = snapshot(x)
     pane = {"label": snap.stage or _label(x, "graph"), "snapshot": snap.data}
@@ -73,8 +82,14 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
     labels = [lbl or s.stage or f"#{i + 1}" for i, ((_, lbl), s) in enumerate(zip(pairs, snaps))]
     diffs = [stage_diff(snaps[i], snaps[i + 1], labels[i], labels[i + 1]) for i in range(len(snaps) - 1)]
     panes = [{"label": lbl, "snapshot": s.data} for lbl, s in zip(labels, snaps)]
-    return _view("compare", title, panes, [d.to_dict(i, i + 1) for i, d in enumerate(diffs)],
-                 _focus_per_pane(snaps, diffs, focus, hops), _notes(notes, len(snaps)))
+    return _view(
+        "compare",
+        title,
+        panes,
+        [d.to_dict(i, i + 1) for i, d in enumerate(diffs)],
+        _focus_per_pane(snaps, diffs, focus, hops),
+        _notes(notes, len(snaps)),
+    )
 
 
 def run_tables(run: Any) -> list[Table]:
@@ -103,8 +118,10 @@ def run_tables(run: Any) -> list[Table]:
 def run_view(run: Any, title: str | None = None) -> dict:
     stages = list(run)
     snaps = [s.snapshot for s in stages]
-    diffs = [stage_diff(snaps[i], snaps[i + 1], stages[i].name, stages[i + 1].name).to_dict(i, i + 1)
-             for i in range(len(snaps) - 1)]
+    diffs = [
+        stage_diff(snaps[i], snaps[i + 1], stages[i].name, stages[i + 1].name).to_dict(i, i + 1)
+        for i in range(len(snaps) - 1)
+    ]
     panes = [{"label": s.name, "snapshot": snap.data} for s, snap in zip(stages, snaps)]
     return _view("run", title, panes, diffs, None, None, run_tables(run))
 

@@ -1,5 +1,5 @@
 // Node correspondence between panes, read from the precomputed StageDiffs (kept + became).
-import { Id, StageDiff } from './types';
+import type { Id, StageDiff } from './types';
 
 function diffBetween(diffs: StageDiff[], a: number): StageDiff | null {
   return diffs.find((d) => d.from === a && d.to === a + 1) ?? diffs[a] ?? null;

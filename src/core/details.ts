@@ -1,7 +1,7 @@
 // The details panel for one node: everything the JSON says about it, as text.
 import { clear, fmtNum, fmtNums, h } from './dom';
-import { edgeOrNodeText, Facts } from './facts';
-import { Id, Observer, QDQ, Spec } from './types';
+import { edgeOrNodeText, type Facts } from './facts';
+import type { Id, Observer, QDQ, Spec } from './types';
 
 type Row = [string, string];
 
@@ -55,7 +55,10 @@ export function observerRows(o: Observer): Row[] {
 export function qdqRows(q: QDQ): Row[] {
   return [
     ['q/dq', `${q.kind} ${q.op} (${q.granularity})`],
-    ['dtype', `${q.dtype ?? '—'} [${q.quant_min ?? '—'}, ${q.quant_max ?? '—'}]${q.axis !== null ? ` axis=${q.axis}` : ''}`],
+    [
+      'dtype',
+      `${q.dtype ?? '—'} [${q.quant_min ?? '—'}, ${q.quant_max ?? '—'}]${q.axis !== null ? ` axis=${q.axis}` : ''}`,
+    ],
     ['scale', fmtNums(q.scale)],
     ['zero_point', fmtNums(q.zero_point)],
     ['tensor', q.tensor ?? '—'],
@@ -63,7 +66,14 @@ export function qdqRows(q: QDQ): Row[] {
   ];
 }
 
-export function renderDetails(doc: Document, box: HTMLElement, f: Facts, id: Id | null, note?: string, overlay?: string): void {
+export function renderDetails(
+  doc: Document,
+  box: HTMLElement,
+  f: Facts,
+  id: Id | null,
+  note?: string,
+  overlay?: string,
+): void {
   clear(box);
   if (id === null) return;
   const n = f.nodes.get(id);
@@ -92,7 +102,7 @@ export function renderDetails(doc: Document, box: HTMLElement, f: Facts, id: Id 
     ar.push(['_annotated', String(a.annotated)]);
     ar.push(['allow_implicit_sharing', String(a.allow_implicit_sharing)]);
     ar.push(['quantizer', a.quantizer ?? '—']);
-    if (a.skipped_by && a.skipped_by.length) ar.push(['skipped by', a.skipped_by.join(', ')]);
+    if (a.skipped_by?.length) ar.push(['skipped by', a.skipped_by.join(', ')]);
     section(doc, box, 'Annotation', ar);
   }
   const own = f.observerOf(id);

@@ -13,7 +13,10 @@ function setAttrs(e: Element, attrs?: Attrs): void {
 }
 
 export function h<K extends keyof HTMLElementTagNameMap>(
-  doc: Document, tag: K, attrs?: Attrs, text?: string | null,
+  doc: Document,
+  tag: K,
+  attrs?: Attrs,
+  text?: string | null,
 ): HTMLElementTagNameMap[K] {
   const e = doc.createElement(tag);
   setAttrs(e, attrs);

@@ -2,10 +2,10 @@
 // the dashed SharedQuantizationSpec links. Colours come from the JSON (spec ids, q/dq kinds) only.
 import { s, truncate } from './dom';
 import { lcaItems } from './groups';
-import { Box, HEADER } from './hier-layout';
-import { Scene } from './scene';
+import { type Box, HEADER } from './hier-layout';
+import type { Scene } from './scene';
 import { FLOAT_EDGE, INT_EDGE } from './styles';
-import { Edge, Id } from './types';
+import type { Edge, Id } from './types';
 
 /** From the bottom of `a` to the top of `b`. Between groups: out of the source's group along its right
  * margin, then dagre's route in the common group (around sibling boxes), then into the target's group
@@ -61,13 +61,24 @@ function blocked(sc: Scene, x1: number, y1: number, x2: number, y2: number, skip
   if (solid.length > 1500) return true;
   for (const r of solid) {
     if (r === skip) continue;
-    const l = r.x - r.w / 2, rr = r.x + r.w / 2, tp = r.y - r.h / 2, bt = r.y + r.h / 2;
-    let t0 = 0, t1 = 1;
-    const dx = x2 - x1, dy = y2 - y1;
+    const l = r.x - r.w / 2,
+      rr = r.x + r.w / 2,
+      tp = r.y - r.h / 2,
+      bt = r.y + r.h / 2;
+    let t0 = 0,
+      t1 = 1;
+    const dx = x2 - x1,
+      dy = y2 - y1;
     const clip = (p: number, q: number): boolean => {
       if (p === 0) return q >= 0;
       const u = q / p;
-      if (p < 0) { if (u > t1) return false; if (u > t0) t0 = u; } else { if (u < t0) return false; if (u < t1) t1 = u; }
+      if (p < 0) {
+        if (u > t1) return false;
+        if (u > t0) t0 = u;
+      } else {
+        if (u < t0) return false;
+        if (u < t1) t1 = u;
+      }
       return true;
     };
     if (clip(-dx, x1 - l) && clip(dx, rr - x1) && clip(-dy, y1 - tp) && clip(dy, bt - y1) && t0 < t1) return true;
@@ -81,7 +92,13 @@ function stub(sc: Scene, src: Id, b: Box, dst: Id | null, onPick: (id: Id) => vo
   const x = b.x - b.w / 2 + 14;
   const y = b.y - b.h / 2;
   const g = s(d, 'g', { class: 'pl-stub', 'data-src': src, ...(dst ? { 'data-dst': dst } : {}) });
-  g.appendChild(s(d, 'path', { class: 'pl-edge pl-stub-line', d: `M${x},${y - 16} L${x},${y - 2}`, 'marker-end': `url(#${sc.marker(FLOAT_EDGE)})` }));
+  g.appendChild(
+    s(d, 'path', {
+      class: 'pl-edge pl-stub-line',
+      d: `M${x},${y - 16} L${x},${y - 2}`,
+      'marker-end': `url(#${sc.marker(FLOAT_EDGE)})`,
+    }),
+  );
   g.appendChild(s(d, 'text', { class: 'pl-stub-label', x: x + 4, y: y - 9 }, truncate(src, 24)));
   g.appendChild(s(d, 'title', undefined, `from ${src} (shared by many nodes; drawn as a stub)`));
   g.addEventListener('click', (ev) => {
@@ -95,13 +112,13 @@ function anchorOf(sc: Scene, x: { edge: [Id, Id] } | { node: Id }): [number, num
   const P = sc.placement;
   if ('node' in x) {
     const r = sc.repOf.get(x.node);
-    const b = r && r.startsWith('n:') ? P.boxes.get(r) : undefined;
+    const b = r?.startsWith('n:') ? P.boxes.get(r) : undefined;
     return b ? [b.x + b.w / 2, b.y] : null;
   }
   const ra = sc.repOf.get(x.edge[0]);
   const rb = sc.repOf.get(x.edge[1]);
-  const a = ra && ra.startsWith('n:') ? P.boxes.get(ra) : undefined;
-  const b = rb && rb.startsWith('n:') ? P.boxes.get(rb) : undefined;
+  const a = ra?.startsWith('n:') ? P.boxes.get(ra) : undefined;
+  const b = rb?.startsWith('n:') ? P.boxes.get(rb) : undefined;
   return a && b ? [(a.x + b.x) / 2, (a.y + a.h / 2 + b.y - b.h / 2) / 2] : null;
 }
 
@@ -126,7 +143,12 @@ export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (
     if (ra.startsWith('n:') && rb.startsWith('n:')) {
       const a = P.boxes.get(ra)!;
       const b = P.boxes.get(rb)!;
-      const p = s(d, 'path', { class: 'pl-edge', d: edgePath(sc, a, b, e.src, e.dst), 'data-src': e.src, 'data-dst': e.dst });
+      const p = s(d, 'path', {
+        class: 'pl-edge',
+        d: edgePath(sc, a, b, e.src, e.dst),
+        'data-src': e.src,
+        'data-dst': e.dst,
+      });
       // an edge between different groups is not routed around boxes: draw it lighter
       if (sc.hier.parentOf.get(e.src) !== sc.hier.parentOf.get(e.dst)) p.setAttribute('opacity', '0.55');
       const q = f.qdq.get(e.src);
@@ -135,7 +157,9 @@ export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (
       if (q && q.kind === 'quantize') {
         p.setAttribute('class', 'pl-edge pl-int');
         color = INT_EDGE;
-        layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: a.x + 4, y: a.y + a.h / 2 + 11 }, q.dtype ?? 'int'));
+        layer.appendChild(
+          s(d, 'text', { class: 'pl-edge-label', x: a.x + 4, y: a.y + a.h / 2 + 11 }, q.dtype ?? 'int'),
+        );
       } else if (spec) {
         color = f.specColor(spec);
         p.setAttribute('class', 'pl-edge pl-spec');
@@ -157,7 +181,11 @@ export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (
     const a = P.boxes.get(ra);
     const b = P.boxes.get(rb);
     if (!a || !b) continue;
-    const p = s(d, 'path', { class: 'pl-edge pl-agg', d: edgePath(sc, a, b, src, dst), 'marker-end': `url(#${sc.marker('#64748b')})` });
+    const p = s(d, 'path', {
+      class: 'pl-edge pl-agg',
+      d: edgePath(sc, a, b, src, dst),
+      'marker-end': `url(#${sc.marker('#64748b')})`,
+    });
     p.appendChild(s(d, 'title', undefined, `${count} edge${count > 1 ? 's' : ''}`));
     layer.appendChild(p);
   }
@@ -173,15 +201,28 @@ export function drawSharedLinks(sc: Scene, layer: SVGElement): void {
     if (a.output) uses.push({ from: { node: a.node }, spec: a.output });
     for (const u of uses) {
       const sp = f.specs.get(u.spec);
-      if (!sp || sp.kind !== 'SharedQuantizationSpec' || !sp.shared_with) continue;
+      if (sp?.kind !== 'SharedQuantizationSpec' || !sp.shared_with) continue;
       const p0 = anchorOf(sc, u.from);
       const p1 = anchorOf(sc, sp.shared_with);
       if (!p0 || !p1) continue;
       const mx = (p0[0] + p1[0]) / 2 + 40;
       const my = (p0[1] + p1[1]) / 2;
       const color = f.specColor(u.spec);
-      const path = s(d, 'path', { class: 'pl-shared', d: `M${p0[0]},${p0[1]} Q${mx},${my} ${p1[0]},${p1[1]}`, style: `stroke:${color}`, 'data-spec': u.spec, 'marker-end': `url(#${sc.marker(color)})` });
-      path.appendChild(s(d, 'title', undefined, `${u.spec} SharedQuantizationSpec → ${'edge' in sp.shared_with ? `edge ${sp.shared_with.edge.join(' → ')}` : `node ${sp.shared_with.node}`}`));
+      const path = s(d, 'path', {
+        class: 'pl-shared',
+        d: `M${p0[0]},${p0[1]} Q${mx},${my} ${p1[0]},${p1[1]}`,
+        style: `stroke:${color}`,
+        'data-spec': u.spec,
+        'marker-end': `url(#${sc.marker(color)})`,
+      });
+      path.appendChild(
+        s(
+          d,
+          'title',
+          undefined,
+          `${u.spec} SharedQuantizationSpec → ${'edge' in sp.shared_with ? `edge ${sp.shared_with.edge.join(' → ')}` : `node ${sp.shared_with.node}`}`,
+        ),
+      );
       layer.appendChild(path);
     }
   }

@@ -1,6 +1,7 @@
 // Lookup tables over one Snapshot's precomputed facts (no PT2E logic: only indexing the JSON).
-import { Annotation, EdgeOrNode, Finding, GraphNode, Id, Observer, QDQ, Snapshot, Spec } from './types';
+
 import { specColor } from './styles';
+import type { Annotation, EdgeOrNode, Finding, GraphNode, Id, Observer, QDQ, Snapshot, Spec } from './types';
 
 export class Facts {
   readonly nodes = new Map<Id, GraphNode>();
@@ -48,7 +49,8 @@ export class Facts {
     if (direct) return direct;
     const oa = this.observerOf(a);
     if (oa) {
-      const hit = oa.serves.find((sv) => 'edge' in sv.at && sv.at.edge[1] === b) ?? oa.serves.find((sv) => 'node' in sv.at);
+      const hit =
+        oa.serves.find((sv) => 'edge' in sv.at && sv.at.edge[1] === b) ?? oa.serves.find((sv) => 'node' in sv.at);
       if (hit?.spec) return hit.spec;
     }
     const ob = this.observerOf(b);
@@ -66,7 +68,7 @@ export class Facts {
   /** Observer instance a graph node calls (nodes[].observer). */
   observerOf(id: Id): Observer | null {
     const n = this.nodes.get(id);
-    return n && n.observer ? this.observer.get(n.observer) ?? null : null;
+    return n?.observer ? (this.observer.get(n.observer) ?? null) : null;
   }
 }
 

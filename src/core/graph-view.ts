@@ -1,17 +1,18 @@
 // One pane: an SVG drawing of one Snapshot with module groups, search, selection and details. Drawing is
 // in nodes.ts / edges.ts, zoom and pan in pan-zoom.ts, layout in hier-layout.ts.
-import { clear, h, s } from './dom';
-import { Facts } from './facts';
+
 import { renderDetails } from './details';
+import { clear, h, s } from './dom';
 import { drawEdges, drawSharedLinks } from './edges';
-import { ancestors, buildHierarchy, groupKey, Group, Hierarchy, initialExpanded, nodeKey } from './groups';
-import { Heat, makeHeat } from './heat';
-import { HierLayout, Placement } from './hier-layout';
-import { LayoutClient } from './layout-client';
+import { Facts } from './facts';
+import { ancestors, buildHierarchy, type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
+import { type Heat, makeHeat } from './heat';
+import { HierLayout, type Placement } from './hier-layout';
+import type { LayoutClient } from './layout-client';
 import { drawGroup, drawNode, legend } from './nodes';
 import { PanZoom } from './pan-zoom';
-import { Scene } from './scene';
-import { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
+import type { Scene } from './scene';
+import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
 export interface GraphViewOptions {
   client: LayoutClient;
@@ -56,7 +57,11 @@ export class GraphView {
   private doc: Document;
   private heat: Heat | null;
 
-  constructor(doc: Document, snap: Snapshot, private opts: GraphViewOptions) {
+  constructor(
+    doc: Document,
+    snap: Snapshot,
+    private opts: GraphViewOptions,
+  ) {
     this.doc = doc;
     this.facts = new Facts(snap);
     this.heat = makeHeat(opts.overlay);
@@ -69,7 +74,14 @@ export class GraphView {
     this.status = h(doc, 'span', { class: 'pl-status' });
     this.results = h(doc, 'div', { class: 'pl-results' });
     if (this.nodes.length === 0) {
-      this.el.appendChild(h(doc, 'div', { class: 'pl-empty' }, snap.nodes.length === 0 ? 'empty graph' : 'no node of this graph is in focus'));
+      this.el.appendChild(
+        h(
+          doc,
+          'div',
+          { class: 'pl-empty' },
+          snap.nodes.length === 0 ? 'empty graph' : 'no node of this graph is in focus',
+        ),
+      );
       this.ready = Promise.resolve();
       return;
     }
@@ -130,18 +142,20 @@ export class GraphView {
 
   redraw(anchor?: { key: string; sx: number; sy: number }): Promise<void> {
     // one redraw at a time; a failed one (reported through its promise) does not block the next
-    this.busy = this.busy.catch(() => undefined).then(async () => {
-      if (this.destroyed || !this.layout) return;
-      this.status.textContent = 'laying out…';
-      const t0 = typeof performance !== 'undefined' ? performance.now() : Date.now();
-      this.placement = await this.layout.place(this.expanded);
-      const t1 = typeof performance !== 'undefined' ? performance.now() : Date.now();
-      this.lastLayout = { ms: t1 - t0, computed: this.placement.computed };
-      if (this.destroyed) return;
-      this.draw();
-      if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
-      if (!this.pz!.fitted) this.pz!.fit();
-    });
+    this.busy = this.busy
+      .catch(() => undefined)
+      .then(async () => {
+        if (this.destroyed || !this.layout) return;
+        this.status.textContent = 'laying out…';
+        const t0 = typeof performance !== 'undefined' ? performance.now() : Date.now();
+        this.placement = await this.layout.place(this.expanded);
+        const t1 = typeof performance !== 'undefined' ? performance.now() : Date.now();
+        this.lastLayout = { ms: t1 - t0, computed: this.placement.computed };
+        if (this.destroyed) return;
+        this.draw();
+        if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
+        if (!this.pz!.fitted) this.pz!.fit();
+      });
     return this.busy;
   }
 
@@ -161,7 +175,16 @@ export class GraphView {
     if (id) return id;
     id = `pl-arrow-${this.id}-${this.markerIds.size}`;
     this.markerIds.set(color, id);
-    const m = s(this.doc, 'marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 8, markerHeight: 8, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' });
+    const m = s(this.doc, 'marker', {
+      id,
+      viewBox: '0 0 10 10',
+      refX: 9,
+      refY: 5,
+      markerWidth: 8,
+      markerHeight: 8,
+      markerUnits: 'userSpaceOnUse',
+      orient: 'auto-start-reverse',
+    });
     m.appendChild(s(this.doc, 'path', { d: 'M0,0 L10,5 L0,10 z', fill: color }));
     this.svg!.querySelector('defs')!.appendChild(m);
     return id;
@@ -176,8 +199,15 @@ export class GraphView {
     this.computeReps();
     const P = this.placement!;
     const sc: Scene = {
-      doc: d, facts: this.facts, hier: this.hier!, placement: P, repOf: this.repOf, notes: this.opts.notes, heat: this.heat,
-      marker: (c) => this.marker(c), solid: [...P.boxes.values()].filter((b) => b.kind !== 'expanded'),
+      doc: d,
+      facts: this.facts,
+      hier: this.hier!,
+      placement: P,
+      repOf: this.repOf,
+      notes: this.opts.notes,
+      heat: this.heat,
+      marker: (c) => this.marker(c),
+      solid: [...P.boxes.values()].filter((b) => b.kind !== 'expanded'),
     };
     const gGroups = s(d, 'g', { class: 'pl-groups' });
     const gEdges = s(d, 'g', { class: 'pl-edges' });
@@ -220,7 +250,7 @@ export class GraphView {
         if (el) el.classList.add(cls);
         else {
           const r = this.repOf.get(id);
-          if (r && r.startsWith('g:')) this.groupEls.get(r.slice(2))?.classList.add(cls);
+          if (r?.startsWith('g:')) this.groupEls.get(r.slice(2))?.classList.add(cls);
         }
       }
     };
@@ -244,7 +274,14 @@ export class GraphView {
   async select(id: Id | null, o: { reveal?: boolean; notify?: boolean } = {}): Promise<void> {
     this.selected = id && this.facts.nodes.has(id) ? id : null;
     this.counter.clear();
-    renderDetails(this.doc, this.details, this.facts, this.selected, this.selected ? this.opts.notes?.[this.selected] : undefined, this.heatRow(this.selected));
+    renderDetails(
+      this.doc,
+      this.details,
+      this.facts,
+      this.selected,
+      this.selected ? this.opts.notes?.[this.selected] : undefined,
+      this.heatRow(this.selected),
+    );
     if (o.notify) this.opts.onSelect?.(this.selected);
     if (this.selected && o.reveal) await this.reveal(this.selected);
     else this.applyClasses();
@@ -255,7 +292,14 @@ export class GraphView {
     this.selected = null;
     this.counter = new Set([...ids].filter((i) => this.facts.nodes.has(i)));
     const first = [...this.counter][0] ?? null;
-    renderDetails(this.doc, this.details, this.facts, first, first ? this.opts.notes?.[first] : undefined, this.heatRow(first));
+    renderDetails(
+      this.doc,
+      this.details,
+      this.facts,
+      first,
+      first ? this.opts.notes?.[first] : undefined,
+      this.heatRow(first),
+    );
     this.applyClasses();
   }
 
@@ -280,7 +324,12 @@ export class GraphView {
     clear(this.results);
     if (t) {
       for (const n of this.nodes) {
-        if (n.id.toLowerCase().includes(t) || n.target.toLowerCase().includes(t) || n.target_full.toLowerCase().includes(t)) this.matches.add(n.id);
+        if (
+          n.id.toLowerCase().includes(t) ||
+          n.target.toLowerCase().includes(t) ||
+          n.target_full.toLowerCase().includes(t)
+        )
+          this.matches.add(n.id);
       }
       // exact names first, then names starting with the query, then the rest (graph order within each)
       const rank = (id: Id): number => {
@@ -289,9 +338,14 @@ export class GraphView {
         const b = n.target.toLowerCase();
         return a === t || b === t ? 0 : a.startsWith(t) || b.startsWith(t) ? 1 : 2;
       };
-      const ids = [...this.matches].map((id, i) => [rank(id), i, id] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map((x) => x[2]);
+      const ids = [...this.matches]
+        .map((id, i) => [rank(id), i, id] as const)
+        .sort((x, y) => x[0] - y[0] || x[1] - y[1])
+        .map((x) => x[2]);
       this.matches = new Set(ids);
-      this.results.appendChild(h(this.doc, 'span', { class: 'pl-status' }, `${ids.length} match${ids.length === 1 ? '' : 'es'}`));
+      this.results.appendChild(
+        h(this.doc, 'span', { class: 'pl-status' }, `${ids.length} match${ids.length === 1 ? '' : 'es'}`),
+      );
       for (const id of ids.slice(0, 30)) {
         const b = h(this.doc, 'button', { class: 'pl-result', type: 'button' }, id);
         b.addEventListener('click', () => void this.select(id, { reveal: true, notify: true }));
@@ -306,7 +360,8 @@ export class GraphView {
     const anchor = this.pz?.screenOf(groupKey(key));
     if (this.expanded.has(key)) {
       this.expanded.delete(key);
-      for (const k of [...this.expanded]) if (k.startsWith(key + '.') || k.startsWith(key + '#')) this.expanded.delete(k);
+      for (const k of [...this.expanded])
+        if (k.startsWith(`${key}.`) || k.startsWith(`${key}#`)) this.expanded.delete(k);
     } else this.expanded.add(key);
     await this.redraw(anchor ? { key: groupKey(key), ...anchor } : undefined);
   }

@@ -1,7 +1,7 @@
 // Module hierarchy for display: groups from each node's module_stack (as given by the JSON), plus two
 // display-only rules: a leaf module holding one node is drawn as that node, and a group with more than
 // MAX_CHILDREN children is split into numbered sections so no single layout call gets too big.
-import { Edge, GraphNode, Id } from './types';
+import type { Edge, GraphNode, Id } from './types';
 
 export const MAX_CHILDREN = 400;
 /** A node feeding at least this many consumers spread over 3+ groups is drawn with stubs, not long edges. */
@@ -37,7 +37,17 @@ export const nodeKey = (id: Id): string => `n:${id}`;
 export const groupKey = (key: string): string => `g:${key}`;
 
 function newGroup(key: string, label: string, cls: string, parent: Group | null, synthetic = false): Group {
-  return { key, label, path: key, cls, parent, depth: parent ? parent.depth + 1 : 0, children: [], total: 0, synthetic };
+  return {
+    key,
+    label,
+    path: key,
+    cls,
+    parent,
+    depth: parent ? parent.depth + 1 : 0,
+    children: [],
+    total: 0,
+    synthetic,
+  };
 }
 
 /** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers. */
@@ -45,7 +55,10 @@ function displayStacks(nodes: GraphNode[], edges: Edge[]): Map<Id, Array<[string
   const users = new Map<Id, Id[]>();
   for (const e of edges) {
     let u = users.get(e.src);
-    if (!u) users.set(e.src, (u = []));
+    if (!u) {
+      u = [];
+      users.set(e.src, u);
+    }
     u.push(e.dst);
   }
   const stacks = new Map<Id, Array<[string, string]>>();
@@ -116,7 +129,7 @@ export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
     for (const [path, cls] of stacks.get(n.id) ?? []) {
       let child = groups.get(path);
       if (!child) {
-        const label = path.startsWith(g.path + '.') && g.path ? path.slice(g.path.length + 1) : path;
+        const label = path.startsWith(`${g.path}.`) && g.path ? path.slice(g.path.length + 1) : path;
         child = newGroup(path, label, cls, g);
         groups.set(path, child);
         g.children.push({ kind: 'group', group: child });
@@ -167,13 +180,19 @@ export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
   const chains = new Map<Id, Group[]>();
   const chainOf = (id: Id): Group[] => {
     let c = chains.get(id);
-    if (!c) chains.set(id, (c = chain(id)));
+    if (!c) {
+      c = chain(id);
+      chains.set(id, c);
+    }
     return c;
   };
   const consumers = new Map<Id, Set<Id>>();
   for (const e of edges) {
     let c = consumers.get(e.src);
-    if (!c) consumers.set(e.src, (c = new Set()));
+    if (!c) {
+      c = new Set();
+      consumers.set(e.src, c);
+    }
     c.add(e.dst);
   }
   const stubbed = new Set<Id>();
@@ -196,7 +215,10 @@ export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
     if (seen.has(sig)) continue;
     seen.add(sig);
     let list = edgesAt.get(lca.key);
-    if (!list) edgesAt.set(lca.key, (list = []));
+    if (!list) {
+      list = [];
+      edgesAt.set(lca.key, list);
+    }
     list.push([ka, kb]);
   }
   return { root, groups, parentOf, edgesAt, stubbed };
@@ -207,7 +229,10 @@ const chainCache = new WeakMap<Hierarchy, Map<Id, Group[]>>();
 /** The two children of the lowest common group of a and b that hold them (item keys), or null. */
 export function lcaItems(h: Hierarchy, a: Id, b: Id): [string, string] | null {
   let cache = chainCache.get(h);
-  if (!cache) chainCache.set(h, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    chainCache.set(h, cache);
+  }
   const chainOf = (id: Id): Group[] | null => {
     let c = cache!.get(id);
     if (!c) {
@@ -232,7 +257,7 @@ export function lcaItems(h: Hierarchy, a: Id, b: Id): [string, string] | null {
 /** Groups of a node from outermost (excluding root) to its direct parent. */
 export function ancestors(h: Hierarchy, id: Id): Group[] {
   const out: Group[] = [];
-  for (let g = h.parentOf.get(id) ?? null; g && g.parent; g = g.parent) out.push(g);
+  for (let g = h.parentOf.get(id) ?? null; g?.parent; g = g.parent) out.push(g);
   return out.reverse();
 }
 

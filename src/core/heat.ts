@@ -1,7 +1,7 @@
 // Colours for a pane's optional per-node overlay (View.panes[].overlay): red = worst, green = best of the
 // values given, in the direction the JSON says (higher_is_better). Nodes without a value stay uncoloured.
 import { fmtNum } from './dom';
-import { Id, Overlay } from './types';
+import type { Id, Overlay } from './types';
 
 export interface Heat {
   overlay: Overlay;

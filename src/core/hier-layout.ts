@@ -1,9 +1,9 @@
 // Hierarchical layout: each expanded group is laid out on its own (children = nodes and child groups as
 // boxes), bottom-up, and cached; opening a group lays out that group and re-lays its ancestors only.
-import { Group, groupKey, Hierarchy, itemKey, nodeKey } from './groups';
-import { LayoutClient } from './layout-client';
-import { LayoutResult } from './layout-engine';
-import { GraphNode, Id } from './types';
+import { type Group, groupKey, type Hierarchy, itemKey, nodeKey } from './groups';
+import type { LayoutClient } from './layout-client';
+import type { LayoutResult } from './layout-engine';
+import type { GraphNode, Id } from './types';
 
 export const PAD = 12;
 export const HEADER = 22;
@@ -52,12 +52,23 @@ export function collapsedWidth(g: Group): number {
 export class HierLayout {
   private cache = new Map<string, { sig: string; res: LayoutResult; size: [number, number] }>();
   /** Layouts by shape (child sizes + edges by child index): identical layers are laid out once. */
-  private shapes = new Map<string, Promise<{ pos: Array<[number, number]>; routes: Array<Array<[number, number]>>; width: number; height: number }>>();
+  private shapes = new Map<
+    string,
+    Promise<{ pos: Array<[number, number]>; routes: Array<Array<[number, number]>>; width: number; height: number }>
+  >();
   /** how many layouts were answered from `shapes` */
   reused = 0;
-  constructor(private h: Hierarchy, private nodes: Map<Id, GraphNode>, private client: LayoutClient) {}
+  constructor(
+    private h: Hierarchy,
+    private nodes: Map<Id, GraphNode>,
+    private client: LayoutClient,
+  ) {}
 
-  private async layGroup(g: Group, expanded: Set<string>, stats: { computed: number; ms: number }): Promise<[number, number]> {
+  private async layGroup(
+    g: Group,
+    expanded: Set<string>,
+    stats: { computed: number; ms: number },
+  ): Promise<[number, number]> {
     const sizes = new Map<string, [number, number]>();
     await Promise.all(
       g.children.map(async (it) => {
@@ -93,8 +104,18 @@ export class HierLayout {
     }
     const shape = await pending;
     const pos: Record<string, [number, number]> = {};
-    order.forEach((k, i) => (pos[k] = shape.pos[i]));
-    const res: LayoutResult = { id: 0, pos, routes: shape.routes, width: shape.width, height: shape.height, ms: 0, engine: 'dagre' };
+    order.forEach((k, i) => {
+      pos[k] = shape.pos[i];
+    });
+    const res: LayoutResult = {
+      id: 0,
+      pos,
+      routes: shape.routes,
+      width: shape.width,
+      height: shape.height,
+      ms: 0,
+      engine: 'dagre',
+    };
     const size: [number, number] = [Math.max(res.width, 60), Math.max(res.height, 20)];
     this.cache.set(g.key, { sig, res, size });
     return size;
@@ -110,7 +131,11 @@ export class HierLayout {
       const res = this.cache.get(g.key)!.res;
       (this.h.edgesAt.get(g.key) ?? []).forEach(([a, b], i) => {
         const r = res.routes[i];
-        if (r && r.length) routes.set(`${a}\u0000${b}`, r.map(([x, y]) => [ox + x, oy + y] as [number, number]));
+        if (r?.length)
+          routes.set(
+            `${a}\u0000${b}`,
+            r.map(([x, y]) => [ox + x, oy + y] as [number, number]),
+          );
       });
       for (const it of g.children) {
         const k = itemKey(it);

@@ -1,5 +1,5 @@
-export { render } from './render';
 export type { RenderHandle, RenderOptions } from './render';
-export { checkDoc } from './validate';
+export { render } from './render';
+export type { Snapshot, View } from './types';
 export { MIME_TYPE, SCHEMA_VERSION } from './types';
-export type { View, Snapshot } from './types';
+export { checkDoc } from './validate';

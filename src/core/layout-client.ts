@@ -1,6 +1,6 @@
 // Runs layouts in one shared Web Worker made from inlined code (Blob URL); falls back to the page's
 // own thread when Worker or Blob URLs are unavailable or the worker fails.
-import { layoutGraph, LayoutRequest, LayoutResult } from './layout-engine';
+import { type LayoutRequest, type LayoutResult, layoutGraph } from './layout-engine';
 import { WORKER_SOURCE } from './worker-source.generated';
 
 export interface LayoutClient {
@@ -22,7 +22,10 @@ class WorkerClient implements LayoutClient {
   private seq = 0;
   private pending = new Map<number, { req: LayoutRequest; resolve: (r: LayoutResult) => void }>();
   private inline = new InlineClient();
-  constructor(private worker: Worker, private url: string) {
+  constructor(
+    private worker: Worker,
+    private url: string,
+  ) {
     worker.onmessage = (e: MessageEvent<LayoutResult>) => {
       const p = this.pending.get(e.data.id);
       if (!p) return;
@@ -64,7 +67,12 @@ let shared: LayoutClient | null = null;
 
 function makeWorker(): LayoutClient | null {
   try {
-    if (typeof Worker === 'undefined' || typeof Blob === 'undefined' || typeof URL === 'undefined' || !URL.createObjectURL) {
+    if (
+      typeof Worker === 'undefined' ||
+      typeof Blob === 'undefined' ||
+      typeof URL === 'undefined' ||
+      !URL.createObjectURL
+    ) {
       return null;
     }
     if (!WORKER_SOURCE) return null;

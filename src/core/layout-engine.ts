@@ -70,7 +70,10 @@ export function layoutGraph(req: LayoutRequest): LayoutResult {
     for (const [a, b] of req.edges) if (g.hasNode(a) && g.hasNode(b) && a !== b) g.setEdge(a, b);
     dagre.layout(g);
     const pos: Record<string, [number, number]> = {};
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     for (const n of req.nodes) {
       const d = g.node(n.id) as { x: number; y: number };
       pos[n.id] = [d.x, d.y];

@@ -1,5 +1,5 @@
 // Zoom (wheel, around the pointer), pan (drag), fit and centring of one pane's SVG viewport.
-import { Placement } from './hier-layout';
+import type { Placement } from './hier-layout';
 
 export class PanZoom {
   /** screen = t.k * layout + (t.x, t.y) */

@@ -2,10 +2,10 @@
 import { counterparts, diffMarks } from './compare';
 import { clear, h } from './dom';
 import { GraphView } from './graph-view';
-import { getLayoutClient, LayoutClient } from './layout-client';
+import { getLayoutClient, type LayoutClient } from './layout-client';
 import { injectStyles } from './styles';
 import { renderTable } from './tables';
-import { Table, View } from './types';
+import type { Table, View } from './types';
 import { checkDoc } from './validate';
 
 export interface RenderOptions {
@@ -53,7 +53,7 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
   const gv = new GraphView(ctx.doc, pane.snapshot, {
     client: ctx.client,
     collapseThreshold: ctx.threshold,
-    focus: ctx.view.focus ? ctx.view.focus[i] ?? null : null,
+    focus: ctx.view.focus ? (ctx.view.focus[i] ?? null) : null,
     notes: ctx.view.notes[i] ?? {},
     marks: n > 1 ? diffMarks(ctx.view.diffs, n, i) : undefined,
     overlay: pane.overlay ?? null,
@@ -66,10 +66,15 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
 
 function findings(ctx: Ctx, i: number): HTMLElement | null {
   const focus = ctx.view.focus?.[i] ? new Set(ctx.view.focus[i]) : null;
-  const fs = ctx.view.panes[i].snapshot.findings.filter((f) => !focus || f.nodes.length === 0 || f.nodes.some((n) => focus.has(n)));
+  const fs = ctx.view.panes[i].snapshot.findings.filter(
+    (f) => !focus || f.nodes.length === 0 || f.nodes.some((n) => focus.has(n)),
+  );
   if (!fs.length) return null;
   const ul = h(ctx.doc, 'ul', { class: 'pl-findings' });
-  for (const f of fs) ul.appendChild(h(ctx.doc, 'li', undefined, `⚠ ${f.kind}: ${f.message}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`));
+  for (const f of fs)
+    ul.appendChild(
+      h(ctx.doc, 'li', undefined, `⚠ ${f.kind}: ${f.message}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`),
+    );
   return ul;
 }
 
@@ -82,7 +87,12 @@ function paneBox(ctx: Ctx, i: number, gv: GraphView, label: boolean): HTMLElemen
   return box;
 }
 
-function tabs(doc: Document, names: string[], onPick: (i: number) => void, cls = ''): { bar: HTMLElement; pick: (i: number) => void } {
+function tabs(
+  doc: Document,
+  names: string[],
+  onPick: (i: number) => void,
+  cls = '',
+): { bar: HTMLElement; pick: (i: number) => void } {
   const bar = h(doc, 'div', { class: `pl-tabs ${cls}`, role: 'tablist' });
   const btns = names.map((nm, i) => {
     const b = h(doc, 'button', { class: 'pl-tab', role: 'tab', type: 'button', 'aria-selected': 'false' }, nm);
@@ -91,7 +101,7 @@ function tabs(doc: Document, names: string[], onPick: (i: number) => void, cls =
     return b;
   });
   const pick = (i: number): void => {
-    btns.forEach((b, j) => b.setAttribute('aria-selected', String(i === j)));
+    for (const [j, b] of btns.entries()) b.setAttribute('aria-selected', String(i === j));
     onPick(i);
   };
   return { bar, pick };
@@ -126,21 +136,26 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
   if (view.mode === 'run') {
     const area = h(doc, 'div');
     const shown: HTMLElement[] = [];
-    const t = tabs(doc, view.panes.map((p) => p.label), (i) => {
-      if (!ctx.panes[i]) {
-        const gv = makePane(ctx, i, sync);
-        shown[i] = paneBox(ctx, i, gv, false);
-        area.appendChild(shown[i]);
-        const sel = ctx.panes.find((p, j) => p && j !== i && p.selected);
-        if (sel) {
-          const from = ctx.panes.indexOf(sel);
-          void gv.ready.then(() => gv.showCounterparts(counterparts(view.diffs, n, from, sel.selected!)[i]));
+    const t = tabs(
+      doc,
+      view.panes.map((p) => p.label),
+      (i) => {
+        if (!ctx.panes[i]) {
+          const gv = makePane(ctx, i, sync);
+          shown[i] = paneBox(ctx, i, gv, false);
+          area.appendChild(shown[i]);
+          const sel = ctx.panes.find((p, j) => p && j !== i && p.selected);
+          if (sel) {
+            const from = ctx.panes.indexOf(sel);
+            void gv.ready.then(() => gv.showCounterparts(counterparts(view.diffs, n, from, sel.selected!)[i]));
+          }
         }
-      }
-      ctx.active = i;
-      shown.forEach((e, j) => e && (e.style.display = i === j ? '' : 'none'));
-      ctx.panes[i].shown();
-    }, 'pl-stage-tabs');
+        ctx.active = i;
+        for (const [j, e] of shown.entries()) if (e) e.style.display = i === j ? '' : 'none';
+        ctx.panes[i].shown();
+      },
+      'pl-stage-tabs',
+    );
     host.append(t.bar, area);
     ctx.showStage = t.pick;
     t.pick(n - 1);
@@ -172,7 +187,15 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
     return handle;
   }
   const view = checked.view;
-  const ctx: Ctx = { doc, view, client: getLayoutClient(options.worker !== false), threshold: options.collapseThreshold ?? 300, panes: handle.panes, waits: [], active: 0 };
+  const ctx: Ctx = {
+    doc,
+    view,
+    client: getLayoutClient(options.worker !== false),
+    threshold: options.collapseThreshold ?? 300,
+    panes: handle.panes,
+    waits: [],
+    active: 0,
+  };
   if (view.title) root.appendChild(h(doc, 'div', { class: 'pl-title' }, view.title));
   const tables = orderedTables(view);
   try {
@@ -184,34 +207,53 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
       // a table row naming a node shows it in the graph (the stage on show, else the first that has it)
       const showNode = (id: string): void => {
         t.pick(0);
-        let i = ctx.panes[ctx.active]?.facts.nodes.has(id) ? ctx.active : view.panes.findIndex((p) => p.snapshot.nodes.some((nd) => nd.id === id));
+        let i = ctx.panes[ctx.active]?.facts.nodes.has(id)
+          ? ctx.active
+          : view.panes.findIndex((p) => p.snapshot.nodes.some((nd) => nd.id === id));
         if (i < 0) return;
         if (view.mode === 'graph') i = 0;
         if (ctx.showStage && i !== ctx.active) ctx.showStage(i);
         const gv = ctx.panes[i];
         if (gv) void gv.ready.then(() => gv.select(id, { reveal: true, notify: true }));
       };
-      const t = tabs(doc, ['Graph', ...tables.map(tableLabel)], (i) => {
-        graphHost.style.display = i === 0 ? '' : 'none';
-        tableHosts.forEach((e, j) => (e.style.display = i === j + 1 ? '' : 'none'));
-        if (i > 0 && !tableHosts[i - 1].firstChild) tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1], showNode));
-        if (i === 0) handle.panes.forEach((p) => p && p.shown());
-      }, 'pl-main-tabs');
+      const t = tabs(
+        doc,
+        ['Graph', ...tables.map(tableLabel)],
+        (i) => {
+          graphHost.style.display = i === 0 ? '' : 'none';
+          for (const [j, e] of tableHosts.entries()) e.style.display = i === j + 1 ? '' : 'none';
+          if (i > 0 && !tableHosts[i - 1].firstChild)
+            tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1], showNode));
+          if (i === 0) for (const p of handle.panes) p?.shown();
+        },
+        'pl-main-tabs',
+      );
       root.append(t.bar, graphHost, ...tableHosts);
       renderGraphArea(ctx, graphHost);
       t.pick(0);
     }
   } catch (e) {
     clear(root);
-    root.appendChild(h(doc, 'div', { class: 'pl-message', role: 'alert' }, `pt2e-lens: could not render this output (${(e as Error).message})`));
+    root.appendChild(
+      h(
+        doc,
+        'div',
+        { class: 'pl-message', role: 'alert' },
+        `pt2e-lens: could not render this output (${(e as Error).message})`,
+      ),
+    );
   }
   handle.ready = Promise.all(ctx.waits).then(
     () => root.setAttribute('data-state', 'ready'),
     (e) => {
       root.setAttribute('data-state', 'error');
-      root.appendChild(h(doc, 'div', { class: 'pl-message', role: 'alert' }, `pt2e-lens: layout failed (${String(e)})`));
+      root.appendChild(
+        h(doc, 'div', { class: 'pl-message', role: 'alert' }, `pt2e-lens: layout failed (${String(e)})`),
+      );
     },
   );
-  handle.destroy = () => handle.panes.forEach((p) => p && p.destroy());
+  handle.destroy = () => {
+    for (const p of handle.panes) p?.destroy();
+  };
   return handle;
 }

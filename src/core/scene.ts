@@ -1,10 +1,10 @@
 // What the drawing functions of one pane share: the facts, the hierarchy, the current placement and which
 // box stands for each node.
-import { Facts } from './facts';
-import { Hierarchy } from './groups';
-import { Heat } from './heat';
-import { Box, Placement } from './hier-layout';
-import { Id } from './types';
+import type { Facts } from './facts';
+import type { Hierarchy } from './groups';
+import type { Heat } from './heat';
+import type { Box, Placement } from './hier-layout';
+import type { Id } from './types';
 
 export interface Scene {
   doc: Document;

@@ -1,5 +1,5 @@
 // Colours and the one stylesheet, injected once per document (or shadow root) by render().
-import { Role } from './types';
+import type { Role } from './types';
 
 export const ROLE_COLORS: Record<Role, { fill: string; stroke: string; text: string }> = {
   input: { fill: '#dbeafe', stroke: '#1d4ed8', text: '#1e3a8a' },

@@ -1,6 +1,6 @@
 // Sortable, filterable plain HTML tables from View.tables[].
 import { clear, h } from './dom';
-import { Cell, Table } from './types';
+import type { Cell, Table } from './types';
 
 export const MAX_ROWS = 2000;
 
@@ -65,11 +65,16 @@ export function renderTable(doc: Document, t: Table, onNode?: (id: string) => vo
         tr.style.cursor = 'pointer';
         tr.addEventListener('click', () => onNode!(id));
       }
-      for (let i = 0; i < t.columns.length; i++) tr.appendChild(h(doc, 'td', typeof r[i] === 'number' ? { class: 'pl-num' } : undefined, cellText(r[i] ?? null)));
+      for (let i = 0; i < t.columns.length; i++)
+        tr.appendChild(
+          h(doc, 'td', typeof r[i] === 'number' ? { class: 'pl-num' } : undefined, cellText(r[i] ?? null)),
+        );
       tbody.appendChild(tr);
     }
     count.textContent =
-      rows.length > MAX_ROWS ? `${rows.length} of ${t.rows.length} rows (first ${MAX_ROWS} shown)` : `${rows.length} of ${t.rows.length} rows`;
+      rows.length > MAX_ROWS
+        ? `${rows.length} of ${t.rows.length} rows (first ${MAX_ROWS} shown)`
+        : `${rows.length} of ${t.rows.length} rows`;
   };
   filter.addEventListener('input', draw);
   draw();

@@ -23,7 +23,11 @@ export interface GraphNode {
   observer: string | null;
 }
 
-export interface Edge { src: Id; dst: Id; arg: number; }
+export interface Edge {
+  src: Id;
+  dst: Id;
+  arg: number;
+}
 
 export interface Spec {
   id: string;
@@ -87,7 +91,11 @@ export interface QDQ {
   from_observer: string | null;
 }
 
-export interface Finding { kind: string; message: string; nodes: Id[]; }
+export interface Finding {
+  kind: string;
+  message: string;
+  nodes: Id[];
+}
 
 export interface Snapshot {
   format: 'pt2e-lens.snapshot';
@@ -113,7 +121,12 @@ export interface StageDiff {
 }
 
 export type Cell = string | number | boolean | null;
-export interface Table { name: string; title: string | null; columns: string[]; rows: Cell[][]; }
+export interface Table {
+  name: string;
+  title: string | null;
+  columns: string[];
+  rows: Cell[][];
+}
 
 /** A per-node measure to colour a pane by (e.g. pl.accuracy's SQNR in dB). */
 export interface Overlay {
@@ -123,7 +136,11 @@ export interface Overlay {
   values: Record<Id, number>;
 }
 
-export interface Pane { label: string; snapshot: Snapshot; overlay?: Overlay; }
+export interface Pane {
+  label: string;
+  snapshot: Snapshot;
+  overlay?: Overlay;
+}
 
 export interface View {
   format: 'pt2e-lens.view';

@@ -1,5 +1,5 @@
 // Checks `format` / `schema_version` before anything is drawn. Never throws.
-import { SCHEMA_VERSION, Snapshot, View } from './types';
+import { SCHEMA_VERSION, type Snapshot, type View } from './types';
 
 export type Checked = { ok: true; view: View } | { ok: false; message: string };
 
@@ -15,7 +15,8 @@ function isObj(x: unknown): x is Record<string, unknown> {
 
 function checkSnapshot(s: unknown, where: string): string | null {
   if (!isObj(s)) return `${PREFIX}malformed output: ${where} is not an object`;
-  if (s.format !== 'pt2e-lens.snapshot') return `${PREFIX}malformed output: ${where} has format ${JSON.stringify(s.format)}`;
+  if (s.format !== 'pt2e-lens.snapshot')
+    return `${PREFIX}malformed output: ${where} has format ${JSON.stringify(s.format)}`;
   if (s.schema_version !== SCHEMA_VERSION) return versionMessage(s.schema_version);
   for (const k of ['nodes', 'edges', 'specs', 'annotations', 'observers', 'qdq', 'findings']) {
     if (!Array.isArray(s[k])) return `${PREFIX}malformed output: ${where}.${k} is not a list`;
@@ -26,8 +27,15 @@ function checkSnapshot(s: unknown, where: string): string | null {
 /** Wrap a bare Snapshot (the schema allows one at top level) into a one-pane graph View. */
 export function snapshotView(s: Snapshot): View {
   return {
-    format: 'pt2e-lens.view', schema_version: SCHEMA_VERSION, mode: 'graph', title: null,
-    panes: [{ label: s.stage ?? 'graph', snapshot: s }], diffs: [], focus: null, notes: [], tables: [],
+    format: 'pt2e-lens.view',
+    schema_version: SCHEMA_VERSION,
+    mode: 'graph',
+    title: null,
+    panes: [{ label: s.stage ?? 'graph', snapshot: s }],
+    diffs: [],
+    focus: null,
+    notes: [],
+    tables: [],
   };
 }
 

@@ -1,7 +1,7 @@
 // JupyterLab 4 MIME renderer extension for application/vnd.pt2e-lens.v1+json.
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
-import { render, RenderHandle } from '../core/index';
+import { type RenderHandle, render } from '../core/index';
 import { MIME_TYPE } from '../core/types';
 
 export class Pt2eLensRenderer extends Widget implements IRenderMime.IRenderer {

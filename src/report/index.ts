@@ -1,8 +1,8 @@
 // Static-page entry (IIFE): renders each <script type="application/vnd.pt2e-lens.v1+json"> into the
 // element right before it. Python writes the bundle once per page plus one such script per output.
 import { render } from '../core/index';
-import { MIME_TYPE } from '../core/types';
 import { getLayoutClient } from '../core/layout-client';
+import { MIME_TYPE } from '../core/types';
 
 function renderAll(doc: Document): void {
   const scripts = doc.querySelectorAll(`script[type="${MIME_TYPE}"]`);
@@ -19,7 +19,11 @@ function renderAll(doc: Document): void {
   });
 }
 
-(globalThis as unknown as { pt2eLens?: unknown }).pt2eLens = { render, renderAll, layoutMode: () => getLayoutClient().mode };
+(globalThis as unknown as { pt2eLens?: unknown }).pt2eLens = {
+  render,
+  renderAll,
+  layoutMode: () => getLayoutClient().mode,
+};
 if (typeof document !== 'undefined') {
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => renderAll(document));
   else renderAll(document);

@@ -1,6 +1,6 @@
 // VS Code notebook renderer for application/vnd.pt2e-lens.v1+json (contributes.notebookRenderer).
 import type { ActivationFunction } from 'vscode-notebook-renderer';
-import { render, RenderHandle } from '../core/index';
+import { type RenderHandle, render } from '../core/index';
 
 export const activate: ActivationFunction = () => {
   const live = new Map<string, RenderHandle>();
@@ -17,7 +17,7 @@ export const activate: ActivationFunction = () => {
     },
     disposeOutputItem(id?: string) {
       if (id === undefined) {
-        live.forEach((h) => h.destroy());
+        for (const h of live.values()) h.destroy();
         live.clear();
       } else {
         live.get(id)?.destroy();

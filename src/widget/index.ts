@@ -1,5 +1,5 @@
 // anywidget front end: renders the `view_json` trait (a JSON string) and re-renders when it changes.
-import { render, RenderHandle } from '../core/index';
+import { type RenderHandle, render } from '../core/index';
 
 interface Model {
   get(name: 'view_json'): string;

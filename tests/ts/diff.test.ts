@@ -10,7 +10,8 @@ describe('compare mode', () => {
     expect(d.added.length).toBeGreaterThan(0);
     const { el } = await mount(view, { worker: false });
     const [p0, p1] = [...el.querySelectorAll('.pl-pane')];
-    const ids = (root: Element, sel: string) => [...root.querySelectorAll(sel)].map((e) => e.getAttribute('data-id')).sort();
+    const ids = (root: Element, sel: string) =>
+      [...root.querySelectorAll(sel)].map((e) => e.getAttribute('data-id')).sort();
     expect(ids(p0, '.pl-node.pl-removed')).toEqual([...d.removed].sort());
     expect(ids(p1, '.pl-node.pl-added')).toEqual([...d.added].sort());
     expect(ids(p0, '.pl-node.pl-added')).toEqual([]);
@@ -30,9 +31,13 @@ describe('compare mode', () => {
     const became = [...view.diffs[0].became[obs]].sort();
     expect(became.length).toBeGreaterThan(1);
     expect([...p1.querySelectorAll('.pl-counterpart')].map((e) => e.getAttribute('data-id')).sort()).toEqual(became);
-    expect(p1.querySelector('.pl-details')!.textContent).toContain(became.includes('quantize_per_tensor_default_1') ? 'quantize' : '');
+    expect(p1.querySelector('.pl-details')!.textContent).toContain(
+      became.includes('quantize_per_tensor_default_1') ? 'quantize' : '',
+    );
     // and back: from a q node in pane 1 to the observer it came from
-    p1.querySelector('[data-id="quantize_per_tensor_default_1"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    p1.querySelector('[data-id="quantize_per_tensor_default_1"]')!.dispatchEvent(
+      new MouseEvent('click', { bubbles: true }),
+    );
     expect([...p0.querySelectorAll('.pl-counterpart')].map((e) => e.getAttribute('data-id'))).toEqual([obs]);
   });
 });

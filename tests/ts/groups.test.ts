@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { buildHierarchy, MAX_CHILDREN } from '../../src/core/groups';
 // @ts-expect-error plain JS fixture generator
 import { synthView } from './fixtures/synth.mjs';
-import { buildHierarchy, MAX_CHILDREN } from '../../src/core/groups';
 import { mount } from './helpers';
 
 describe('module groups', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { render, RenderHandle } from '../../src/core/index';
+import { type RenderHandle, render } from '../../src/core/index';
 
 export function fixture(name: string): any {
   return JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));

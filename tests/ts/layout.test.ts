@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { layoutGraph } from '../../src/core/layout-engine';
-import { getLayoutClient } from '../../src/core/layout-client';
 import { buildHierarchy, initialExpanded } from '../../src/core/groups';
 import { HierLayout } from '../../src/core/hier-layout';
+import { getLayoutClient } from '../../src/core/layout-client';
+import { layoutGraph } from '../../src/core/layout-engine';
 import { countBy, fixture, mount } from './helpers';
 
 describe('layout', () => {
   it('places every node and keeps edges going down (rank order)', () => {
     const nodes = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, w: 80, h: 40 }));
-    const edges: Array<[string, string]> = [['a', 'b'], ['a', 'c'], ['b', 'd'], ['c', 'd'], ['d', 'e']];
+    const edges: Array<[string, string]> = [
+      ['a', 'b'],
+      ['a', 'c'],
+      ['b', 'd'],
+      ['c', 'd'],
+      ['d', 'e'],
+    ];
     const r = layoutGraph({ id: 1, nodes, edges });
     expect(r.engine).toBe('dagre');
     for (const n of nodes) expect(r.pos[n.id]).toEqual([expect.any(Number), expect.any(Number)]);

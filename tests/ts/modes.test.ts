@@ -29,25 +29,33 @@ describe('run, focus, tables, details', () => {
     await Promise.all(handle.panes.filter(Boolean).map((p) => p.ready));
     await new Promise((r) => setTimeout(r, 0));
     const cal = [...el.querySelectorAll('.pl-pane')].find((p) => (p as HTMLElement).style.display !== 'none')!;
-    expect([...cal.querySelectorAll('.pl-counterpart')].map((e) => e.getAttribute('data-id'))).toEqual(['activation_post_process_2']);
+    expect([...cal.querySelectorAll('.pl-counterpart')].map((e) => e.getAttribute('data-id'))).toEqual([
+      'activation_post_process_2',
+    ]);
     expect(cal.querySelector('.pl-details')!.textContent).toContain('[3.12]');
     click(el.querySelectorAll('.pl-main-tabs .pl-tab')[2]);
     const obsTable = el.querySelector('[data-tab="observers"] table')!;
-    expect(obsTable.querySelectorAll('tbody tr').length).toBe(view.tables.find((t: any) => t.name === 'observers').rows.length);
+    expect(obsTable.querySelectorAll('tbody tr').length).toBe(
+      view.tables.find((t: any) => t.name === 'observers').rows.length,
+    );
   });
 
   it('a table row naming a node shows that node in the graph', async () => {
     const view = fixture('run.json');
     const { el, handle } = await mount(view, { worker: false });
     click(el.querySelectorAll('.pl-main-tabs .pl-tab')[3]); // Q/DQ (converted stage)
-    const row = [...el.querySelectorAll('[data-tab="qdq"] tbody tr')].find((r) => r.children[0].textContent === 'quantize_per_tensor_default_1')!;
+    const row = [...el.querySelectorAll('[data-tab="qdq"] tbody tr')].find(
+      (r) => r.children[0].textContent === 'quantize_per_tensor_default_1',
+    )!;
     click(row);
     await handle.panes[3].ready;
     await new Promise((r) => setTimeout(r, 0));
     expect((el.querySelector('[data-tab="graph"]') as HTMLElement).style.display).toBe('');
     expect(el.querySelector('.pl-node.pl-selected')!.getAttribute('data-id')).toBe('quantize_per_tensor_default_1');
     click(el.querySelectorAll('.pl-main-tabs .pl-tab')[1]); // Annotations: prepared-stage rows
-    const ann = [...el.querySelectorAll('[data-tab="annotations"] tbody tr')].find((r) => r.children[0].textContent === 'relu')!;
+    const ann = [...el.querySelectorAll('[data-tab="annotations"] tbody tr')].find(
+      (r) => r.children[0].textContent === 'relu',
+    )!;
     click(ann);
     await new Promise((r) => setTimeout(r, 0));
     expect(el.querySelector('.pl-stage-tabs .pl-tab[aria-selected="true"]')!.textContent).toBe('converted');
@@ -100,7 +108,8 @@ describe('run, focus, tables, details', () => {
     expect(d3).toContain('dequantize_per_channel (per_channel)');
     expect(d3).toContain('axis=0');
     expect(conv.el.querySelectorAll('.pl-edge.pl-int').length).toBe(
-      fixture('conv_converted.json').panes[0].snapshot.edges.filter((e: any) => e.src.startsWith('quantize_per_tensor')).length,
+      fixture('conv_converted.json').panes[0].snapshot.edges.filter((e: any) => e.src.startsWith('quantize_per_tensor'))
+        .length,
     );
   });
 

@@ -9,7 +9,9 @@ describe('per-node overlay (panes[].overlay)', () => {
     const ov = view.panes[0].overlay;
     const { el } = await mount(view, { worker: false });
     const bars = [...el.querySelectorAll('.pl-node .pl-heat')];
-    expect(bars.map((b) => b.closest('.pl-node')!.getAttribute('data-id')).sort()).toEqual(Object.keys(ov.values).sort());
+    expect(bars.map((b) => b.closest('.pl-node')!.getAttribute('data-id')).sort()).toEqual(
+      Object.keys(ov.values).sort(),
+    );
     const colour = (id: string) => el.querySelector(`[data-id="${id}"] .pl-heat`)!.getAttribute('fill')!;
     expect(hue(colour('conv2d'))).toBe(120); // 31.5 dB, the best
     expect(hue(colour('linear'))).toBe(0); // 12.4 dB, the worst

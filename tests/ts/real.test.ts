@@ -21,9 +21,15 @@ describe.skipIf(!has('real_run.json'))('real pt2e_lens output', () => {
       const pane = [...el.querySelectorAll('.pl-pane')].find((p) => (p as HTMLElement).style.display !== 'none')!;
       const snap = view.panes[i].snapshot;
       const drawn = [...pane.querySelectorAll('.pl-node')].map((n) => n.getAttribute('data-role')!);
-      if (snap.nodes.length <= 300) expect(countBy(drawn, (r) => r), view.panes[i].label).toEqual(countBy(snap.nodes, (n: any) => n.role));
+      if (snap.nodes.length <= 300)
+        expect(
+          countBy(drawn, (r) => r),
+          view.panes[i].label,
+        ).toEqual(countBy(snap.nodes, (n: any) => n.role));
       const quantize = new Set(snap.qdq.filter((q: any) => q.kind === 'quantize').map((q: any) => q.node));
-      expect(pane.querySelectorAll('.pl-edge.pl-int').length).toBe(snap.edges.filter((e: any) => quantize.has(e.src)).length);
+      expect(pane.querySelectorAll('.pl-edge.pl-int').length).toBe(
+        snap.edges.filter((e: any) => quantize.has(e.src)).length,
+      );
     }
     expect(view.panes.some((p: any) => p.snapshot.qdq.length > 0)).toBe(true);
   });
@@ -32,7 +38,8 @@ describe.skipIf(!has('real_run.json'))('real pt2e_lens output', () => {
     const view = fixture('real_compare.json');
     const { el } = await mount(view, { worker: false });
     const [p0, p1] = [...el.querySelectorAll('.pl-pane')];
-    const ids = (root: Element, sel: string) => [...root.querySelectorAll(sel)].map((e) => e.getAttribute('data-id')).sort();
+    const ids = (root: Element, sel: string) =>
+      [...root.querySelectorAll(sel)].map((e) => e.getAttribute('data-id')).sort();
     expect(ids(p0, '.pl-node.pl-removed')).toEqual([...view.diffs[0].removed].sort());
     expect(ids(p1, '.pl-node.pl-added')).toEqual([...view.diffs[0].added].sort());
   });

@@ -6,7 +6,14 @@ describe('inconsistent but schema-valid input', () => {
     const view = fixture('compare.json');
     const s0 = view.panes[0].snapshot;
     s0.edges.push({ src: 'ghost', dst: 'relu', arg: 5 }, { src: 'relu', dst: 'nowhere', arg: 0 });
-    s0.annotations.push({ node: 'ghost', inputs: [{ src: 'nobody', spec: 's99' }], output: 's42', annotated: true, allow_implicit_sharing: true, quantizer: null });
+    s0.annotations.push({
+      node: 'ghost',
+      inputs: [{ src: 'nobody', spec: 's99' }],
+      output: 's42',
+      annotated: true,
+      allow_implicit_sharing: true,
+      quantizer: null,
+    });
     s0.annotations[0].inputs.push({ src: 'phantom', spec: 's77' });
     s0.observers[0].observes = 'ghost';
     s0.observers[0].serves.push({ at: { edge: ['a', 'b'] }, spec: 'zz', via: 'own' });

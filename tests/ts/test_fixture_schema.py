@@ -1,4 +1,5 @@
 """The front-end fixtures follow the JSON contract (python jsonschema against view.schema.json)."""
+
 import importlib.util
 import json
 import shutil

@@ -1,11 +1,12 @@
 // The anywidget ESM and the VS Code renderer, loaded as modules in chromium and driven with stubs.
-import { after, before, describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
-import { ARTIFACTS, ROOT, fixture } from './pages.mjs';
+import { ARTIFACTS, fixture, ROOT } from './pages.mjs';
 
 let browser;
 let page;
@@ -27,24 +28,40 @@ describe('host entries', () => {
   it('anywidget: renders view_json, re-renders on change:view_json, injects its CSS', async () => {
     const a = JSON.stringify(fixture('conv_prepared.json'));
     const b = JSON.stringify(fixture('conv_converted.json'));
-    const res = await page.evaluate(async ({ code, a, b }) => {
-      const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-      const mod = await import(url);
-      const handlers = {};
-      const model = { value: a, get: () => model.value, on: (e, f) => (handlers[e] = f), off: (e) => delete handlers[e] };
-      const el = document.getElementById('host');
-      const cleanup = mod.default.render({ model, el });
-      const wait = () => new Promise((r) => { const t = setInterval(() => { if (el.querySelector('[data-state="ready"]')) { clearInterval(t); r(); } }, 20); });
-      await wait();
-      const first = el.querySelectorAll('.pl-node').length;
-      model.value = b;
-      handlers['change:view_json']();
-      await wait();
-      const second = el.querySelectorAll('.pl-node').length;
-      const css = !!document.getElementById('pt2e-lens-style');
-      cleanup();
-      return { first, second, css, off: !handlers['change:view_json'] };
-    }, { code: src('kernel_pkg/pt2e_lens/_static/widget.js'), a, b });
+    const res = await page.evaluate(
+      async ({ code, a, b }) => {
+        const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+        const mod = await import(url);
+        const handlers = {};
+        const model = {
+          value: a,
+          get: () => model.value,
+          on: (e, f) => (handlers[e] = f),
+          off: (e) => delete handlers[e],
+        };
+        const el = document.getElementById('host');
+        const cleanup = mod.default.render({ model, el });
+        const wait = () =>
+          new Promise((r) => {
+            const t = setInterval(() => {
+              if (el.querySelector('[data-state="ready"]')) {
+                clearInterval(t);
+                r();
+              }
+            }, 20);
+          });
+        await wait();
+        const first = el.querySelectorAll('.pl-node').length;
+        model.value = b;
+        handlers['change:view_json']();
+        await wait();
+        const second = el.querySelectorAll('.pl-node').length;
+        const css = !!document.getElementById('pt2e-lens-style');
+        cleanup();
+        return { first, second, css, off: !handlers['change:view_json'] };
+      },
+      { code: src('kernel_pkg/pt2e_lens/_static/widget.js'), a, b },
+    );
     assert.deepEqual(res, {
       first: fixture('conv_prepared.json').panes[0].snapshot.nodes.length,
       second: fixture('conv_converted.json').panes[0].snapshot.nodes.length,
@@ -55,18 +72,33 @@ describe('host entries', () => {
 
   it('VS Code renderer: activate() → renderOutputItem(item, element)', async () => {
     const doc = fixture('compare.json');
-    const res = await page.evaluate(async ({ code, doc }) => {
-      const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-      const mod = await import(url);
-      const r = mod.activate({});
-      const el = document.getElementById('host');
-      const item = { id: 'out-1', mime: 'application/vnd.pt2e-lens.v1+json', json: () => doc, text: () => JSON.stringify(doc) };
-      r.renderOutputItem(item, el);
-      await new Promise((ok) => { const t = setInterval(() => { if (el.querySelector('[data-state="ready"]')) { clearInterval(t); ok(); } }, 20); });
-      const panes = el.querySelectorAll('.pl-pane').length;
-      r.disposeOutputItem('out-1');
-      return { panes, nodes: el.querySelectorAll('.pl-node').length };
-    }, { code: src('extension/vscode/renderer.js'), doc });
+    const res = await page.evaluate(
+      async ({ code, doc }) => {
+        const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+        const mod = await import(url);
+        const r = mod.activate({});
+        const el = document.getElementById('host');
+        const item = {
+          id: 'out-1',
+          mime: 'application/vnd.pt2e-lens.v1+json',
+          json: () => doc,
+          text: () => JSON.stringify(doc),
+        };
+        r.renderOutputItem(item, el);
+        await new Promise((ok) => {
+          const t = setInterval(() => {
+            if (el.querySelector('[data-state="ready"]')) {
+              clearInterval(t);
+              ok();
+            }
+          }, 20);
+        });
+        const panes = el.querySelectorAll('.pl-pane').length;
+        r.disposeOutputItem('out-1');
+        return { panes, nodes: el.querySelectorAll('.pl-node').length };
+      },
+      { code: src('extension/vscode/renderer.js'), doc },
+    );
     assert.equal(res.panes, 2);
     assert.equal(res.nodes, doc.panes[0].snapshot.nodes.length + doc.panes[1].snapshot.nodes.length);
     await page.screenshot({ path: join(ARTIFACTS, 'vscode-compare.png'), fullPage: true });

@@ -1,14 +1,15 @@
 // The prebuilt JupyterLab extension (extension/labextension) inside a real JupyterLab: a notebook whose
 // saved output carries application/vnd.pt2e-lens.v1+json renders through our MIME renderer.
 // Needs `jupyter lab` (PyPI jupyterlab) on PATH; the extension is found through JUPYTER_PATH, no install.
-import { after, before, describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { PYTHON, startLab } from './lab_server.mjs';
-import { ARTIFACTS, MIME, ROOT, fixture } from './pages.mjs';
+import { ARTIFACTS, fixture, MIME, ROOT } from './pages.mjs';
 
 const hasLab = spawnSync(PYTHON, ['-c', 'import jupyterlab'], { encoding: 'utf8' }).status === 0;
 const built = existsSync(join(ROOT, 'extension/labextension/package.json'));
@@ -19,12 +20,25 @@ let browser;
 before(async () => {
   if (skip) return;
   const outputs = ['conv_prepared.json', 'hostile.json'].map((f) => ({
-    output_type: 'display_data', metadata: {}, data: { [MIME]: fixture(f), 'text/plain': ['pt2e-lens view'] },
+    output_type: 'display_data',
+    metadata: {},
+    data: { [MIME]: fixture(f), 'text/plain': ['pt2e-lens view'] },
   }));
   lab = await startLab({
     'demo.ipynb': JSON.stringify({
-      nbformat: 4, nbformat_minor: 5, metadata: {},
-      cells: [{ cell_type: 'code', id: 'c1', execution_count: null, metadata: {}, source: ['# saved pt2e-lens outputs'], outputs }],
+      nbformat: 4,
+      nbformat_minor: 5,
+      metadata: {},
+      cells: [
+        {
+          cell_type: 'code',
+          id: 'c1',
+          execution_count: null,
+          metadata: {},
+          source: ['# saved pt2e-lens outputs'],
+          outputs,
+        },
+      ],
     }),
   });
   browser = await launch();
@@ -38,11 +52,21 @@ describe('JupyterLab MIME renderer', { skip }, () => {
   it('renders saved outputs with the prebuilt extension, hostile text as text', async () => {
     const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
     const dialogs = [];
-    page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
+    page.on('dialog', async (d) => {
+      dialogs.push(d.message());
+      await d.dismiss();
+    });
     await page.goto(`${lab.url}/lab/tree/demo.ipynb`);
-    await page.waitForFunction(() => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === 2, null, { timeout: 90000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === 2,
+      null,
+      { timeout: 90000 },
+    );
     const outs = page.locator('.jp-Pt2eLens');
-    const roles = await outs.nth(0).locator('.pl-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
+    const roles = await outs
+      .nth(0)
+      .locator('.pl-node')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
     assert.equal(roles.length, fixture('conv_prepared.json').panes[0].snapshot.nodes.length);
     assert.equal(await outs.nth(1).locator('.pl-title').first().textContent(), '<img src=y onerror=alert(4)>');
     assert.equal(await page.locator('.jp-Pt2eLens img').count(), 0);

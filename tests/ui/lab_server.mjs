@@ -1,8 +1,8 @@
 // A throwaway JupyterLab server with this worktree's labextension and kernel package, no auth, for UI tests.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './pages.mjs';
 
@@ -11,9 +11,17 @@ export const PYTHON = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin',
 /** A notebook file from a list of code cells. */
 export function notebook(cells) {
   return JSON.stringify({
-    nbformat: 4, nbformat_minor: 5,
+    nbformat: 4,
+    nbformat_minor: 5,
     metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
-    cells: cells.map((source, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source })),
+    cells: cells.map((source, i) => ({
+      cell_type: 'code',
+      id: `c${i}`,
+      metadata: {},
+      execution_count: null,
+      outputs: [],
+      source,
+    })),
   });
 }
 
@@ -36,11 +44,28 @@ export async function startLab(files) {
   mkdirSync(ext);
   symlinkSync(join(ROOT, 'extension/labextension'), join(ext, 'pt2e-lens'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
-  const args = ['-m', 'jupyterlab', '--no-browser', `--port=${port}`, '--ServerApp.port_retries=0', '--ServerApp.ip=127.0.0.1',
-    '--IdentityProvider.token=', '--ServerApp.password=', '--ServerApp.disable_check_xsrf=True', '--ServerApp.allow_root=True',
-    `--ServerApp.root_dir=${root}`, '--LabApp.expose_app_in_browser=True', `--LabServerApp.extra_labextensions_path=${ext}`,
-    `--LabApp.workspaces_dir=${join(tmp, 'ws')}`];
-  const env = { ...process.env, PYTHONPATH: join(ROOT, 'kernel_pkg'), PYTHONWARNINGS: 'ignore', JUPYTER_CONFIG_DIR: join(tmp, 'config') };
+  const args = [
+    '-m',
+    'jupyterlab',
+    '--no-browser',
+    `--port=${port}`,
+    '--ServerApp.port_retries=0',
+    '--ServerApp.ip=127.0.0.1',
+    '--IdentityProvider.token=',
+    '--ServerApp.password=',
+    '--ServerApp.disable_check_xsrf=True',
+    '--ServerApp.allow_root=True',
+    `--ServerApp.root_dir=${root}`,
+    '--LabApp.expose_app_in_browser=True',
+    `--LabServerApp.extra_labextensions_path=${ext}`,
+    `--LabApp.workspaces_dir=${join(tmp, 'ws')}`,
+  ];
+  const env = {
+    ...process.env,
+    PYTHONPATH: join(ROOT, 'kernel_pkg'),
+    PYTHONWARNINGS: 'ignore',
+    JUPYTER_CONFIG_DIR: join(tmp, 'config'),
+  };
   const proc = spawn(PYTHON, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   proc.stdout.on('data', (d) => (log += d));

@@ -1,8 +1,9 @@
 // Every %pt2e magic in a real JupyterLab + kernel: each output renders (our MIME renderer), errors are one line.
 // Run with `npm run test:lab` (after a build).
-import { after, before, describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { notebook, startLab } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
@@ -44,19 +45,26 @@ after(async () => {
 describe('%pt2e magics in JupyterLab', () => {
   it('renders the output of every magic and a one-line error for a bad name', async () => {
     await page.goto(`${lab.url}/lab/tree/m.ipynb`);
-    await page.waitForFunction(() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle');
+    await page.waitForFunction(
+      () => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
+    );
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
     const cells = page.locator('.jp-Notebook .jp-Cell');
     const last = cells.nth(MAGICS.length + 1).locator('.jp-OutputArea-output');
     await last.first().waitFor();
-    const qdq = Number((await cells.nth(0).locator('.jp-OutputArea-output').first().textContent()).match(/QDQ (\d+)/)[1]);
+    const qdq = Number(
+      (await cells.nth(0).locator('.jp-OutputArea-output').first().textContent()).match(/QDQ (\d+)/)[1],
+    );
     for (let i = 0; i < MAGICS.length; i++) {
       const view = cells.nth(i + 1).locator('.pt2e-lens[data-state="ready"]');
       await view.first().waitFor();
       assert.equal(await view.count(), 1, MAGICS[i]);
     }
     // %pt2e show conv draws the q/dq nodes torchao put there (counted in the kernel by pl.qdq)
-    const drawn = await cells.nth(1).locator('.pl-node[data-role="quantize"], .pl-node[data-role="dequantize"]').count();
+    const drawn = await cells
+      .nth(1)
+      .locator('.pl-node[data-role="quantize"], .pl-node[data-role="dequantize"]')
+      .count();
     assert.equal(drawn, qdq);
     const error = (await last.first().textContent()).trim();
     assert.match(error, /no variable 'convv'.*conv/);

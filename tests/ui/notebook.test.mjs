@@ -1,10 +1,11 @@
 // The quickstart notebook, executed by nbclient and exported by nbconvert, opened offline in chromium:
 // what it draws must be what torchao produced (numbers from torchao's graphs, see notebook_page.py).
-import { after, before, describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
@@ -24,13 +25,20 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
   // offline: nbconvert's page links require.js and MathJax from CDNs; refuse every non-file request
   await page.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
-  page.on('dialog', async (d) => { problems.dialogs.push(d.message()); await d.dismiss(); });
+  page.on('dialog', async (d) => {
+    problems.dialogs.push(d.message());
+    await d.dismiss();
+  });
   page.on('pageerror', (e) => problems.errors.push(e.message));
   await page.goto(pathToFileURL(join(OUT, 'quickstart.html')).href);
-  await page.waitForFunction(() => {
-    const roots = [...document.querySelectorAll('.pt2e-lens')];
-    return roots.length >= 6 && roots.every((r) => r.getAttribute('data-state') !== 'loading');
-  }, null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => {
+      const roots = [...document.querySelectorAll('.pt2e-lens')];
+      return roots.length >= 6 && roots.every((r) => r.getAttribute('data-state') !== 'loading');
+    },
+    null,
+    { timeout: 60000 },
+  );
 });
 after(async () => {
   await browser?.close();
@@ -38,13 +46,16 @@ after(async () => {
 
 /** The element a pt2e-lens output rendered into, found through its View JSON. */
 async function host(predicate) {
-  const handle = await page.evaluateHandle(([mime, src]) => {
-    const test = new Function('v', `return (${src})(v)`);
-    for (const sc of document.querySelectorAll(`script[type="${mime}"]`)) {
-      if (test(JSON.parse(sc.textContent))) return sc.previousElementSibling;
-    }
-    return null;
-  }, [MIME, predicate.toString()]);
+  const handle = await page.evaluateHandle(
+    ([mime, src]) => {
+      const test = new Function('v', `return (${src})(v)`);
+      for (const sc of document.querySelectorAll(`script[type="${mime}"]`)) {
+        if (test(JSON.parse(sc.textContent))) return sc.previousElementSibling;
+      }
+      return null;
+    },
+    [MIME, predicate.toString()],
+  );
   assert.ok(await handle.evaluate((el) => el !== null), 'output not found');
   return handle;
 }
@@ -54,7 +65,9 @@ describe('nbconvert page of the executed quickstart, offline', () => {
     const el = await host((v) => v.mode === 'graph' && v.title === 'tiny, converted');
     const ids = await el.evaluate((root) =>
       [...root.querySelectorAll('.pl-node[data-role="quantize"], .pl-node[data-role="dequantize"]')]
-        .map((n) => n.getAttribute('data-id')).sort());
+        .map((n) => n.getAttribute('data-id'))
+        .sort(),
+    );
     assert.deepEqual(ids, expected.qdq_nodes);
     await el.evaluate((root) => root.scrollIntoView());
     await page.screenshot({ path: join(OUT, 'converted.png') });
@@ -63,8 +76,11 @@ describe('nbconvert page of the executed quickstart, offline', () => {
   it('marks the four batch_norm nodes of M00-3 as removed in the stage comparison', async () => {
     const el = await host((v) => v.mode === 'compare');
     const removed = await el.evaluate((root) =>
-      [...root.querySelectorAll('.pl-node.pl-removed')].map((n) => n.getAttribute('data-id'))
-        .filter((id) => id.startsWith('batch_norm')).sort());
+      [...root.querySelectorAll('.pl-node.pl-removed')]
+        .map((n) => n.getAttribute('data-id'))
+        .filter((id) => id.startsWith('batch_norm'))
+        .sort(),
+    );
     assert.deepEqual(removed, expected.removed_batch_norms);
     await el.evaluate((root) => root.scrollIntoView());
     await page.screenshot({ path: join(OUT, 'compare.png') });

@@ -4,6 +4,7 @@ Usage: python tests/ui/notebook_page.py OUT_DIR → OUT_DIR/quickstart.html, OUT
 The browser test opens the HTML offline and compares what it draws with expected.json, whose numbers come
 from torchao's own graphs (not from pt2e-lens's snapshot).
 """
+
 from __future__ import annotations
 
 import json
@@ -23,15 +24,23 @@ def expected() -> dict:
     from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
 
     pl.quiet()
-    run = pl.capture(get_model("tiny").eval(), example_inputs(8), ConvQuantizer(),
-                     calibration=calibration_batches(2, 16), dynamic_batch=True)
+    run = pl.capture(
+        get_model("tiny").eval(),
+        example_inputs(8),
+        ConvQuantizer(),
+        calibration=calibration_batches(2, 16),
+        dynamic_batch=True,
+    )
     converted = run["converted"].graph_module
     q = [n.name for n in converted.graph.nodes if n.op == "call_function" and "quantize" in str(n.target)]
     ep = torch.export.export(get_model("tiny").eval(), example_inputs())
     pre, post = ep.module(), ep.run_decompositions({}).module()
     post_names = {n.name for n in post.graph.nodes}
-    gone_bn = [n.name for n in pre.graph.nodes if n.op == "call_function" and "batch_norm" in str(n.target)
-               and n.name not in post_names]
+    gone_bn = [
+        n.name
+        for n in pre.graph.nodes
+        if n.op == "call_function" and "batch_norm" in str(n.target) and n.name not in post_names
+    ]
     return {"qdq_nodes": sorted(q), "removed_batch_norms": sorted(gone_bn)}
 
 

@@ -10,13 +10,22 @@ export const MIME = 'application/vnd.pt2e-lens.v1+json';
 
 /** JSON safe inside <script>: no "</script>", no "<!--". */
 export function scriptJson(doc) {
-  return JSON.stringify(doc).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(doc)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function reportPage(docs, title = 'pt2e-lens report', head = '') {
-  const bundle = readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/_static/report.js'), 'utf8').replace(/<\/script/gi, '<\\/script');
+  const bundle = readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/_static/report.js'), 'utf8').replace(
+    /<\/script/gi,
+    '<\\/script',
+  );
   const outputs = docs
-    .map((d) => `<div class="output"></div>\n<script type="${MIME}">${typeof d === 'string' ? d.replace(/</g, '\\u003c') : scriptJson(d)}</script>`)
+    .map(
+      (d) =>
+        `<div class="output"></div>\n<script type="${MIME}">${typeof d === 'string' ? d.replace(/</g, '\\u003c') : scriptJson(d)}</script>`,
+    )
     .join('\n');
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${title}</title>
 ${head}<style>body{margin:12px;background:#fff}</style></head><body>

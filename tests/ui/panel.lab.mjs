@@ -1,7 +1,8 @@
 // The PT2E side panel in a real JupyterLab (Debian chromium; run with `npm run test:lab`, after a build): load button, the tiny model's annotation and
 // observer tables with torchao's counts, auto-update after a cell, and following the active notebook.
-import { after, before, describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { notebook, startLab } from './lab_server.mjs';
 
@@ -39,7 +40,10 @@ const panel = () => page.locator('#pt2e-lens-panel');
 async function openAndRun(path, marker) {
   await cmd('docmanager:open', { path });
   // headless chromium has no window focus: activate the notebook explicitly so the tracker follows it
-  await page.waitForFunction((p) => Array.from(window.jupyterapp.shell.widgets('main')).some((w) => w.context?.path === p), path);
+  await page.waitForFunction(
+    (p) => Array.from(window.jupyterapp.shell.widgets('main')).some((w) => w.context?.path === p),
+    path,
+  );
   await page.evaluate((p) => {
     const app = window.jupyterapp;
     app.shell.activateById(Array.from(app.shell.widgets('main')).find((w) => w.context?.path === p).id);
@@ -55,14 +59,16 @@ async function openAndRun(path, marker) {
 }
 
 async function tableRows(label, name = label.toLowerCase()) {
-  await panel().locator('.pl-main-tabs .pl-tab', { hasText: new RegExp(`^${label}$`) }).click();
+  await panel()
+    .locator('.pl-main-tabs .pl-tab', { hasText: new RegExp(`^${label}$`) })
+    .click();
   const rows = panel().locator(`.pl-table-wrap[data-table="${name}"] tbody tr`);
   await rows.first().waitFor();
   return rows.count();
 }
 
 describe('PT2E panel', () => {
-  it('offers to load pt2e-lens, then shows the tiny model with torchao\'s counts', async () => {
+  it("offers to load pt2e-lens, then shows the tiny model with torchao's counts", async () => {
     await page.goto(`${lab.url}/lab`);
     await page.waitForFunction(() => window.jupyterapp?.commands?.hasCommand('pt2e-lens:open-panel'));
     const text = await openAndRun('a.ipynb', 'COUNTS');
@@ -74,8 +80,14 @@ describe('PT2E panel', () => {
     await picker.waitFor();
     assert.match(await picker.locator('option:checked').textContent(), /newest: prepared/);
     const options = await picker.locator('option').allTextContents();
-    assert.ok(options.some((o) => /^prepared · GraphModule · \d+ nodes · prepared$/.test(o)), options.join('|'));
-    assert.ok(options.some((o) => /^ep · ExportedProgram · 47 nodes · exported$/.test(o)), options.join('|'));
+    assert.ok(
+      options.some((o) => /^prepared · GraphModule · \d+ nodes · prepared$/.test(o)),
+      options.join('|'),
+    );
+    assert.ok(
+      options.some((o) => /^ep · ExportedProgram · 47 nodes · exported$/.test(o)),
+      options.join('|'),
+    );
     await panel().locator('.pt2e-lens[data-state="ready"] svg').first().waitFor();
     assert.equal(await tableRows('Annotations'), nAnn);
     assert.equal(await tableRows('Observers'), nObs);
@@ -87,7 +99,7 @@ describe('PT2E panel', () => {
     await page.evaluate(() => {
       const nb = window.jupyterapp.shell.currentWidget;
       return nb.sessionContext.session.kernel.requestExecute({
-        code: "run = pl.capture(ep, None, ConvReluQuantizer(), calibration=calibration_batches(1))",
+        code: 'run = pl.capture(ep, None, ConvReluQuantizer(), calibration=calibration_batches(1))',
       }).done;
     });
     await panel().locator('.pl-panel-stages .pl-tab[data-stage="converted"][aria-selected="true"]').waitFor();
@@ -109,23 +121,32 @@ describe('PT2E panel', () => {
   it('follows the active notebook to its own kernel and model', async () => {
     await openAndRun('b.ipynb', 'DONE');
     const picker = panel().locator('select.pl-model-picker');
-    await page.waitForFunction(() => document.querySelector('#pt2e-lens-panel select.pl-model-picker option')?.textContent?.includes('other'));
+    await page.waitForFunction(() =>
+      document.querySelector('#pt2e-lens-panel select.pl-model-picker option')?.textContent?.includes('other'),
+    );
     const options = await picker.locator('option').allTextContents();
     assert.deepEqual(options.slice(1), ['other · ExportedProgram · 12 nodes · exported']);
     await page.evaluate(() => {
       const app = window.jupyterapp;
       app.shell.activateById(Array.from(app.shell.widgets('main')).find((w) => w.context?.path === 'a.ipynb').id);
     });
-    await page.waitForFunction(() => document.querySelector('#pt2e-lens-panel select.pl-model-picker option')?.textContent?.includes('newest: run'));
+    await page.waitForFunction(() =>
+      document.querySelector('#pt2e-lens-panel select.pl-model-picker option')?.textContent?.includes('newest: run'),
+    );
   });
 
   // Restarting from the UI was seen to hang on these machines: restart through the kernel API, and
   // accept a restart that does not finish (the comm-level restart is tested in tests/test_kernel_comm.py).
   it('after a kernel restart says so, drops the models and offers to load again', async () => {
-    const restarted = page.evaluate(() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart());
+    const restarted = page.evaluate(() =>
+      window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(),
+    );
     await panel().locator('.pl-panel-status', { hasText: 'kernel restarted' }).waitFor();
     assert.equal(await panel().locator('select.pl-model-picker').count(), 0);
-    const done = await Promise.race([restarted.then(() => true), new Promise((r) => setTimeout(() => r(false), 20000))]);
+    const done = await Promise.race([
+      restarted.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 20000)),
+    ]);
     if (!done) return; // tolerated: see above
     await panel().locator('button.pl-load').click();
     await panel().locator('.pl-panel-status', { hasText: 'no model yet' }).waitFor();

@@ -1,12 +1,13 @@
 // Browser tests: Debian chromium (playwright-core, no browser download) opens offline file:// pages made
 // of the inlined report bundle + fixture JSON, the way saved reports look.
-import { after, before, describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, fixture, writePage } from './pages.mjs';
-import { synthView } from '../ts/fixtures/synth.mjs';
 
 let browser;
 before(async () => {
@@ -39,7 +40,11 @@ async function open(url, { width = 1300, height = 900 } = {}) {
   return { page, problems };
 }
 
-const countRoles = (nodes) => nodes.reduce((m, n) => ((m[n.role] = (m[n.role] ?? 0) + 1), m), {});
+const countRoles = (nodes) =>
+  nodes.reduce((m, n) => {
+    m[n.role] = (m[n.role] ?? 0) + 1;
+    return m;
+  }, {});
 
 describe('report bundle in chromium (file://, offline)', () => {
   it('draws as many nodes per role as the JSON says, for several outputs on one page, in a worker', async () => {
@@ -58,7 +63,11 @@ describe('report bundle in chromium (file://, offline)', () => {
       assert.equal(visible.length, expectPanes.length, names[i]);
       for (let k = 0; k < visible.length; k++) {
         const roles = await visible[k].$$eval('.pl-node', (els) => els.map((e) => e.getAttribute('data-role')));
-        assert.deepEqual(countRoles(roles.map((role) => ({ role }))), countRoles(doc.panes[expectPanes[k]].snapshot.nodes), `${names[i]} pane ${k}`);
+        assert.deepEqual(
+          countRoles(roles.map((role) => ({ role }))),
+          countRoles(doc.panes[expectPanes[k]].snapshot.nodes),
+          `${names[i]} pane ${k}`,
+        );
       }
     }
     assert.deepEqual(problems, { dialogs: [], errors: [], requests: [] });
@@ -111,10 +120,18 @@ describe('report bundle in chromium (file://, offline)', () => {
     const sections = page.locator('.pl-group.pl-collapsed');
     const first = sections.first();
     await first.click();
-    await page.waitForFunction(() => document.querySelectorAll('.pl-group.pl-collapsed').length > 100, null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelectorAll('.pl-group.pl-collapsed').length > 100, null, {
+      timeout: 30000,
+    });
     const expandMs = Date.now() - t1;
     // the page answers quickly while and after laying out (layout runs in the worker)
-    const lag = await page.evaluate(() => new Promise((r) => { const t = performance.now(); setTimeout(() => r(performance.now() - t), 0); }));
+    const lag = await page.evaluate(
+      () =>
+        new Promise((r) => {
+          const t = performance.now();
+          setTimeout(() => r(performance.now() - t), 0);
+        }),
+    );
     assert.ok(lag < 500, `event loop lag ${lag} ms`);
     const block = page.locator('.pl-group.pl-collapsed[data-group="layers.3"]');
     await block.dispatchEvent('click'); // may lie outside the visible canvas: a DOM click, as after a pan

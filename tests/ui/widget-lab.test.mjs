@@ -1,17 +1,23 @@
 // pl.widget inside a real anywidget host: JupyterLab (with our extension installed, as `pip install` leaves it)
 // and a kernel. The widget view outranks our MIME renderer there, and `w.update(...)` must redraw it live.
-import { after, before, describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
-import { PYTHON, notebook, startLab } from './lab_server.mjs';
+import { notebook, PYTHON, startLab } from './lab_server.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 
 const py = spawnSync(PYTHON, ['-c', 'import anywidget, ipykernel, jupyterlab'], { encoding: 'utf8' });
 const built = existsSync(join(ROOT, 'kernel_pkg/pt2e_lens/_static/widget.js'));
-const skip = py.status !== 0 ? 'the Python environment lacks anywidget / ipykernel / jupyterlab' : !built ? 'widget.js not built' : false;
+const skip =
+  py.status !== 0
+    ? 'the Python environment lacks anywidget / ipykernel / jupyterlab'
+    : !built
+      ? 'widget.js not built'
+      : false;
 
 const CELL = `import pt2e_lens as pl
 from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
@@ -40,7 +46,11 @@ describe('anywidget host (JupyterLab + kernel)', { skip }, () => {
     await page.goto(`${lab.url}/lab/tree/widget.ipynb`);
     await page.locator('.jp-Notebook .jp-Cell').first().waitFor({ timeout: 60000 });
     // wait for the kernel (status bar "… | Idle"), then run the first cell
-    await page.waitForFunction(() => /\|\s*Idle/.test(document.querySelector('#jp-main-statusbar')?.textContent ?? ''), null, { timeout: 90000 });
+    await page.waitForFunction(
+      () => /\|\s*Idle/.test(document.querySelector('#jp-main-statusbar')?.textContent ?? ''),
+      null,
+      { timeout: 90000 },
+    );
     await page.locator('.jp-Cell .jp-InputArea-editor').first().click();
     await page.keyboard.press('Shift+Enter');
     const widget = page.locator('.jp-OutputArea .pt2e-lens[data-state="ready"]');
@@ -54,8 +64,11 @@ describe('anywidget host (JupyterLab + kernel)', { skip }, () => {
     const [, prepared, converted] = text.match(/counts (\d+) (\d+)/).map(Number);
     assert.equal(await widget.locator('.pl-node').count(), prepared);
     await page.keyboard.press('Shift+Enter'); // second cell: w.update(run["converted"])
-    await page.waitForFunction((n) => document.querySelectorAll('.jp-OutputArea .pt2e-lens .pl-node').length === n,
-      converted, { timeout: 60000 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('.jp-OutputArea .pt2e-lens .pl-node').length === n,
+      converted,
+      { timeout: 60000 },
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'anywidget-lab.png') });
     await page.close();
   });

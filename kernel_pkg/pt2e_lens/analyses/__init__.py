@@ -1,4 +1,5 @@
 """Pure functions from a Stage, GraphModule or ExportedProgram (via its snapshot) to small tables."""
+
 from .counts import diff_ops, node_count, op_counts
 from .decomposition import Decomposition, decomposition
 from .graph_walks import Chain, chain, focus
@@ -7,6 +8,20 @@ from .stage_diff import StageDiff, stage_diff
 from .table import Table
 
 __all__ = [
-    "Chain", "Decomposition", "StageDiff", "Table", "annotations", "boundaries", "chain", "decomposition",
-    "diff_ops", "focus", "node_count", "observers", "op_counts", "qdq", "sequence", "stage_diff",
+    "Chain",
+    "Decomposition",
+    "StageDiff",
+    "Table",
+    "annotations",
+    "boundaries",
+    "chain",
+    "decomposition",
+    "diff_ops",
+    "focus",
+    "node_count",
+    "observers",
+    "op_counts",
+    "qdq",
+    "sequence",
+    "stage_diff",
 ]

@@ -1,4 +1,5 @@
 """Short human text for specs and edge/node keys, shared by the annotation and observer tables."""
+
 from __future__ import annotations
 
 

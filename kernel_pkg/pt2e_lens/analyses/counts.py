@@ -1,4 +1,5 @@
 """Node and op counts, and the op diff table of course chapter M00-3."""
+
 from __future__ import annotations
 
 from collections import Counter

@@ -1,4 +1,5 @@
 """What `ep.run_decompositions(table)` turns each op into (course chapter M00-3)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,10 +25,20 @@ class Decomposition(Displayable):
             if n["op"] != "call_function":
                 continue
             targets = [n["id"]] if n["id"] not in diff.removed else diff.became.get(n["id"], [])
-            rows.append((n["id"], n["target"], ", ".join(targets) or "—",
-                         " + ".join(after.node[t]["target"] for t in targets) or "(gone)"))
-        self.became = Table("decomposition", ["node", "op", "became", "ops"], rows,
-                            title=f"run_decompositions({table_label}): {self.node_counts[0]} → {self.node_counts[1]} nodes")
+            rows.append(
+                (
+                    n["id"],
+                    n["target"],
+                    ", ".join(targets) or "—",
+                    " + ".join(after.node[t]["target"] for t in targets) or "(gone)",
+                )
+            )
+        self.became = Table(
+            "decomposition",
+            ["node", "op", "became", "ops"],
+            rows,
+            title=f"run_decompositions({table_label}): {self.node_counts[0]} → {self.node_counts[1]} nodes",
+        )
 
     def tables(self) -> list[Table]:
         return [self.op_diff, self.became]

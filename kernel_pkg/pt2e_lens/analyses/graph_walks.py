@@ -1,7 +1,9 @@
 """Walking a snapshot's graph: the course's unique-user chain, and the node set a focused view shows."""
+
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..errors import Pt2eLensError
 from ..snapshot import snapshot

@@ -1,4 +1,5 @@
 """Annotation, observer and q/dq tables, the fp32↔int8 boundaries and the course's sequence line."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -59,8 +60,23 @@ def observers(x: Any) -> Table:
                 o["zero_point"],
             )
         )
-    cols = ["id", "names", "class", "dtype", "qscheme", "range", "observes", "serves", "requested_by",
-            "group", "implicit", "min", "max", "scale", "zero_point"]
+    cols = [
+        "id",
+        "names",
+        "class",
+        "dtype",
+        "qscheme",
+        "range",
+        "observes",
+        "serves",
+        "requested_by",
+        "group",
+        "implicit",
+        "min",
+        "max",
+        "scale",
+        "zero_point",
+    ]
     return Table("observers", cols, rows, title="observers")
 
 
@@ -69,13 +85,33 @@ def qdq(x: Any) -> Table:
     snap = snapshot(x)
     rows = [
         (
-            q["node"], q["kind"], q["op"], q["granularity"], q["scale"], q["zero_point"], q["axis"],
-            q["dtype"], range_text(q["quant_min"], q["quant_max"]), q["tensor"], q["from_observer"],
+            q["node"],
+            q["kind"],
+            q["op"],
+            q["granularity"],
+            q["scale"],
+            q["zero_point"],
+            q["axis"],
+            q["dtype"],
+            range_text(q["quant_min"], q["quant_max"]),
+            q["tensor"],
+            q["from_observer"],
         )
         for q in snap.qdq
     ]
-    cols = ["node", "kind", "op", "granularity", "scale", "zero_point", "axis", "dtype", "range",
-            "tensor", "from_observer"]
+    cols = [
+        "node",
+        "kind",
+        "op",
+        "granularity",
+        "scale",
+        "zero_point",
+        "axis",
+        "dtype",
+        "range",
+        "tensor",
+        "from_observer",
+    ]
     return Table("qdq", cols, rows, title="quantize / dequantize")
 
 
@@ -93,7 +129,5 @@ def sequence(x: Any) -> str:
     """The course's one-line form of the call_function nodes: `dq q dq conv2d q dq relu …`."""
     short = {"quantize": "q", "dequantize": "dq"}
     return " ".join(
-        short.get(n["role"]) or n["id"].rstrip("_0123456789")
-        for n in snapshot(x).nodes
-        if n["op"] == "call_function"
+        short.get(n["role"]) or n["id"].rstrip("_0123456789") for n in snapshot(x).nodes if n["op"] == "call_function"
     )

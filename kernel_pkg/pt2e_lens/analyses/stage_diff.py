@@ -1,4 +1,5 @@
 """What changed between two stages, nodes aligned by name and target, then by provenance."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -8,8 +9,15 @@ from .table import Displayable, Table
 
 
 class StageDiff(Displayable):
-    def __init__(self, kept: list[tuple[str, str]], removed: list[str], added: list[str], became: dict[str, list[str]],
-                 label_a: str = "a", label_b: str = "b"):
+    def __init__(
+        self,
+        kept: list[tuple[str, str]],
+        removed: list[str],
+        added: list[str],
+        became: dict[str, list[str]],
+        label_a: str = "a",
+        label_b: str = "b",
+    ):
         self.kept, self.removed, self.added, self.became = kept, removed, added, became
         self.label_a, self.label_b = label_a, label_b
 
@@ -27,12 +35,18 @@ class StageDiff(Displayable):
     def table(self) -> Table:
         rows = [("removed", n, ", ".join(self.became.get(n, []))) for n in self.removed]
         rows += [("added", n, "") for n in self.added]
-        return Table("stage_diff", ["change", "node", "became"], rows,
-                     title=f"{self.label_a} → {self.label_b}: {len(self.kept)} kept")
+        return Table(
+            "stage_diff",
+            ["change", "node", "became"],
+            rows,
+            title=f"{self.label_a} → {self.label_b}: {len(self.kept)} kept",
+        )
 
     def __repr__(self) -> str:
-        return (f"<StageDiff {self.label_a}→{self.label_b}: kept {len(self.kept)}, removed {len(self.removed)}, "
-                f"added {len(self.added)}>")
+        return (
+            f"<StageDiff {self.label_a}→{self.label_b}: kept {len(self.kept)}, removed {len(self.removed)}, "
+            f"added {len(self.added)}>"
+        )
 
     def tables(self) -> list[Table]:
         return [self.table()]
@@ -43,8 +57,11 @@ class StageDiff(Displayable):
 
 def stage_diff(a: Any, b: Any, label_a: str = "a", label_b: str = "b") -> StageDiff:
     sa, sb = snapshot(a), snapshot(b)
-    kept = [(n["id"], n["id"]) for n in sb.nodes
-            if n["id"] in sa.node and sa.node[n["id"]]["target_full"] == n["target_full"]]
+    kept = [
+        (n["id"], n["id"])
+        for n in sb.nodes
+        if n["id"] in sa.node and sa.node[n["id"]]["target_full"] == n["target_full"]
+    ]
     kept_a = {p[0] for p in kept}
     removed = [n["id"] for n in sa.nodes if n["id"] not in kept_a]
     added = [n["id"] for n in sb.nodes if n["id"] not in kept_a]

@@ -1,8 +1,10 @@
 """Small result tables: readable in a terminal (`str`), a notebook (`_repr_html_`) and as JSON."""
+
 from __future__ import annotations
 
 import html
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 
 def _cell(v: Any) -> str:
@@ -83,8 +85,6 @@ class Table(Displayable):
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{html.escape(c)}</th>" for c in self.columns)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in r) + "</tr>" for r in self.rows
-        )
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in r) + "</tr>" for r in self.rows)
         caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
         return f'<table class="pt2e-lens-table">{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'

@@ -1,4 +1,5 @@
 """Turn what torchao raises during prepare into one line that says what to do."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """torch.export with one-line errors and an optional symbolic batch dimension."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,17 +14,13 @@ def check_example_inputs(example_inputs: Any) -> tuple:
         example_inputs = tuple(example_inputs)
     if not isinstance(example_inputs, tuple):
         got = type(example_inputs).__name__
-        raise Pt2eLensError(
-            f"example_inputs must be a tuple of inputs, e.g. (x,) — got a {got}; wrap it: (x,)."
-        )
+        raise Pt2eLensError(f"example_inputs must be a tuple of inputs, e.g. (x,) — got a {got}; wrap it: (x,).")
     return example_inputs
 
 
 def _batch_dims(example_inputs: tuple) -> tuple:
     batch = torch.export.Dim("batch", min=1, max=1 << 16)
-    return tuple(
-        {0: batch} if isinstance(t, torch.Tensor) and t.dim() > 0 else None for t in example_inputs
-    )
+    return tuple({0: batch} if isinstance(t, torch.Tensor) and t.dim() > 0 else None for t in example_inputs)
 
 
 def export(model: torch.nn.Module, example_inputs: tuple, dynamic_batch: bool) -> torch.export.ExportedProgram:

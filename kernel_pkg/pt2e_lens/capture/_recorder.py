@@ -5,13 +5,14 @@ It forwards every call to the user's quantizer, hands the graph right after anno
 (sub-)quantizer wrote each node's annotation, and the {edge/node: observer instance} map handed to
 `prepare_obs_or_fq_callback`.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import torch
 
-from .._torchao import ComposableQuantizer, Q_ANNOTATION_KEY, Quantizer
+from .._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, Quantizer
 
 
 class QuantizerFailed(Exception):

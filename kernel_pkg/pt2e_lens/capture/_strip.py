@@ -1,4 +1,5 @@
 """The annotated graph, re-made from the prepared one: prepare_pt2e only adds observers after annotating."""
+
 from __future__ import annotations
 
 import torch

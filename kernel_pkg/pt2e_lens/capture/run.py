@@ -3,11 +3,13 @@
 prepare_pt2e and convert_pt2e mutate graphs in place, so every step works on a private copy and
 every stage keeps its own: the user's model, ExportedProgram and GraphModules are never touched.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import warnings
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import torch
 
@@ -39,7 +41,9 @@ class Run:
             self._add(Stage("exported", private_copy(model)))
         else:
             if example_inputs is None:
-                raise Pt2eLensError("pl.Run(model, example_inputs): example_inputs is required to export a model, e.g. (x,).")
+                raise Pt2eLensError(
+                    "pl.Run(model, example_inputs): example_inputs is required to export a model, e.g. (x,)."
+                )
             inputs = check_example_inputs(example_inputs)
             ep = export(model, inputs, dynamic_batch)
             self._add(Stage("exported", make=ep.module, exported_program=ep))
@@ -66,18 +70,20 @@ class Run:
 
     def _add(self, stage: Stage) -> None:
         # a stage replaces its old self and every later one: they no longer follow from it
-        for later in STAGE_ORDER[STAGE_ORDER.index(stage.name):]:
+        for later in STAGE_ORDER[STAGE_ORDER.index(stage.name) :]:
             self._stages.pop(later, None)
         self._stages[stage.name] = stage
 
     # -- steps
-    def decompose(self, table: Any = None) -> "Run":
+    def decompose(self, table: Any = None) -> Run:
         """`None`/`{}`/"empty": the empty table; "core": Core ATen; or a decomposition table dict."""
         if "prepared" in self._stages:
             raise Pt2eLensError("decompose() comes before prepare(): start a new pl.Run to decompose.")
         ep = self._stages["exported"].exported_program
         if ep is None:
-            raise Pt2eLensError("decompose() needs an ExportedProgram: create the run from a model or an ExportedProgram, not a GraphModule.")
+            raise Pt2eLensError(
+                "decompose() needs an ExportedProgram: create the run from a model or an ExportedProgram, not a GraphModule."
+            )
         if table is None or (isinstance(table, str) and table in _TABLES):
             resolved = _TABLES.get(table, {}) if table is not None else {}
         elif isinstance(table, dict):
@@ -92,7 +98,7 @@ class Run:
         self._add(Stage("decomposed", make=new_ep.module, exported_program=new_ep, info={"table": label}))
         return self
 
-    def prepare(self, quantizer: Quantizer) -> "Run":
+    def prepare(self, quantizer: Quantizer) -> Run:
         if not isinstance(quantizer, Quantizer):
             raise Pt2eLensError(f"prepare() needs a torchao Quantizer, got {type(quantizer).__name__}.")
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
@@ -103,8 +109,11 @@ class Run:
 
         def on_annotated(graph: torch.fx.GraphModule, problems: list[dict], rec) -> None:
             # snapshot the live annotated graph now (prepare mutates it next) instead of copying it
-            record = CaptureRecord(blame=dict(rec.blame), skipped_by={k: list(v) for k, v in rec.skipped_by.items()},
-                                   problems=list(problems))
+            record = CaptureRecord(
+                blame=dict(rec.blame),
+                skipped_by={k: list(v) for k, v in rec.skipped_by.items()},
+                problems=list(problems),
+            )
             annotated["snapshot"] = build(graph, "annotated", record)
 
         done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated)
@@ -113,13 +122,20 @@ class Run:
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
         prepared_stage = Stage("prepared", private_copy(prepared), record, info={"quantizer": name})
         # its graph, when asked for, is the prepared copy without observers: what annotate left
-        self._add(Stage("annotated", record=CaptureRecord(**known), info={"quantizer": name},
-                        snapshot=annotated["snapshot"], make=lambda: without_observers(prepared_stage.graph_module)))
+        self._add(
+            Stage(
+                "annotated",
+                record=CaptureRecord(**known),
+                info={"quantizer": name},
+                snapshot=annotated["snapshot"],
+                make=lambda: without_observers(prepared_stage.graph_module),
+            )
+        )
         self._add(prepared_stage)
         self._working, self._calibrated = prepared, False
         return self
 
-    def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> "Run":
+    def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> Run:
         """Feed input tuples (or call `batches(prepared_module)`) through the prepared model."""
         if "prepared" not in self._stages:
             raise Pt2eLensError("calibrate() needs a prepared model: call run.prepare(quantizer) first.")
@@ -164,7 +180,7 @@ class Run:
             )
         return Pt2eLensError(f"calibration batch {index} failed: {type(e).__name__}: {first_line(e)}.", original=e)
 
-    def convert(self) -> "Run":
+    def convert(self) -> Run:
         if "prepared" not in self._stages:
             raise Pt2eLensError("convert() needs a prepared model: call run.prepare(quantizer) first.")
         if not self._calibrated:

@@ -1,8 +1,10 @@
 """One recorded step of the PT2E pipeline: a private graph copy and its snapshot."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 import torch
 

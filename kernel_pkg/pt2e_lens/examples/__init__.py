@@ -2,6 +2,7 @@
 
 Imported by tests, docs and the CLI's `--example`; nothing else in pt2e_lens depends on it.
 """
+
 from .course import draw, draw_stages, export_module, observer_nodes, qdq_nodes, short, table
 from .data import calibration_batches, example_inputs
 from .models import MODELS, get_model

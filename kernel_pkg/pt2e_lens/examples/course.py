@@ -3,17 +3,19 @@
 A chapter written against those helpers runs on pt2e-lens by changing its imports:
 `draw` / `draw_stages` become interactive views, `table` a pt2e-lens Table.
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import torch
 
 from .._targets import short_name
 from ..analyses.counts import diff_ops  # noqa: F401  (the course imports it from graph_utils)
 from ..analyses.table import Table
-from ..snapshot import snapshot
 from ..display import View, compare, show
+from ..snapshot import snapshot
 
 
 def short(target: Any) -> str:
@@ -45,11 +47,17 @@ def table(rows: Sequence[Sequence[Any]] | Table, headers: Sequence[str] | None =
     return Table("table", headers, rows)
 
 
-def draw(x: Any, focus: str | Iterable[str] | None = None, hops: int = 1,
-         notes: dict | None = None, title: str | None = None) -> View:
+def draw(
+    x: Any, focus: str | Iterable[str] | None = None, hops: int = 1, notes: dict | None = None, title: str | None = None
+) -> View:
     return show(x, focus=focus, hops=hops, notes=notes, title=title)
 
 
-def draw_stages(items: Sequence[Any], focus: str | Iterable[str] | None = None, hops: int = 1,
-                notes: Sequence[dict] | None = None, title: str | None = None) -> View:
+def draw_stages(
+    items: Sequence[Any],
+    focus: str | Iterable[str] | None = None,
+    hops: int = 1,
+    notes: Sequence[dict] | None = None,
+    title: str | None = None,
+) -> View:
     return compare(items, focus=focus, hops=hops, notes=notes, title=title)

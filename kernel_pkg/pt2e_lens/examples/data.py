@@ -1,4 +1,5 @@
 """Deterministic example inputs and calibration batches for the course's models."""
+
 from __future__ import annotations
 
 import torch
@@ -17,7 +18,4 @@ def example_inputs(batch: int = 8) -> tuple[torch.Tensor]:
 def calibration_batches(n: int = 8, batch_size: int = 8, seed: int = 0) -> list[tuple[torch.Tensor]]:
     """n input tuples, the same for the same arguments."""
     gen = torch.Generator().manual_seed(seed)
-    return [
-        (torch.randn(batch_size, IN_CHANNELS, IMAGE_SIZE, IMAGE_SIZE, generator=gen),)
-        for _ in range(n)
-    ]
+    return [(torch.randn(batch_size, IN_CHANNELS, IMAGE_SIZE, IMAGE_SIZE, generator=gen),) for _ in range(n)]

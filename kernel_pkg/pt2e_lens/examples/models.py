@@ -3,6 +3,7 @@
 Their shapes are what the chapters' numbers depend on: `tiny` has four conv-bn-relu groups in `stem`,
 `block` (a residual pair) and `head_conv`, bias-free convs (47 nodes under `ep.module()`).
 """
+
 from __future__ import annotations
 
 import torch

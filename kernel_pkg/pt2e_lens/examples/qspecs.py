@@ -1,10 +1,11 @@
 """The course's quantization specs: int8 per-tensor activations, int8 per-channel symmetric weights."""
+
 from __future__ import annotations
 
 import torch
+from torchao.quantization.pt2e.observer import HistogramObserver, PerChannelMinMaxObserver
 
 from .._torchao import QuantizationSpec
-from torchao.quantization.pt2e.observer import HistogramObserver, PerChannelMinMaxObserver
 
 _EPS = 2**-12
 

@@ -1,13 +1,14 @@
 """The rule quantizers of course chapter M03-6: find ops by target, leave `_annotated` nodes alone."""
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import torch
 from torch.fx import Node
 from torchao.quantization.pt2e.quantizer import annotate_input_qspec_map, annotate_output_qspec
 
-from .._torchao import ComposableQuantizer, Q_ANNOTATION_KEY, Quantizer
+from .._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, Quantizer
 from ..errors import Pt2eLensError
 from .qspecs import act_spec, weight_spec
 

@@ -3,6 +3,7 @@
 A stage whose View is too big goes out collapsed: a list of module groups (from each node's
 `module_stack`), and the panel asks for one group at a time as a partial snapshot.
 """
+
 from __future__ import annotations
 
 import json
@@ -69,7 +70,9 @@ def subgroups(snap: Snapshot, group: str) -> list[dict]:
         if n["id"] not in inside or len(n["module_stack"]) <= depth:
             continue
         path, cls = n["module_stack"][depth]
-        g = out.setdefault(path, {"group": path, "class": cls, "node_count": 0, "annotations": 0, "observers": 0, "qdq": 0})
+        g = out.setdefault(
+            path, {"group": path, "class": cls, "node_count": 0, "annotations": 0, "observers": 0, "qdq": 0}
+        )
         g["node_count"] += 1
         g["annotations"] += n["id"] in ann
         g["observers"] += n["id"] in obs
@@ -87,8 +90,14 @@ def partial(snap: Snapshot, ids: list[str], group: str) -> Snapshot:
     d = snap.data
     data = {
         **d,
-        "meta": {**d["meta"], "partial": {"group": group, "total_nodes": len(d["nodes"]),
-                                          "boundary": [n["id"] for n in d["nodes"] if n["id"] in keep - inner]}},
+        "meta": {
+            **d["meta"],
+            "partial": {
+                "group": group,
+                "total_nodes": len(d["nodes"]),
+                "boundary": [n["id"] for n in d["nodes"] if n["id"] in keep - inner],
+            },
+        },
         "nodes": [n for n in d["nodes"] if n["id"] in keep],
         "edges": [e for e in d["edges"] if e["src"] in keep and e["dst"] in keep],
         "annotations": [a for a in d["annotations"] if a["node"] in inner],
@@ -115,8 +124,15 @@ def fitted(snap: Snapshot, group: str, max_bytes: int, title: str | None = None)
     groups = subgroups(snap, group)
     if not groups:
         raise OverflowError(f"group {group!r} is {size} bytes, over the {max_bytes}-byte cap, and has no sub-groups")
-    return {"collapsed": True, "group": group, "parent": _parent(snap, group), "bytes": size, "total_nodes": len(ids),
-            "groups": groups, "view": None}
+    return {
+        "collapsed": True,
+        "group": group,
+        "parent": _parent(snap, group),
+        "bytes": size,
+        "total_nodes": len(ids),
+        "groups": groups,
+        "view": None,
+    }
 
 
 def _parent(snap: Snapshot, group: str) -> str | None:

@@ -4,11 +4,13 @@ Every request is a JSON object `{type, id?, ...fields}`. Only the types in REQUE
 fields are type-checked, names are looked up in the tracker (never evaluated), and anything wrong
 gets an error reply: a request can never take the kernel down.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .. import __version__, report
 from ..errors import Pt2eLensError, first_line
@@ -117,7 +119,11 @@ class Backend:
         except Pt2eLensError as e:
             return {**out, "ok": False, "error": {"code": "model_error", "message": str(e)}}
         except Exception as e:  # a bug of ours must not take the kernel (or the panel) down
-            return {**out, "ok": False, "error": {"code": "internal", "message": f"{type(e).__name__}: {first_line(e)}"}}
+            return {
+                **out,
+                "ok": False,
+                "error": {"code": "internal", "message": f"{type(e).__name__}: {first_line(e)}"},
+            }
 
     def _serve(self, client: Client, data: Any) -> Any:
         if not isinstance(data, dict):
@@ -127,7 +133,9 @@ class Backend:
         kind = data.get("type")
         if not isinstance(kind, str) or kind not in self.handlers:
             hint = suggest(kind, self.handlers) if isinstance(kind, str) else ""
-            raise RequestError("unknown_request", f"unknown request type {kind!r}{hint}; known: {', '.join(self.handlers)}")
+            raise RequestError(
+                "unknown_request", f"unknown request type {kind!r}{hint}; known: {', '.join(self.handlers)}"
+            )
         return self.handlers[kind](client, check_fields(kind, data))
 
     # -- after every cell
@@ -143,17 +151,27 @@ class Backend:
     # -- requests
     def hello(self, client: Client, data: dict) -> dict:
         if data.get("protocol", PROTOCOL) != PROTOCOL:
-            raise RequestError("protocol_mismatch", f"this kernel speaks pt2e-lens protocol {PROTOCOL}, "
-                                                    f"the panel {data['protocol']}: install matching versions")
+            raise RequestError(
+                "protocol_mismatch",
+                f"this kernel speaks pt2e-lens protocol {PROTOCOL}, "
+                f"the panel {data['protocol']}: install matching versions",
+            )
         if "max_bytes" in data:
             client.max_bytes = max(MIN_REPLY_BYTES, min(MAX_REPLY_BYTES, data["max_bytes"]))
-        return {"protocol": PROTOCOL, "pt2e_lens": __version__, "schema_version": SCHEMA_VERSION,
-                "requests": sorted(self.handlers), "max_bytes": client.max_bytes}
+        return {
+            "protocol": PROTOCOL,
+            "pt2e_lens": __version__,
+            "schema_version": SCHEMA_VERSION,
+            "requests": sorted(self.handlers),
+            "max_bytes": client.max_bytes,
+        }
 
     def models(self) -> dict:
         t = self.tracker
-        rows = [{**t.cached(e.name, "info", lambda obj, e=e: models.info(e.name, e.kind, obj)), "revision": e.changed_at}
-                for e in t.entries.values()]
+        rows = [
+            {**t.cached(e.name, "info", lambda obj, e=e: models.info(e.name, e.kind, obj)), "revision": e.changed_at}
+            for e in t.entries.values()
+        ]
         return {"current": t.current, "pinned": t.pinned, "models": rows}
 
     def select_model(self, client: Client, data: dict) -> dict:
@@ -204,9 +222,13 @@ class Backend:
         obs = next((o for o in snap.observers if node in o["nodes"] or o["observes"] == node), None)
         spec_ids = {i["spec"] for i in ann["inputs"]} | {ann["output"]} if ann else set()
         return {
-            "name": entry.name, "stage": stage, "node": snap.node[node],
-            "inputs": snap.inputs[node], "users": snap.users[node],
-            "annotation": ann, "observer": obs,
+            "name": entry.name,
+            "stage": stage,
+            "node": snap.node[node],
+            "inputs": snap.inputs[node],
+            "users": snap.users[node],
+            "annotation": ann,
+            "observer": obs,
             "qdq": next((q for q in snap.qdq if q["node"] == node), None),
             "specs": [s for s in snap.specs if s["id"] in spec_ids],
         }
@@ -215,8 +237,12 @@ class Backend:
         entry, a_stage, a = self._snapshot({"name": data.get("name"), "stage": data["from"]})
         _, b_stage, b = self._snapshot({"name": entry.name, "stage": data["to"]})
         title = f"{entry.name}: {a_stage} → {b_stage}"
-        return {"name": entry.name, "from": a_stage, "to": b_stage,
-                "view": collapse.diff_view(a, b, a_stage, b_stage, title, client.max_bytes - 1024)}
+        return {
+            "name": entry.name,
+            "from": a_stage,
+            "to": b_stage,
+            "view": collapse.diff_view(a, b, a_stage, b_stage, title, client.max_bytes - 1024),
+        }
 
     def get_report(self, client: Client, data: dict) -> dict:
         """The self-contained HTML report of a model, for the panel to save (the kernel may be remote)."""

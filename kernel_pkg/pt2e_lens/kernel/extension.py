@@ -1,4 +1,5 @@
 """`%load_ext pt2e_lens`: the `%pt2e` magics, a cheap post_run_cell tracker and the `pt2e-lens` comm target."""
+
 from __future__ import annotations
 
 import sys
@@ -29,8 +30,11 @@ def load_ipython_extension(ip) -> None:
         except Exception as e:  # never let the panel's bookkeeping break the user's cells
             if not failed:
                 failed.append(e)
-                print(f"pt2e-lens: could not follow the models after this cell ({type(e).__name__}: "
-                      f"{first_line(e)}); the PT2E panel may be out of date.", file=sys.stderr)
+                print(
+                    f"pt2e-lens: could not follow the models after this cell ({type(e).__name__}: "
+                    f"{first_line(e)}); the PT2E panel may be out of date.",
+                    file=sys.stderr,
+                )
 
     ip.events.register("post_run_cell", post_run_cell)
     get_comm_manager().register_target(TARGET, backend.open)

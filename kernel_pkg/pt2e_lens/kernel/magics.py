@@ -1,4 +1,5 @@
 """`%pt2e SUBCOMMAND ...`: thin wrappers that resolve names and return the Python API's display objects."""
+
 from __future__ import annotations
 
 import argparse
@@ -132,12 +133,16 @@ class Pt2eMagics(Magics):
             self.tracker.scan()  # a model made earlier in this very cell
             if args.x not in self.tracker.entries:
                 lookup(self.shell.user_ns, args.x, prefer=self.tracker.entries)  # raises "no variable"
-                raise UsageError(f"%pt2e watch: {args.x} is a {type(self.shell.user_ns[args.x]).__name__}, "
-                                 f"not a pl.Run, ExportedProgram or GraphModule")
+                raise UsageError(
+                    f"%pt2e watch: {args.x} is a {type(self.shell.user_ns[args.x]).__name__}, "
+                    f"not a pl.Run, ExportedProgram or GraphModule"
+                )
             self.tracker.pin(args.x)
         current, pinned = self.tracker.current, self.tracker.pinned
-        print(f"pt2e-lens: current model {current or '(none)'}"
-              + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)"))
+        print(
+            f"pt2e-lens: current model {current or '(none)'}"
+            + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)")
+        )
 
     def _report(self, args):
         try:

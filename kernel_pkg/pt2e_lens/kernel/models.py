@@ -1,4 +1,5 @@
 """What the panel and the magics read from a tracked model: its summary line and its stage snapshots."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
 """Look names up in the user namespace (a dict lookup, never evaluation), with "did you mean" hints."""
+
 from __future__ import annotations
 
 import difflib

@@ -5,6 +5,7 @@ changed most recently, unless one is pinned with `%pt2e watch NAME`.
 version per object; it never snapshots anything. Snapshots are built on request and cached per
 (object, version).
 """
+
 from __future__ import annotations
 
 import weakref

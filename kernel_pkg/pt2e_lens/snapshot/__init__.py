@@ -1,4 +1,5 @@
 """The snapshot: one graph at one stage as the versioned JSON contract (docs/contract.md)."""
+
 from __future__ import annotations
 
 import gc
@@ -75,7 +76,7 @@ class Snapshot:
         return json.dumps(self.data, indent=indent, allow_nan=False, separators=None if indent else (",", ":"))
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> "Snapshot":
+    def from_json(cls, text: str | bytes) -> Snapshot:
         try:
             data = json.loads(text)
         except ValueError as e:
@@ -122,8 +123,7 @@ def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | 
     by_id = {n["id"]: n for n in nodes}
     specs = SpecTable()
     anns = annotations(gm, specs, record.blame if record else {}, record.skipped_by if record else {})
-    obs = observers(gm, modules, by_id, specs, record.serves if record else None,
-                    record.qparams if record else None)
+    obs = observers(gm, modules, by_id, specs, record.serves if record else None, record.qparams if record else None)
     data = {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,

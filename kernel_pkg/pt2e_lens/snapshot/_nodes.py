@@ -1,8 +1,10 @@
 """Nodes and edges of a GraphModule, as the contract's plain dicts."""
+
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import torch
 
@@ -142,9 +144,7 @@ class _Memo:
             return short_name(target), full_name(target)
 
 
-def nodes_and_edges(
-    gm: torch.fx.GraphModule, modules: dict[str, torch.nn.Module]
-) -> tuple[list[dict], list[dict]]:
+def nodes_and_edges(gm: torch.fx.GraphModule, modules: dict[str, torch.nn.Module]) -> tuple[list[dict], list[dict]]:
     memo = _Memo()
     nodes, edges = [], []
     for node in gm.graph.nodes:

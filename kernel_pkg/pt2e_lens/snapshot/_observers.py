@@ -4,6 +4,7 @@ prepare_pt2e leaves no record of edge, group or spec in the graph. With a captur
 observer map torchao handed to `prepare_obs_or_fq_callback`) we use that; for a graph prepared by plain
 `prepare_pt2e` we infer it from the surviving annotations and the inserted observer nodes.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -193,9 +194,7 @@ def observers(
     return out
 
 
-def serves_from_callback(
-    edge_or_node_to_obs: dict, prepared: torch.fx.GraphModule
-) -> dict[Key, str]:
+def serves_from_callback(edge_or_node_to_obs: dict, prepared: torch.fx.GraphModule) -> dict[Key, str]:
     """Turn torchao's {EdgeOrNode: observer instance} into {key: module name} after prepare."""
     name_of: dict[int, str] = {}
     for name, mod in prepared.named_modules(remove_duplicate=False):
@@ -208,4 +207,3 @@ def serves_from_callback(
         key = ("edge", eon[0].name, eon[1].name) if isinstance(eon, tuple) else ("node", eon.name)
         out[key] = name
     return out
-

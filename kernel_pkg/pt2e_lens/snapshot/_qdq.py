@@ -1,4 +1,5 @@
 """Every quantize / dequantize node after convert: its qparams and the tensor it belongs to."""
+
 from __future__ import annotations
 
 import operator
@@ -65,9 +66,7 @@ def qdq(gm: torch.fx.GraphModule, nodes_by_id: dict[str, dict]) -> list[dict]:
             continue
         bound = _bound_args(node)
         name = nodes_by_id[node.name]["target"]
-        granularity = (
-            "affine" if "affine" in name else "per_channel" if "per_channel" in name else "per_tensor"
-        )
+        granularity = "affine" if "affine" in name else "per_channel" if "per_channel" in name else "per_tensor"
         dtype = _first(bound, _DTYPE)
         axis = bound.get("axis")
         tensor = node.args[0] if node.args else None

@@ -1,4 +1,5 @@
 """Quantization specs (deduplicated) and the annotation of every annotated node."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -6,9 +7,9 @@ from typing import Any
 import torch
 
 from .._torchao import (
+    Q_ANNOTATION_KEY,
     DerivedQuantizationSpec,
     FixedQParamsQuantizationSpec,
-    Q_ANNOTATION_KEY,
     SharedQuantizationSpec,
 )
 
@@ -108,10 +109,7 @@ def annotations(
         out.append(
             {
                 "node": node.name,
-                "inputs": [
-                    {"src": src.name, "spec": specs.id_of(spec)}
-                    for src, spec in ann.input_qspec_map.items()
-                ],
+                "inputs": [{"src": src.name, "spec": specs.id_of(spec)} for src, spec in ann.input_qspec_map.items()],
                 "output": specs.id_of(ann.output_qspec),
                 "annotated": bool(ann._annotated),
                 "allow_implicit_sharing": bool(ann.allow_implicit_sharing),

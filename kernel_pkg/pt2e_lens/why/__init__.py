@@ -1,4 +1,5 @@
 """Analyses that explain a quantization result: sharing groups, quantizer order, checks, findings, accuracy."""
+
 from .accuracy import Accuracy, accuracy
 from .blame import blame
 from .check import check

@@ -4,6 +4,7 @@ The recorder also watches every node's meta while annotate runs, to catch a quan
 changes an annotation that was already claimed (`_annotated=True`): torchao keeps the last write silently
 (or, inside a ComposableQuantizer, raises a bare RuntimeError).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -26,7 +27,7 @@ def _has_specs(ann) -> bool:
 class _WatchedMeta(dict):
     """A node's meta dict that reports writes over an annotation that already had specs."""
 
-    def __init__(self, name: str, meta: dict, recorder: "WatchingRecorder"):
+    def __init__(self, name: str, meta: dict, recorder: WatchingRecorder):
         super().__init__(meta)
         self.name, self.recorder = name, recorder
         ann = meta.get(Q_ANNOTATION_KEY)

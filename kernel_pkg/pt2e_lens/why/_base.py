@@ -1,4 +1,5 @@
 """The float graph a why-analysis prepares on its own: from a model, Run, Stage, ExportedProgram or GraphModule."""
+
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,5 @@
 """What the why-analyses read: the right stage of a Run, and short text for edge/node keys."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,9 +22,7 @@ def observed_snapshot(x: Any, what: str) -> Snapshot:
         x = x[name]
     snap = snapshot(x)
     if not snap.observers and snap.annotations and snap.stage not in (None, *_OBSERVED):
-        raise Pt2eLensError(
-            f"{what} reads observers, and the {snap.stage!r} stage has none: pass run['prepared']."
-        )
+        raise Pt2eLensError(f"{what} reads observers, and the {snap.stage!r} stage has none: pass run['prepared'].")
     return snap
 
 

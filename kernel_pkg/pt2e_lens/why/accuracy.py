@@ -6,10 +6,12 @@ a conv whose batch norm was folded at prepare is compared with the float conv BE
 (so we compare it with the batch norm's output instead, and say so), and the q/dq of input-edge
 observers have no float root (so we compare them with the float tensor they observe).
 """
+
 from __future__ import annotations
 
 import operator
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import torch
 
@@ -102,7 +104,9 @@ def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
         ref = _logged(float_stage.graph_module, batches)
         act = _logged(run["converted"].graph_module, batches)
     except Exception as e:
-        raise Pt2eLensError(f"pl.accuracy could not run the batches: {type(e).__name__}: {first_line(e)}.", original=e) from None
+        raise Pt2eLensError(
+            f"pl.accuracy could not run the batches: {type(e).__name__}: {first_line(e)}.", original=e
+        ) from None
     ref_by, act_by = {i.name: i for i in ref}, {i.name: i for i in act}
     rows: dict[str, tuple] = {}
     for name, info in ref_by.items():
@@ -116,7 +120,13 @@ def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
         if conv is not None and conv.name in act_by and node.name in ref_by:
             info = act_by[conv.name]
             sqnr, mse = _compare(info, ref[ref_by[node.name]], act[info])
-            rows[conv.name] = (conv.name, act[info][0], sqnr, mse, f"{node.name} folded in: compared with its float output")
+            rows[conv.name] = (
+                conv.name,
+                act[info][0],
+                sqnr,
+                mse,
+                f"{node.name} folded in: compared with its float output",
+            )
             rows[node.name] = (node.name, None, None, None, f"folded into {conv.name} at prepare (no node of its own)")
     for name in ref_by.keys() - act_by.keys() - rows.keys():
         rows[name] = (name, None, None, None, "no counterpart in the quantized graph")
@@ -131,5 +141,11 @@ def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
             rows[label] = (label, act[info][0], None, None, "input-edge q/dq: no float value to compare with")
             continue
         sqnr, mse = _compare(info, (observed, None, list(values)), act[info])
-        rows[label] = (label, act[info][0], sqnr, mse, f"input-edge q/dq (skipped by torchao): compared with float {observed}")
+        rows[label] = (
+            label,
+            act[info][0],
+            sqnr,
+            mse,
+            f"input-edge q/dq (skipped by torchao): compared with float {observed}",
+        )
     return Accuracy(list(rows.values()), stage=run["converted"])

@@ -1,4 +1,5 @@
 """`pl.blame`: which (sub-)quantizer annotated each node, and which later ones had to skip it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,8 +26,13 @@ def blame(x: Any, quantizer: Any = None, example_inputs: Any = None) -> Table:
             x = x["annotated"]
         record = getattr(x, "record", None)
         if record is None:
-            raise Pt2eLensError("pl.blame needs a Run or one of its stages, or pass the quantizer: pl.blame(graph, quantizer).")
+            raise Pt2eLensError(
+                "pl.blame needs a Run or one of its stages, or pass the quantizer: pl.blame(graph, quantizer)."
+            )
         who, skipped, gm = record.blame, record.skipped_by, x.graph_module
-    rows = [(n.name, who.get(n.name), ", ".join(skipped.get(n.name, []))) for n in gm.graph.nodes
-            if n.name in who or n.name in skipped]
+    rows = [
+        (n.name, who.get(n.name), ", ".join(skipped.get(n.name, [])))
+        for n in gm.graph.nodes
+        if n.name in who or n.name in skipped
+    ]
     return Table("blame", ["node", "quantizer", "skipped_by"], rows, title="who annotated each node")

@@ -4,6 +4,7 @@ Checked: SharedQuantizationSpecs that point at an unannotated edge/node, at an a
 order (pytorch/ao#4421: AssertionError / KeyError) or round in a circle (RecursionError); Derived specs
 whose sources are not observed; annotations a quantizer overwrote; specs on constants.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -41,10 +42,15 @@ def _shared_problems(specs: dict) -> list[dict]:
         target = spec.edge_or_node
         nodes = _nodes(key) + [n for n in _nodes(target) if n not in _nodes(key)]
         if target not in specs:
-            out.append(finding("shared-unannotated", nodes,
-                f"a SharedQuantizationSpec points at {_key_name(target)} (from {_key_name(key)}), which no "
-                f"annotation quantizes (a bare KeyError/AssertionError in prepare_pt2e): annotate it first, or share "
-                f"with an edge or node that has a QuantizationSpec."))
+            out.append(
+                finding(
+                    "shared-unannotated",
+                    nodes,
+                    f"a SharedQuantizationSpec points at {_key_name(target)} (from {_key_name(key)}), which no "
+                    f"annotation quantizes (a bare KeyError/AssertionError in prepare_pt2e): annotate it first, or share "
+                    f"with an edge or node that has a QuantizationSpec.",
+                )
+            )
             continue
         seen, cur = {key}, target
         while isinstance(specs.get(cur), SharedQuantizationSpec) and cur not in seen:
@@ -54,13 +60,23 @@ def _shared_problems(specs: dict) -> list[dict]:
             if frozenset(seen) in cycles:
                 continue
             cycles.add(frozenset(seen))
-            out.append(finding("shared-cycle", nodes,
-                f"{_key_name(key)} is part of a circle of SharedQuantizationSpecs: prepare_pt2e recurses until "
-                f"RecursionError — let one of them carry a real QuantizationSpec."))
+            out.append(
+                finding(
+                    "shared-cycle",
+                    nodes,
+                    f"{_key_name(key)} is part of a circle of SharedQuantizationSpecs: prepare_pt2e recurses until "
+                    f"RecursionError — let one of them carry a real QuantizationSpec.",
+                )
+            )
         elif pos[target] > pos[key]:
-            out.append(finding("shared-later", nodes,
-                f"{_key_name(key)} shares with {_key_name(target)}, which comes later in graph order: prepare_pt2e "
-                f"crashes (pytorch/ao#4421) — put the QuantizationSpec on the earlier one and share from the later."))
+            out.append(
+                finding(
+                    "shared-later",
+                    nodes,
+                    f"{_key_name(key)} shares with {_key_name(target)}, which comes later in graph order: prepare_pt2e "
+                    f"crashes (pytorch/ao#4421) — put the QuantizationSpec on the earlier one and share from the later.",
+                )
+            )
     return out
 
 
@@ -72,9 +88,14 @@ def _derived_problems(specs: dict) -> list[dict]:
             if missing:
                 names = ", ".join(_key_name(m) for m in missing)
                 nodes = _nodes(key) + [n for m in missing for n in _nodes(m)]
-                out.append(finding("derived-unobserved", nodes,
-                    f"{_key_name(key)} derives its qparams from {names}, which no annotation observes: annotate "
-                    f"the sources (e.g. the conv's input and weight edges) too."))
+                out.append(
+                    finding(
+                        "derived-unobserved",
+                        nodes,
+                        f"{_key_name(key)} derives its qparams from {names}, which no annotation observes: annotate "
+                        f"the sources (e.g. the conv's input and weight edges) too.",
+                    )
+                )
     return out
 
 
@@ -98,9 +119,14 @@ def _constant_problems(specs: dict, gm: torch.fx.GraphModule) -> list[dict]:
         node = key[0] if isinstance(key, tuple) else key
         why = _is_constant(node, gm)
         if why:
-            out.append(finding("spec-on-constant", _nodes(key),
-                f"{_key_name(key)} has a spec but {node.name} is {why}: skip model constants when annotating "
-                f"(check node.op != 'get_attr' or the value's dtype)."))
+            out.append(
+                finding(
+                    "spec-on-constant",
+                    _nodes(key),
+                    f"{_key_name(key)} has a spec but {node.name} is {why}: skip model constants when annotating "
+                    f"(check node.op != 'get_attr' or the value's dtype).",
+                )
+            )
     return out
 
 
@@ -108,9 +134,14 @@ def _overwrite_problems(overwrites) -> list[dict]:
     out = []
     for node, how, owner in overwrites:
         by = f" (first written by {owner})" if owner else ""
-        out.append(finding("overwritten", [node],
-            f"the annotation of {node}{by} was {how}: the earlier specs are lost — skip nodes whose annotation "
-            f"has _annotated=True, or order the quantizers so the intended one runs first."))
+        out.append(
+            finding(
+                "overwritten",
+                [node],
+                f"the annotation of {node}{by} was {how}: the earlier specs are lost — skip nodes whose annotation "
+                f"has _annotated=True, or order the quantizers so the intended one runs first.",
+            )
+        )
     return out
 
 

@@ -3,6 +3,7 @@
 They are computed from the snapshot alone (plus pl.check's problems recorded at prepare time), so every
 front end shows the same list in the snapshot's `findings`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,7 +16,6 @@ from .sharing import blocked, root_spec
 QUANTIZED_STAGES = ("annotated", "prepared", "calibrated", "converted")
 _BATCH_NORMS = ("batch_norm", "_native_batch_norm_legit_no_training", "_native_batch_norm_legit", "native_batch_norm")
 _FLOAT_ROLES = ("compute",)
-
 
 
 def _annotated(snap: Snapshot) -> set[str]:
@@ -33,10 +33,15 @@ def nothing_quantized(snap: Snapshot) -> list[dict]:
         empty, what = not snap.observers, "prepare inserted no observer"
     if not empty:
         return []
-    return [finding("nothing-quantized", [],
-        f"nothing is quantized: {what}. The quantizer matched no node — check that its patterns name this "
-        f"graph's ops (a decomposed graph has convolution, not conv2d), that module-name filters match "
-        f"nn_module_stack paths (executorch#15870), and that it was configured (e.g. set_global).")]
+    return [
+        finding(
+            "nothing-quantized",
+            [],
+            f"nothing is quantized: {what}. The quantizer matched no node — check that its patterns name this "
+            f"graph's ops (a decomposed graph has convolution, not conv2d), that module-name filters match "
+            f"nn_module_stack paths (executorch#15870), and that it was configured (e.g. set_global).",
+        )
+    ]
 
 
 def _quantizing(snap: Snapshot) -> bool:
@@ -50,16 +55,24 @@ def decomposed(snap: Snapshot) -> list[dict]:
     if not _quantizing(snap):
         return []
     annotated = _annotated(snap)
-    convs = [n["id"] for n in snap.nodes if n["op"] == "call_function" and n["target"] == "convolution"
-             and n["id"] not in annotated]
+    convs = [
+        n["id"]
+        for n in snap.nodes
+        if n["op"] == "call_function" and n["target"] == "convolution" and n["id"] not in annotated
+    ]
     if not convs:
         return []
     bns = [n["id"] for n in snap.nodes if n["op"] == "call_function" and n["target"] in _BATCH_NORMS]
     folded = f"; {len(bns)} batch norm(s) stay unfolded because prepare_pt2e only folds them into conv2d" if bns else ""
-    return [finding("decomposed", convs + bns,
-        f"{len(convs)} aten.convolution node(s) are not quantized: the graph was decomposed to Core ATen "
-        f"(conv2d → convolution) before quantizing, and quantizers that match aten.conv2d find nothing{folded} "
-        f"— quantize before run_decompositions(), or decompose with an empty table.")]
+    return [
+        finding(
+            "decomposed",
+            convs + bns,
+            f"{len(convs)} aten.convolution node(s) are not quantized: the graph was decomposed to Core ATen "
+            f"(conv2d → convolution) before quantizing, and quantizers that match aten.conv2d find nothing{folded} "
+            f"— quantize before run_decompositions(), or decompose with an empty table.",
+        )
+    ]
 
 
 def fp32_islands(snap: Snapshot) -> list[dict]:
@@ -78,10 +91,15 @@ def fp32_islands(snap: Snapshot) -> list[dict]:
             if srcs and dsts:
                 trip = "dq → fp32 → q" if before == "dequantize" else "an observer before and after it"
                 name = n["id"] if n["id"] == n["target"] else f"{n['id']} ({n['target']})"
-                out.append(finding("fp32-island", [n["id"], *srcs, *dsts],
-                    f"{name} is not annotated but sits between quantized ops ({trip}): its "
-                    f"input is dequantized and its output quantized again (a requantize round trip, ao#3609) — "
-                    f"annotate it, e.g. with a SharedQuantizationSpec on its input, if the backend runs it in int8."))
+                out.append(
+                    finding(
+                        "fp32-island",
+                        [n["id"], *srcs, *dsts],
+                        f"{name} is not annotated but sits between quantized ops ({trip}): its "
+                        f"input is dequantized and its output quantized again (a requantize round trip, ao#3609) — "
+                        f"annotate it, e.g. with a SharedQuantizationSpec on its input, if the backend runs it in int8.",
+                    )
+                )
                 break
     return out
 
@@ -100,10 +118,15 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
         obs = [o["id"] for o in snap.observers if o["observes"] == tensor]
         nodes = [tensor] + [k[2] for p in pairs for k in p[:2] if k[0] == "edge"]
         why = "; ".join(f"{key_text(k)} vs {key_text(o)}: {r}" for k, o, r in pairs)
-        out.append(finding("mismatched-observers", nodes,
-            f"{tensor} has {len(obs)} observers ({', '.join(obs)}) because its specs do not merge ({why}); after "
-            f"convert it is quantized twice, a dq→q requantize (executorch#22238) — give the edges equal specs "
-            f"or a SharedQuantizationSpec."))
+        out.append(
+            finding(
+                "mismatched-observers",
+                nodes,
+                f"{tensor} has {len(obs)} observers ({', '.join(obs)}) because its specs do not merge ({why}); after "
+                f"convert it is quantized twice, a dq→q requantize (executorch#22238) — give the edges equal specs "
+                f"or a SharedQuantizationSpec.",
+            )
+        )
     quantizes: dict[str, dict[tuple, list[str]]] = {}
     for q in snap.qdq:
         if q["kind"] == "quantize" and q["tensor"]:
@@ -112,14 +135,20 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
         if len(variants) > 1 and tensor not in by_tensor:
             nodes = [n for names in variants.values() for n in names]
             ranges = ", ".join(f"[{p[1]}, {p[2]}] scale {p[3][0] if p[3] else None:.4g}" for p in variants)
-            out.append(finding("mismatched-observers", [tensor, *nodes],
-                f"{tensor} is quantized {len(variants)} ways ({ranges}): its observers had different specs, so a "
-                f"dq→q requantize remains (executorch#22238) — give its edges equal specs or a SharedQuantizationSpec."))
+            out.append(
+                finding(
+                    "mismatched-observers",
+                    [tensor, *nodes],
+                    f"{tensor} is quantized {len(variants)} ways ({ranges}): its observers had different specs, so a "
+                    f"dq→q requantize remains (executorch#22238) — give its edges equal specs or a SharedQuantizationSpec.",
+                )
+            )
     return out
 
 
 def _weight_granularity(snap: Snapshot) -> dict[str, str]:
     """Consumer (or dequantize) node → `per_channel` / `per_tensor` for every quantized weight."""
+
     def is_param(name: str) -> bool:
         return snap.node.get(name, {}).get("role") == "param"
 
@@ -141,10 +170,15 @@ def per_tensor_weights(snap: Snapshot) -> list[dict]:
     channel = [n for n, g in kinds.items() if g == "per_channel"]
     if not channel or not tensor:
         return []
-    return [finding("per-tensor-weight", tensor,
-        f"{len(tensor)} weight(s) are quantized per-tensor (at {', '.join(tensor)}) while {len(channel)} other(s) "
-        f"are per-channel: a per-tensor weight shares one scale across all output channels and usually loses "
-        f"accuracy — check the quantizer's config for these ops.")]
+    return [
+        finding(
+            "per-tensor-weight",
+            tensor,
+            f"{len(tensor)} weight(s) are quantized per-tensor (at {', '.join(tensor)}) while {len(channel)} other(s) "
+            f"are per-channel: a per-tensor weight shares one scale across all output channels and usually loses "
+            f"accuracy — check the quantizer's config for these ops.",
+        )
+    ]
 
 
 def explain(snap: Snapshot, problems: list[dict] | None = None) -> list[dict]:

@@ -3,11 +3,13 @@
 In a ComposableQuantizer the first sub-quantizer to annotate a node owns it; later ones must skip it.
 So the order decides which pattern wins, and with it where observers go (course chapter M03-6).
 """
+
 from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import torch
 
@@ -19,8 +21,8 @@ from ..capture._recorder import RecordingQuantizer
 from ..errors import Pt2eLensError
 from ..snapshot._observers import serves_from_callback
 from ._base import check_quantizer, float_graph, quantizer_copy
-from .check import CheckedPrepare
 from ._input import Key, key_text
+from .check import CheckedPrepare
 
 MAX_PERMUTED = 4
 
@@ -34,7 +36,9 @@ class OrderComparison(Table):
 
 
 class _Outcome:
-    def __init__(self, names: list[str], gm: torch.fx.GraphModule, recorder: RecordingQuantizer | None, error: str | None):
+    def __init__(
+        self, names: list[str], gm: torch.fx.GraphModule, recorder: RecordingQuantizer | None, error: str | None
+    ):
         self.names, self.error = names, error
         self.label = " → ".join(names)
         self.blame = recorder.blame if recorder else {}
@@ -92,7 +96,7 @@ def _where(key: Key, users: dict[str, list[str]]) -> str:
     return f"between {key[1]} and {', '.join(consumers)}" if consumers else f"after {key[1]}"
 
 
-def _pattern(key: Key, out: "_Outcome") -> tuple[str, str]:
+def _pattern(key: Key, out: _Outcome) -> tuple[str, str]:
     """(producer op, consumer ops) of where an observer sits, by op rather than node name."""
     consumers = [key[2]] if key[0] == "edge" else out.users.get(key[1], [])
     return out.ops.get(key[1], key[1]), ", ".join(sorted({out.ops.get(c, c) for c in consumers}))
@@ -103,11 +107,15 @@ def _sentences(found: dict[tuple, int]) -> list[str]:
 
     The same producer op with several kinds of consumer reads `after relu`."""
     kinds: dict[tuple, set] = {}
-    for (producer, consumers, who) in found:
+    for producer, consumers, who in found:
         kinds.setdefault((producer, who), set()).add(consumers)
     out = {}
     for (producer, consumers, who), n in found.items():
-        where = f"between {producer} and {consumers}" if consumers and len(kinds[(producer, who)]) == 1 else f"after {producer}"
+        where = (
+            f"between {producer} and {consumers}"
+            if consumers and len(kinds[(producer, who)]) == 1
+            else f"after {producer}"
+        )
         key = (where, who)
         out[key] = out.get(key, 0) + n
     return [f"an observer {where} appears{f' ({n}×)' if n > 1 else ''} when {who}" for (where, who), n in out.items()]

@@ -6,6 +6,7 @@ producer's other user edges when the consumer's annotation allows implicit shari
 specs agree on every attribute in IMPLICIT_ATTRS. The groups themselves are read off the observer
 instances of the prepared graph; this module only explains them.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -109,8 +110,14 @@ def sharing(x: Any) -> Table:
     for key, other, reason in blocked(snap):
         o = observer[group_of[key]]
         rows.append(
-            (group_of[key], ", ".join(o["names"]), o["observes"], key_text(key), spec_text(specs.get(key)),
-             f"not merged with {key_text(other)} ({group_of[other]}): {reason}")
+            (
+                group_of[key],
+                ", ".join(o["names"]),
+                o["observes"],
+                key_text(key),
+                spec_text(specs.get(key)),
+                f"not merged with {key_text(other)} ({group_of[other]}): {reason}",
+            )
         )
     cols = ["group", "observer", "tensor", "member", "spec", "why"]
     return Table("sharing", cols, rows, title="sharing groups")

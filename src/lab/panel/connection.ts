@@ -1,14 +1,16 @@
 // One open `pt2e-lens` comm on one kernel: requests with ids and promises, events as a signal.
 // It never re-opens itself: the session model decides when to open a new one.
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
-import { ISignal, Signal } from '@lumino/signaling';
-import { Hello, Incoming, Models, PROTOCOL, RequestFailed, TARGET } from './protocol';
+import { type ISignal, Signal } from '@lumino/signaling';
+import { type Hello, type Incoming, type Models, PROTOCOL, RequestFailed, TARGET } from './protocol';
 
 const OPEN_TIMEOUT_MS = 15000;
 
 type Pending = { resolve: (r: unknown) => void; reject: (e: Error) => void };
 
-export type OpenResult = { ok: true; connection: LensConnection } | { ok: false; reason: 'not-loaded' | 'timeout' | 'error'; message: string };
+export type OpenResult =
+  | { ok: true; connection: LensConnection }
+  | { ok: false; reason: 'not-loaded' | 'timeout' | 'error'; message: string };
 
 export class LensConnection {
   private pending = new Map<string, Pending>();
@@ -17,7 +19,10 @@ export class LensConnection {
   private readonly _models = new Signal<this, Models>(this);
   private readonly _closed = new Signal<this, void>(this);
 
-  private constructor(private comm: Kernel.IComm, readonly hello: Hello) {}
+  private constructor(
+    private comm: Kernel.IComm,
+    readonly hello: Hello,
+  ) {}
 
   /** Models events (after cells that change models); emitted only while subscribed. */
   get models(): ISignal<this, Models> {
@@ -60,7 +65,11 @@ export class LensConnection {
         if (conn) conn.receive(data);
         else if (data && data.type === 'event' && data.event === 'hello') {
           if (data.result.protocol !== PROTOCOL) {
-            settle({ ok: false, reason: 'error', message: `the kernel speaks pt2e-lens protocol ${data.result.protocol}, this panel ${PROTOCOL}: install matching versions` });
+            settle({
+              ok: false,
+              reason: 'error',
+              message: `the kernel speaks pt2e-lens protocol ${data.result.protocol}, this panel ${PROTOCOL}: install matching versions`,
+            });
             comm.close();
             return;
           }

@@ -3,10 +3,10 @@
 import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
 import { clear, h } from '../../core/dom';
-import { render, RenderHandle } from '../../core/index';
+import { type RenderHandle, render } from '../../core/index';
 import { injectStyles } from '../../core/styles';
-import { GroupRow, ModelRow, StageResult } from './protocol';
-import { Content, SessionLens } from './session';
+import type { GroupRow, ModelRow, StageResult } from './protocol';
+import { type Content, SessionLens } from './session';
 
 const PANEL_CSS = `
 .jp-Pt2eLensPanel{overflow:auto;padding:6px 8px;background:var(--jp-layout-color1);color:var(--jp-ui-font-color1);font-size:var(--jp-ui-font-size1)}
@@ -32,7 +32,7 @@ function statusText(lens: SessionLens): string {
     case 'error':
       return lens.message;
     case 'ready':
-      return lens.models && lens.models.models.length
+      return lens.models?.models.length
         ? ''
         : 'no model yet: create a pl.Run, an ExportedProgram or a GraphModule in this notebook';
   }
@@ -123,7 +123,12 @@ export class LensPanel extends Widget {
     const status = h(doc, 'div', { class: 'pl-panel-status', 'data-status': lens.status }, statusText(lens));
     this.head.appendChild(status);
     if (lens.status === 'not-loaded' || lens.status === 'error') {
-      const load = h(doc, 'button', { type: 'button', class: 'jp-mod-styled pl-load' }, 'Load pt2e-lens in this kernel');
+      const load = h(
+        doc,
+        'button',
+        { type: 'button', class: 'jp-mod-styled pl-load' },
+        'Load pt2e-lens in this kernel',
+      );
       load.addEventListener('click', () => void lens.load());
       this.head.appendChild(load);
     }
@@ -133,13 +138,19 @@ export class LensPanel extends Widget {
     const active = lens.tab ?? lens.current?.stage ?? null;
     const bar = h(doc, 'div', { class: 'pl-tabs pl-panel-stages', role: 'tablist' });
     for (const t of tabs) {
-      const b = h(doc, 'button', { class: 'pl-tab', role: 'tab', type: 'button', 'aria-selected': String(t === active), 'data-stage': t }, t);
+      const b = h(
+        doc,
+        'button',
+        { class: 'pl-tab', role: 'tab', type: 'button', 'aria-selected': String(t === active), 'data-stage': t },
+        t,
+      );
       b.addEventListener('click', () => lens.pickTab(t === lens.current?.stage ? null : t));
       bar.appendChild(b);
     }
     this.head.appendChild(bar);
     if (lens.loadingContent) this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, 'loading…'));
-    if (lens.contentError) this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError));
+    if (lens.contentError)
+      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError));
   }
 
   private picker(lens: SessionLens): HTMLElement {
@@ -185,7 +196,14 @@ export class LensPanel extends Widget {
     const group = r.group;
     const box = h(doc, 'div', { class: 'pt2e-lens pl-groups' });
     const where = group ? `module ${group}` : 'this graph';
-    box.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, `${where} is too large to send at once (${r.total_nodes ?? '?'} nodes): pick a module`));
+    box.appendChild(
+      h(
+        doc,
+        'div',
+        { class: 'pl-panel-status' },
+        `${where} is too large to send at once (${r.total_nodes ?? '?'} nodes): pick a module`,
+      ),
+    );
     if (r.parent !== null && r.parent !== undefined) {
       const parent = r.parent;
       const up = h(doc, 'button', { type: 'button' }, `← ${parent || 'whole graph'}`);

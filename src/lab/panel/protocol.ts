@@ -75,7 +75,10 @@ export type Incoming =
 
 /** A request failed: the kernel's error code and its one-line message. */
 export class RequestFailed extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -3,9 +3,16 @@
 // restart, the panel's own load, or an executed cell that mentions pt2e_lens — never on every idle.
 import type { ISessionContext } from '@jupyterlab/apputils';
 import type { KernelMessage } from '@jupyterlab/services';
-import { ISignal, Signal } from '@lumino/signaling';
+import { type ISignal, Signal } from '@lumino/signaling';
 import { LensConnection } from './connection';
-import { DiffResult, ModelRow, Models, ReportResult, RequestFailed, StageResult } from './protocol';
+import {
+  type DiffResult,
+  type ModelRow,
+  type Models,
+  type ReportResult,
+  RequestFailed,
+  type StageResult,
+} from './protocol';
 
 export type Status = 'no-kernel' | 'connecting' | 'not-loaded' | 'loading' | 'ready' | 'error';
 
@@ -98,7 +105,8 @@ export class SessionLens {
       if (code.includes('pt2e_lens') && parent.msg_id) this.mentionedLens.add(parent.msg_id);
       return;
     }
-    if (msg.header.msg_type !== 'status' || (msg.content as { execution_state?: string }).execution_state !== 'idle') return;
+    if (msg.header.msg_type !== 'status' || (msg.content as { execution_state?: string }).execution_state !== 'idle')
+      return;
     if (parent.msg_type !== 'execute_request' || !parent.msg_id || !this.mentionedLens.delete(parent.msg_id)) return;
     if (!this.conn && this.status !== 'ready') void this.tryOpen();
   }
@@ -239,7 +247,14 @@ export class SessionLens {
     try {
       let content: Content;
       if (this.tab === DECOMP_TAB) {
-        content = { kind: 'diff', result: await this.conn.request<DiffResult>('get_diff', { name: cur.name, from: 'exported', to: 'decomposed' }) };
+        content = {
+          kind: 'diff',
+          result: await this.conn.request<DiffResult>('get_diff', {
+            name: cur.name,
+            from: 'exported',
+            to: 'decomposed',
+          }),
+        };
       } else {
         const fields: Record<string, unknown> = { name: cur.name, group: this.group };
         if (this.tab) fields.stage = this.tab;

@@ -5,7 +5,8 @@ import { SessionLens } from '../../../src/lab/panel/session';
 export const flush = () => new Promise((r) => setTimeout(r, 0));
 
 export const models = (revision: number, name = 'run') => ({
-  current: name, pinned: null,
+  current: name,
+  pinned: null,
   models: [{ name, type: 'Run', node_count: 47, stages: ['exported', 'prepared'], stage: 'prepared', revision }],
 });
 
@@ -35,15 +36,25 @@ class FakeComm {
   constructor(private k: FakeKernel) {}
   open() {
     this.k.opens++;
-    setTimeout(() => (this.k.loaded
-      ? this.onMsg({ content: { data: { protocol: 1, type: 'event', event: 'hello', result: { protocol: 1 } } } })
-      : this.onClose({})), 0);
+    setTimeout(
+      () =>
+        this.k.loaded
+          ? this.onMsg({ content: { data: { protocol: 1, type: 'event', event: 'hello', result: { protocol: 1 } } } })
+          : this.onClose({}),
+      0,
+    );
   }
   send(data: Record<string, unknown>) {
     this.k.requests.push(data);
-    const result = this.k.replies[data.type as string]
-      ?? (data.type === 'get_stage' ? { name: 'run', stage: 'prepared', group: '', collapsed: false, view: null } : models(1));
-    setTimeout(() => this.onMsg({ content: { data: { protocol: 1, type: 'reply', id: data.id, ok: true, result } } }), 0);
+    const result =
+      this.k.replies[data.type as string] ??
+      (data.type === 'get_stage'
+        ? { name: 'run', stage: 'prepared', group: '', collapsed: false, view: null }
+        : models(1));
+    setTimeout(
+      () => this.onMsg({ content: { data: { protocol: 1, type: 'reply', id: data.id, ok: true, result } } }),
+      0,
+    );
   }
   event(result: unknown) {
     this.onMsg({ content: { data: { protocol: 1, type: 'event', event: 'models', result } } });
@@ -65,10 +76,18 @@ export class FakeContext {
   }
   idle(parentType: string, parentId = 'p') {
     this.statusChanged.emit('idle');
-    this.iopubMessage.emit({ header: { msg_type: 'status' }, parent_header: { msg_type: parentType, msg_id: parentId }, content: { execution_state: 'idle' } });
+    this.iopubMessage.emit({
+      header: { msg_type: 'status' },
+      parent_header: { msg_type: parentType, msg_id: parentId },
+      content: { execution_state: 'idle' },
+    });
   }
   executed(code: string, id: string) {
-    this.iopubMessage.emit({ header: { msg_type: 'execute_input' }, parent_header: { msg_type: 'execute_request', msg_id: id }, content: { code } });
+    this.iopubMessage.emit({
+      header: { msg_type: 'execute_input' },
+      parent_header: { msg_type: 'execute_request', msg_id: id },
+      content: { code },
+    });
     this.idle('execute_request', id);
   }
 }
@@ -81,4 +100,3 @@ export function setup(loaded = false, replies: Record<string, unknown> = {}) {
   const lens = new SessionLens(ctx as never);
   return { kernel, ctx, lens };
 }
-

@@ -14,9 +14,22 @@ describe('LensPanel', () => {
     const kernel = new FakeKernel();
     kernel.loaded = true;
     kernel.replies = {
-      subscribe: { current: EVIL, pinned: null, models: [{ name: EVIL, type: 'GraphModule', node_count: 3, stages: [EVIL], stage: EVIL, revision: 1 }] },
-      get_stage: { name: EVIL, stage: EVIL, group: '', parent: null, bytes: 1, collapsed: true, total_nodes: 3,
-        groups: [{ group: EVIL, class: EVIL, node_count: 3, annotations: 1, observers: 0, qdq: 0 }], view: null },
+      subscribe: {
+        current: EVIL,
+        pinned: null,
+        models: [{ name: EVIL, type: 'GraphModule', node_count: 3, stages: [EVIL], stage: EVIL, revision: 1 }],
+      },
+      get_stage: {
+        name: EVIL,
+        stage: EVIL,
+        group: '',
+        parent: null,
+        bytes: 1,
+        collapsed: true,
+        total_nodes: 3,
+        groups: [{ group: EVIL, class: EVIL, node_count: 3, annotations: 1, observers: 0, qdq: 0 }],
+        view: null,
+      },
     };
     const nb = { sessionContext: new FakeContext(kernel), disposed: new Signal({}) };
     const tracker = { currentWidget: nb, currentChanged: new Signal({}) };
@@ -26,9 +39,13 @@ describe('LensPanel', () => {
     const node = panel.node;
     expect(node.querySelectorAll('img').length).toBe(0);
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
-    expect([...node.querySelectorAll('option')].map((o) => o.textContent)).toContain(`${EVIL} · GraphModule · 3 nodes · ${EVIL}`);
+    expect([...node.querySelectorAll('option')].map((o) => o.textContent)).toContain(
+      `${EVIL} · GraphModule · 3 nodes · ${EVIL}`,
+    );
     expect(node.querySelector('.pl-panel-stages .pl-tab')!.textContent).toBe(EVIL);
-    expect(node.querySelector('.pl-groups button[data-group]')!.textContent).toBe(`${EVIL} (${EVIL}) — 3 nodes, 1 annotated`);
+    expect(node.querySelector('.pl-groups button[data-group]')!.textContent).toBe(
+      `${EVIL} (${EVIL}) — 3 nodes, 1 annotated`,
+    );
     panel.dispose();
   });
 

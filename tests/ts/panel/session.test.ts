@@ -1,7 +1,6 @@
 // SessionLens against a fake kernel: when the panel opens comms (never on every idle), restart handling,
 // loading, and refetching when the current model changes.
 import { describe, expect, it } from 'vitest';
-import { SessionLens } from '../../../src/lab/panel/session';
 import { flush, models, setup } from './fakes';
 
 describe('SessionLens', () => {
