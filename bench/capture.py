@@ -1,7 +1,7 @@
 """pt2e-lens benchmarks: capture overhead, snapshot + analyses vs Model Explorer, JSON size.
 
-    PYTHONPATH=kernel_pkg /work/main/.venv/bin/python bench/capture.py --quick   # < 1 min
-    PYTHONPATH=kernel_pkg /work/main/.venv/bin/python bench/capture.py           # full (~5 min)
+    PYTHONPATH=kernel_pkg .venv/bin/python bench/capture.py --quick   # < 1 min
+    PYTHONPATH=kernel_pkg .venv/bin/python bench/capture.py           # full (~5 min)
 
 Prints three ratios, each measured in this one run (medians of a few repeats, alternating order):
   1. pl.capture(...) ÷ the bare torchao pipeline (export → prepare_pt2e → calibrate → convert_pt2e)
@@ -448,7 +448,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument(
         "--me-python",
-        default=os.environ.get("ME_PYTHON", "/work/bench-venv/bin/python"),
+        default=os.environ.get("ME_PYTHON", ".bench-venv/bin/python"),
         help="a Python with ai-edge-model-explorer, torch 2.13 and torchao installed",
     )
     ap.add_argument("--only", choices=["capture", "analyses", "json"], action="append")

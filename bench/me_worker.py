@@ -1,7 +1,7 @@
 """Times Model Explorer's PyTorch adapter on one bench graph; runs in the venv that has
-`ai-edge-model-explorer` (default /work/bench-venv) and prints one JSON line.
+`ai-edge-model-explorer` (default .bench-venv in the checkout) and prints one JSON line.
 
-    /work/bench-venv/bin/python bench/me_worker.py resnet 250 --repeats 3 [--pl]
+    .bench-venv/bin/python bench/me_worker.py resnet 250 --repeats 3 [--pl]
 
 `convert`: PytorchExportedProgramAdapterImpl(ep, DEFAULT_SETTINGS).convert() — exactly what
 `model_explorer.visualize_pytorch` does before serving; `json`: the json.dumps the config then does.

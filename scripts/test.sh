@@ -9,6 +9,7 @@ mkdir -p tests/ui/artifacts
 # linters first: a tree that does not lint clean fails before any test runs
 ruff check kernel_pkg tests bench
 ruff format --check kernel_pkg tests bench
+mypy  # the files and settings are in pyproject.toml
 npm run lint
 python -m pytest -q tests
 npm test

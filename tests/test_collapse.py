@@ -4,7 +4,8 @@ import pytest
 
 import pt2e_lens as pl
 from pt2e_lens.examples import ConvReluQuantizer, calibration_batches
-from pt2e_lens.kernel.collapse import encoded_size, fitted
+from pt2e_lens.kernel.module_groups import fitted
+from pt2e_lens.kernel.panel_views import encoded_size
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +19,9 @@ def test_whole_graph_when_it_fits(snap):
 
 
 def test_nested_groups_down_to_what_fits(snap):
-    cap = 7000  # the tiny model's prepared graph: whole ≈ 20 kB, block ≈ 7.1 kB, block.0 ≈ 6.8 kB
+    size = {g: fitted(snap, g, 10**7)["bytes"] for g in ("", "block", "block.0")}
+    assert size[""] > size["block"] > size["block.0"]  # a group's view holds its sub-groups' nodes and more
+    cap = size["block.0"]  # the smallest cap that still shows block.0 whole: everything above it collapses
     top = fitted(snap, "", cap)
     assert top["collapsed"] and top["parent"] is None
     assert sum(g["node_count"] for g in top["groups"]) == sum(1 for n in snap.nodes if n["module_stack"])

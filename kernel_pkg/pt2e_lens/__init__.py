@@ -5,8 +5,8 @@ run = pl.capture(model, example_inputs, quantizer, calibration=batches)
 pl.observers(run["prepared"])
 """
 
-from ._ipython import install_short_errors
 from ._quiet import quiet
+from ._version import __version__
 from .analyses import (
     Table,
     annotations,
@@ -20,15 +20,14 @@ from .analyses import (
     op_counts,
     qdq,
     sequence,
+    snapshot,
     stage_diff,
 )
 from .capture import Run, Stage, capture
 from .display import View, compare, show
 from .errors import Pt2eLensError
-from .snapshot import SCHEMA_VERSION, Snapshot, snapshot
+from .snapshot import SCHEMA_VERSION, Snapshot
 from .why import accuracy, blame, check, compare_orders, findings, sharing
-
-__version__ = "0.1.0"
 
 
 def widget(x, focus=None, hops=1, notes=None, title=None):
@@ -46,11 +45,9 @@ def __getattr__(name):
     raise AttributeError(f"module 'pt2e_lens' has no attribute {name!r}")
 
 
-install_short_errors()
-
-
 def load_ipython_extension(ip) -> None:
-    """`%load_ext pt2e_lens`: the %pt2e magics, the current-model tracker and the `pt2e-lens` comm."""
+    """`%load_ext pt2e_lens`: the %pt2e magics, the current-model tracker, the `pt2e-lens` comm, and
+    Pt2eLensErrors shown as one line. `import pt2e_lens` alone installs nothing in IPython."""
     from .kernel import load_ipython_extension as load
 
     load(ip)
@@ -70,6 +67,7 @@ __all__ = [
     "Snapshot",
     "Stage",
     "Table",
+    "__version__",
     "accuracy",
     "annotations",
     "blame",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from abc import ABC, abstractmethod
 from typing import Any
 
 import torch
@@ -10,6 +11,14 @@ import torch
 from .errors import Pt2eLensError
 
 _MODULES: weakref.WeakKeyDictionary[torch.export.ExportedProgram, torch.fx.GraphModule] = weakref.WeakKeyDictionary()
+
+
+class HasGraph(ABC):
+    """What holds a private GraphModule of its own (a capture Stage): read that one."""
+
+    @property
+    @abstractmethod
+    def graph_module(self) -> torch.fx.GraphModule: ...
 
 
 def as_graph_module(x: Any, what: str = "pt2e-lens") -> torch.fx.GraphModule:
@@ -24,9 +33,8 @@ def as_graph_module(x: Any, what: str = "pt2e-lens") -> torch.fx.GraphModule:
         if gm is None:
             gm = _MODULES[x] = x.module()
         return gm
-    stage_graph = getattr(x, "graph_module", None)
-    if isinstance(stage_graph, torch.fx.GraphModule):
-        return stage_graph
+    if isinstance(x, HasGraph):
+        return x.graph_module
     if isinstance(x, torch.fx.GraphModule):
         return x
     if isinstance(x, torch.nn.Module):

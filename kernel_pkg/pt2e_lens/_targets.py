@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 _QDQ_NAMESPACES = ("quantized_decomposed", "torchao")
+# the batch-norm ops (short names) export and decompositions produce; prepare_pt2e folds them into conv2d
+BATCH_NORMS = ("batch_norm", "_native_batch_norm_legit_no_training", "_native_batch_norm_legit", "native_batch_norm")
 
 
 def short_name(target: Any) -> str:

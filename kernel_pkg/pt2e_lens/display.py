@@ -13,7 +13,10 @@ import html
 import json
 from typing import Any
 
+from ._ipython import install_short_errors
 from ._static import bundle
+from .display_hook import register_renderer
+from .errors import Pt2eLensError
 from .views import compare_view, graph_view, view_of
 
 MIME = "application/vnd.pt2e-lens.v1+json"
@@ -38,26 +41,23 @@ def summary(view: dict) -> str:
     return f"pt2e-lens {view['mode']} — {title}" + " | ".join(parts)
 
 
-def _tables_html(view: dict) -> str:
-    out = []
-    for t in view["tables"]:
-        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t["columns"])
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>" for v in r) + "</tr>"
-            for r in t["rows"]
-        )
-        out.append(
-            f"<table><caption>{html.escape(t['title'] or t['name'])}</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-        )
-    return "".join(out)
+def table_html(t: dict) -> str:
+    """The contract's Table as a plain, escaped HTML table: what a host without the front end shows."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t["columns"])
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>" for v in r) + "</tr>" for r in t["rows"]
+    )
+    return (
+        f'<table class="pt2e-lens-table"><caption>{html.escape(t["title"] or t["name"])}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
 
 
 def html_fragment(view: dict) -> str:
     """A self-contained fragment: a mount point, the View as JSON, and the report bundle inline."""
     js = bundle("report.js")
     fallback = (
-        f"<p>{html.escape(summary(view))}</p>{_tables_html(view)}"
+        f"<p>{html.escape(summary(view))}</p>{''.join(table_html(t) for t in view['tables'])}"
         if js is None
         else f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>"
     )
@@ -68,8 +68,12 @@ def html_fragment(view: dict) -> str:
 
 
 def mimebundle(x: Any) -> dict:
+    install_short_errors(Pt2eLensError)  # the first display in IPython: from now on a Pt2eLensError prints as one line
     view = view_of(x)
     return {MIME: view, "text/html": html_fragment(view), "text/plain": summary(view)}
+
+
+register_renderer(mimebundle)  # how Tables, Stages and Runs (lower layers) display
 
 
 class View:
@@ -82,12 +86,6 @@ class View:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return mimebundle(self.view)
-
-    def widget(self):
-        """The same view as a live anywidget (see `pl.widget`)."""
-        from .live_widget import LensWidget
-
-        return LensWidget(self.view)
 
     def __repr__(self) -> str:
         return summary(self.view)

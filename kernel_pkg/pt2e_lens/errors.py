@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._ipython import install_short_errors
+
 
 class Pt2eLensError(ValueError):
     """Bad input to pt2e-lens. The message is one line: what went wrong and what to do."""
@@ -9,6 +11,7 @@ class Pt2eLensError(ValueError):
     def __init__(self, message: str, original: BaseException | None = None):
         super().__init__(" ".join(message.split()))
         self.original = original
+        install_short_errors(Pt2eLensError)  # in IPython: shown as this one line, not a traceback
 
 
 def first_line(exc: BaseException, limit: int = 200) -> str:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .analyses import Decomposition, annotations, diff_ops, observers, qdq, stage_diff
+from .analyses import Decomposition, StageDiff, diff_ops, observers, qdq, snapshot, stage_diff
+from .analyses import annotations as annotations_table
 from .analyses import focus as focus_ids
 from .analyses.table import Table
+from .capture import Run, Stage
 from .errors import Pt2eLensError
-from .snapshot import SCHEMA_VERSION, snapshot
-from .why import sharing
+from .snapshot import SCHEMA_VERSION
+from .why import Accuracy, sharing
 
 FORMAT = "pt2e-lens.view"
 
@@ -30,7 +32,7 @@ def _view(mode: str, title: str | None, panes=(), diffs=(), focus=None, notes=No
 
 
 def _label(x: Any, default: str) -> str:
-    return getattr(x, "name", None) or default
+    return x.name if isinstance(x, Stage) else default
 
 
 def _focus_per_pane(snaps, diffs, ops, hops) -> list[list[str]] | None:
@@ -68,7 +70,7 @@ def graph_view(
     pane = {"label": snap.stage or _label(x, "graph"), "snapshot": snap.data}
     tables = []
     if overlay is not None:
-        pane["overlay"] = overlay.overlay() if hasattr(overlay, "overlay") else overlay
+        pane["overlay"] = overlay.overlay() if isinstance(overlay, Accuracy) else overlay
         tables = [overlay] if isinstance(overlay, Table) else []
     return _view("graph", title, [pane], [], _focus_per_pane([snap], [], focus, hops), _notes(notes, 1), tables)
 
@@ -92,16 +94,17 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
     )
 
 
-def run_tables(run: Any) -> list[Table]:
+def run_tables(run: Run) -> list[Table]:
     """The tables a Run's tabbed view shows, each from the stage where it means most."""
     out: list[Table] = []
     if "decomposed" in run:  # both stages exist already: no second run_decompositions
         done = run["decomposed"]
-        label = {"core": "core", "empty": "{}"}.get(done.info.get("table"), "custom")
-        out += Decomposition(done.exported_program, run["exported"].snapshot, done.snapshot, label).tables()
+        out += Decomposition(
+            done.exported_program, run["exported"].snapshot, done.snapshot, done.info["table"]
+        ).tables()
     annotated = next((s for s in ("annotated", "prepared") if s in run), None)
     if annotated:
-        out.append(annotations(run[annotated]))
+        out.append(annotations_table(run[annotated]))
     observed = next((s for s in ("calibrated", "prepared") if s in run), None)
     if observed:
         out.append(observers(run[observed]))
@@ -115,7 +118,7 @@ def run_tables(run: Any) -> list[Table]:
     return out
 
 
-def run_view(run: Any, title: str | None = None) -> dict:
+def run_view(run: Run, title: str | None = None) -> dict:
     stages = list(run)
     snaps = [s.snapshot for s in stages]
     diffs = [
@@ -134,12 +137,14 @@ def view_of(x: Any) -> dict:
     """The natural view of any pt2e-lens object (Run, Stage, graph, Table, Decomposition)."""
     if isinstance(x, dict) and x.get("format") == FORMAT:
         return x
-    if isinstance(x, Table) and getattr(x, "stage", None) is not None and hasattr(x, "overlay"):
-        return graph_view(x.stage, overlay=x, title=x.title)  # e.g. pl.accuracy: heat on the graph + table
+    if isinstance(x, Accuracy) and x.stage is not None:
+        return graph_view(x.stage, overlay=x, title=x.title)  # heat on the graph + table
     if isinstance(x, Table):
         return table_view([x])  # the table shows its own title
-    if hasattr(x, "tables") and callable(x.tables):
-        return table_view(x.tables(), getattr(getattr(x, "became", None), "title", None))
-    if hasattr(x, "stages") and hasattr(x, "latest"):
+    if isinstance(x, Decomposition):
+        return table_view(x.tables(), x.became.title)
+    if isinstance(x, StageDiff):
+        return table_view(x.tables())
+    if isinstance(x, Run):
         return run_view(x)
     return graph_view(x)

@@ -1,9 +1,11 @@
-"""Pure functions from a Stage, GraphModule or ExportedProgram (via its snapshot) to small tables."""
+"""Pure functions from a Stage, GraphModule or ExportedProgram (via its snapshot) to small tables, and the
+findings rules every snapshot carries."""
 
 from .counts import diff_ops, node_count, op_counts
 from .decomposition import Decomposition, decomposition
 from .graph_walks import Chain, chain, focus
-from .quantization import annotations, boundaries, observers, qdq, sequence
+from .quantization import annotations, boundaries, findings, observers, qdq, sequence
+from .source import snapshot
 from .stage_diff import StageDiff, stage_diff
 from .table import Table
 
@@ -17,11 +19,13 @@ __all__ = [
     "chain",
     "decomposition",
     "diff_ops",
+    "findings",
     "focus",
     "node_count",
     "observers",
     "op_counts",
     "qdq",
     "sequence",
+    "snapshot",
     "stage_diff",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..snapshot import snapshot
+from .source import snapshot
 from .table import Table
 
 

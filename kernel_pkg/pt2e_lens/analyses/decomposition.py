@@ -6,11 +6,25 @@ from typing import Any
 
 import torch
 
+from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import Snapshot, build
 from .counts import diff_ops
+from .findings import with_findings
 from .stage_diff import stage_diff
-from .table import Displayable, Table
+from .table import Table
+
+
+def decomposition_table(table: Any, what: str) -> tuple[str, dict | None]:
+    """`(label, table)` for `run_decompositions`: None, {} or "empty" → ("{}", {}); "core" → ("core", None),
+    Core ATen; a dict → ("custom", it). The label is how titles and tabs name the table."""
+    if isinstance(table, str) and table == "core":
+        return "core", None
+    if table is None or (isinstance(table, str) and table == "empty") or (isinstance(table, dict) and not table):
+        return "{}", {}
+    if isinstance(table, dict):
+        return "custom", table
+    raise Pt2eLensError(f"{what}: the table must be None, 'empty', 'core' or a decomposition dict, got {table!r}.")
 
 
 class Decomposition(Displayable):
@@ -46,9 +60,6 @@ class Decomposition(Displayable):
     def __repr__(self) -> str:
         return f"{self.became.title}\n\n{self.op_diff.to_text()}\n\n{self.became.to_text()}"
 
-    def _repr_html_(self) -> str:
-        return self.op_diff._repr_html_() + self.became._repr_html_()
-
 
 def decomposition(ep: Any, table: Any = None) -> Decomposition:
     """Decompose a copy of `ep` (None/{}/"empty": the empty table; "core": Core ATen; or a dict)."""
@@ -57,16 +68,10 @@ def decomposition(ep: Any, table: Any = None) -> Decomposition:
         raise Pt2eLensError(
             f"pl.decomposition needs a torch.export.ExportedProgram (or an exported/decomposed Stage), got {type(ep).__name__}."
         )
-    if table == "core":
-        label, run = "core", lambda: ep.run_decompositions()
-    elif table in (None, "empty") or table == {}:
-        label, run = "{}", lambda: ep.run_decompositions({})
-    elif isinstance(table, dict):
-        label, run = "custom", lambda: ep.run_decompositions(table)
-    else:
-        raise Pt2eLensError(f"table must be None, 'empty', 'core' or a decomposition dict, got {table!r}.")
+    label, resolved = decomposition_table(table, "pl.decomposition")
     try:
-        new_ep = run()
+        new_ep = ep.run_decompositions() if resolved is None else ep.run_decompositions(resolved)
     except Exception as e:
         raise Pt2eLensError(f"run_decompositions failed: {first_line(e)}.", original=e) from None
-    return Decomposition(new_ep, build(ep.module(), "exported"), build(new_ep.module(), "decomposed"), label)
+    before, after = build(ep.module(), "exported"), build(new_ep.module(), "decomposed")
+    return Decomposition(new_ep, with_findings(before), with_findings(after), label)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import Pt2eLensError
-from ..snapshot import snapshot
+from .source import snapshot
 
 
 class Chain(list):

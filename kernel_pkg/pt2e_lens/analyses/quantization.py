@@ -1,12 +1,10 @@
-"""Annotation, observer and q/dq tables, the fp32↔int8 boundaries and the course's sequence line."""
-
-from __future__ import annotations
+"""Annotation, observer, q/dq and findings tables, the fp32↔int8 boundaries and the course's sequence line."""
 
 from typing import Any
 
-from ..snapshot import snapshot
-from ._describe import at_text, range_text, spec_text
+from .source import snapshot
 from .table import Table
+from .text import at_text, range_text, spec_text
 
 
 def annotations(x: Any) -> Table:
@@ -131,3 +129,10 @@ def sequence(x: Any) -> str:
     return " ".join(
         short.get(n["role"]) or n["id"].rstrip("_0123456789") for n in snapshot(x).nodes if n["op"] == "call_function"
     )
+
+
+def findings(x: Any) -> Table:
+    """The snapshot's findings as a table: kind, nodes, message."""
+    snap = snapshot(x)
+    rows = [(f["kind"], f["nodes"], f["message"]) for f in snap.findings]
+    return Table("findings", ["kind", "nodes", "message"], rows, title=f"findings ({snap.stage or 'graph'})")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..snapshot import snapshot
-from .table import Displayable, Table
+from ..display_hook import Displayable
+from .source import snapshot
+from .table import Table
 
 
 class StageDiff(Displayable):
@@ -50,9 +51,6 @@ class StageDiff(Displayable):
 
     def tables(self) -> list[Table]:
         return [self.table()]
-
-    def _repr_html_(self) -> str:
-        return self.table()._repr_html_()
 
 
 def stage_diff(a: Any, b: Any, label_a: str = "a", label_b: str = "b") -> StageDiff:

@@ -1,10 +1,11 @@
-"""Small result tables: readable in a terminal (`str`), a notebook (`_repr_html_`) and as JSON."""
+"""Small result tables: readable in a terminal (`str`), a notebook (its MIME bundle) and as JSON."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
+
+from ..display_hook import Displayable
 
 
 def _cell(v: Any) -> str:
@@ -21,15 +22,6 @@ def _jsonable(v: Any) -> Any:
     if v is None or isinstance(v, (str, int, float, bool)):
         return v
     return _cell(v)
-
-
-class Displayable:
-    """Results display through pt2e_lens.display (imported lazily: analyses stay display-free)."""
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        from ..display import mimebundle
-
-        return mimebundle(self)
 
 
 class Table(Displayable):
@@ -82,9 +74,3 @@ class Table(Displayable):
 
     def __repr__(self) -> str:
         return self.to_text()
-
-    def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.columns)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in r) + "</tr>" for r in self.rows)
-        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
-        return f'<table class="pt2e-lens-table">{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'

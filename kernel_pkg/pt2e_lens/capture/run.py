@@ -15,17 +15,19 @@ import torch
 
 from .._copy import private_copy
 from .._torchao import Quantizer, convert_pt2e
+from ..analyses.decomposition import decomposition_table
+from ..analyses.findings import with_findings
+from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
-from ..snapshot import CaptureRecord, Snapshot, build
-from ..snapshot._observers import serves_from_callback
-from ._export import check_example_inputs, export
+from ..prepare.checks import CheckedPrepare
+from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
+from ..snapshot.keys import serves_from_callback
 from ._strip import without_observers
+from .export import check_example_inputs, export
 from .stage import STAGE_ORDER, Stage
 
-_TABLES = {"empty": {}, "core": None}
 
-
-class Run:
+class Run(HasSnapshot, Displayable):
     """Step through PT2E, keeping every stage: `run["prepared"].graph_module`, `.snapshot`."""
 
     def __init__(self, model: Any, example_inputs: Any = None, dynamic_batch: bool = False):
@@ -68,6 +70,11 @@ class Run:
     def latest(self) -> Stage:
         return self._stages[self.stages[-1]]
 
+    @property
+    def snapshot(self) -> Snapshot:
+        """The newest stage's snapshot: what an analysis handed the whole Run reads."""
+        return self.latest.snapshot
+
     def _add(self, stage: Stage) -> None:
         # a stage replaces its old self and every later one: they no longer follow from it
         for later in STAGE_ORDER[STAGE_ORDER.index(stage.name) :]:
@@ -84,17 +91,11 @@ class Run:
             raise Pt2eLensError(
                 "decompose() needs an ExportedProgram: create the run from a model or an ExportedProgram, not a GraphModule."
             )
-        if table is None or (isinstance(table, str) and table in _TABLES):
-            resolved = _TABLES.get(table, {}) if table is not None else {}
-        elif isinstance(table, dict):
-            resolved = table
-        else:
-            raise Pt2eLensError(f"decompose(table): use None, 'empty', 'core' or a decomposition dict, got {table!r}.")
+        label, resolved = decomposition_table(table, "decompose(table)")
         try:
             new_ep = ep.run_decompositions() if resolved is None else ep.run_decompositions(resolved)
         except Exception as e:
             raise Pt2eLensError(f"run_decompositions failed: {first_line(e)}.", original=e) from None
-        label = "core" if resolved is None else ("empty" if not resolved else "custom")
         self._add(Stage("decomposed", make=new_ep.module, exported_program=new_ep, info={"table": label}))
         return self
 
@@ -102,8 +103,6 @@ class Run:
         if not isinstance(quantizer, Quantizer):
             raise Pt2eLensError(f"prepare() needs a torchao Quantizer, got {type(quantizer).__name__}.")
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
-        from ..why.check import CheckedPrepare  # runs pl.check's checks right after annotation
-
         name = type(quantizer).__name__
         annotated: dict[str, Snapshot] = {}
 
@@ -114,11 +113,11 @@ class Run:
                 skipped_by={k: list(v) for k, v in rec.skipped_by.items()},
                 problems=list(problems),
             )
-            annotated["snapshot"] = build(graph, "annotated", record)
+            annotated["snapshot"] = with_findings(build(graph, "annotated", record), record.problems)
 
         done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated)
         recorder, prepared = done.recorder, done.prepared
-        known = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
+        known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
         prepared_stage = Stage("prepared", private_copy(prepared), record, info={"quantizer": name})
         # its graph, when asked for, is the prepared copy without observers: what annotate left
@@ -201,11 +200,6 @@ class Run:
                 {q["from_observer"]: (q["scale"], q["zero_point"]) for q in stage.snapshot.qdq if q["from_observer"]}
             )
         return self
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        from ..display import mimebundle
-
-        return mimebundle(self)
 
     def __repr__(self) -> str:
         return f"<pt2e_lens.Run stages={self.stages}>"

@@ -8,12 +8,16 @@ from typing import Any
 
 import torch
 
-from ..snapshot import CaptureRecord, Snapshot, build
+from .._copy import private_copy
+from .._graph import HasGraph
+from ..analyses.findings import with_findings
+from ..display_hook import Displayable
+from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 
 STAGE_ORDER = ("exported", "decomposed", "annotated", "prepared", "calibrated", "converted")
 
 
-class Stage:
+class Stage(HasGraph, HasSnapshot, Displayable):
     """A stage's graph is private to pt2e-lens, never the user's object.
 
     Copies are what make capture cost more than plain torchao, so a stage whose graph can be re-made
@@ -44,25 +48,23 @@ class Stage:
     @property
     def graph_module(self) -> torch.fx.GraphModule:
         if self._graph_module is None:
-            self._graph_module = self._make()
+            self._graph_module = self._remake()
         return self._graph_module
+
+    def _remake(self) -> torch.fx.GraphModule:
+        assert self._make is not None  # __init__ took one of the two
+        return self._make()
 
     def fresh_module(self) -> torch.fx.GraphModule:
         """A new private module of this stage for a step that mutates it (prepare)."""
-        from .._copy import private_copy
-
         if self._graph_module is None:
-            return self._make()  # ep.module() is new on every call: no copy needed
+            return self._remake()  # ep.module() is new on every call: no copy needed
         return private_copy(self._graph_module)
 
     @cached_property
     def snapshot(self) -> Snapshot:
-        return build(self.graph_module, stage=self.name, record=self.record)
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        from ..display import mimebundle
-
-        return mimebundle(self)
+        # the findings run here, where the problems prepare recorded are known
+        return with_findings(build(self.graph_module, stage=self.name, record=self.record), self.record.problems)
 
     def __repr__(self) -> str:
         return f"<Stage {self.name!r}: {len(self.snapshot.nodes)} nodes>"

@@ -13,9 +13,9 @@ import torch
 
 from .._targets import short_name
 from ..analyses.counts import diff_ops  # noqa: F401  (the course imports it from graph_utils)
+from ..analyses.source import snapshot
 from ..analyses.table import Table
 from ..display import View, compare, show
-from ..snapshot import snapshot
 
 
 def short(target: Any) -> str:

@@ -100,7 +100,7 @@ def deterministic_init(model: nn.Module, seed: int = 0) -> nn.Module:
         for p in model.parameters():
             p.copy_(torch.randn(p.shape, generator=gen) * 0.3)
         for m in model.modules():
-            if isinstance(m, nn.BatchNorm2d):
+            if isinstance(m, nn.BatchNorm2d) and m.running_mean is not None and m.running_var is not None:
                 m.running_mean.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
                 m.running_var.copy_(torch.rand(m.num_features, generator=gen) + 0.5)
     return model

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import __version__, report
+from .. import report
+from .._version import __version__
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import SCHEMA_VERSION
-from . import collapse, models
+from . import models, module_groups, panel_views
 from .names import suggest
 from .tracker import Tracker
 
@@ -110,7 +111,7 @@ class Backend:
         out = {"protocol": PROTOCOL, "type": "reply", "id": rid, "request": kind if isinstance(kind, str) else None}
         try:
             result = self._serve(client, data)
-            size = collapse.encoded_size(result)
+            size = panel_views.encoded_size(result)
             if size > client.max_bytes:
                 raise RequestError("too_large", f"the reply is {size} bytes, over the {client.max_bytes}-byte cap")
             return {**out, "ok": True, "result": result}
@@ -206,7 +207,9 @@ class Backend:
     def get_stage(self, client: Client, data: dict) -> dict:
         entry, stage, snap = self._snapshot(data)
         try:
-            out = collapse.fitted(snap, data.get("group", ""), client.max_bytes - 1024, title=f"{entry.name} · {stage}")
+            out = module_groups.fitted(
+                snap, data.get("group", ""), client.max_bytes - 1024, title=f"{entry.name} · {stage}"
+            )
         except ValueError as e:
             raise RequestError("no_group", str(e)) from None
         except OverflowError as e:
@@ -241,7 +244,7 @@ class Backend:
             "name": entry.name,
             "from": a_stage,
             "to": b_stage,
-            "view": collapse.diff_view(a, b, a_stage, b_stage, title, client.max_bytes - 1024),
+            "view": panel_views.diff_view(a, b, a_stage, b_stage, title, client.max_bytes - 1024),
         }
 
     def get_report(self, client: Client, data: dict) -> dict:

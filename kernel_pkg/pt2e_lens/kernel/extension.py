@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import first_line
+from .._ipython import install_short_errors
+from ..errors import Pt2eLensError, first_line
 from .comm import TARGET, Backend
 from .tracker import Tracker
 
@@ -16,6 +17,7 @@ def load_ipython_extension(ip) -> None:
 
     from .magics import Pt2eMagics
 
+    install_short_errors(Pt2eLensError)
     if ip in _STATE:
         return
     tracker = Tracker(ip.user_ns, ip.user_ns_hidden)

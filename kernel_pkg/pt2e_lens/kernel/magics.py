@@ -92,8 +92,9 @@ class Pt2eMagics(Magics):
             raise UsageError(str(e)) from None
 
     def _get(self, ref: str, table: str | None = None):
+        assert self.shell is not None  # magics are registered on a shell
         obj = lookup(self.shell.user_ns, ref, prefer=self.tracker.entries)
-        for stage in _RUN_STAGES.get(table, ()) if isinstance(obj, Run) else ():
+        for stage in _RUN_STAGES.get(table or "", ()) if isinstance(obj, Run) else ():
             if stage in obj:
                 return obj[stage]
         return obj

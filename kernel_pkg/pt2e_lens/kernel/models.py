@@ -8,6 +8,7 @@ import torch
 
 from .._targets import qdq_kind
 from .._torchao import Q_ANNOTATION_KEY, is_observer_module
+from ..analyses.findings import with_findings
 from ..capture import Run
 from ..errors import Pt2eLensError
 from ..snapshot import Snapshot, build
@@ -56,5 +57,5 @@ def snapshot_of(obj: Any, stage: str | None) -> Snapshot:
     if isinstance(obj, Run):
         return obj[stage].snapshot
     if isinstance(obj, torch.export.ExportedProgram):
-        return build(obj.module(), "exported")
-    return build(obj, None)
+        return with_findings(build(obj.module(), "exported"))
+    return with_findings(build(obj, None))

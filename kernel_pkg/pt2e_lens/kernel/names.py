@@ -6,6 +6,7 @@ import difflib
 import re
 from typing import Any
 
+from ..capture import Run
 from ..errors import Pt2eLensError
 
 # NAME, or NAME[stage] / NAME["stage"] for one stage of a Run
@@ -30,9 +31,10 @@ def lookup(user_ns: dict, ref: str, prefer=()) -> Any:
     obj = user_ns[name]
     if stage is None:
         return obj
-    stages = getattr(obj, "stages", None)
-    if not isinstance(stages, list):
+    if not isinstance(obj, Run):
         raise Pt2eLensError(f"{name}[{stage}]: {name} is a {type(obj).__name__}, not a pl.Run with stages.")
-    if stage not in stages:
-        raise Pt2eLensError(f"{name} has no stage {stage!r}{suggest(stage, stages) or ''}; it has {', '.join(stages)}.")
+    if stage not in obj.stages:
+        raise Pt2eLensError(
+            f"{name} has no stage {stage!r}{suggest(stage, obj.stages) or ''}; it has {', '.join(obj.stages)}."
+        )
     return obj[stage]

@@ -90,7 +90,9 @@ class Tracker:
                     entry.version, entry.changed_at, entry.cache = v, self.tick, {}
                 entry.position = position
                 continue
-            self.entries[name] = Entry(name, kind_of(obj), _ref(obj), version(obj), self.tick, position)
+            self.entries[name] = Entry(
+                name, kind_of(obj) or type(obj).__name__, _ref(obj), version(obj), self.tick, position
+            )
         for name in [n for n in self.entries if n not in seen]:
             del self.entries[name]
         if self.pinned is not None and self.pinned not in self.entries:

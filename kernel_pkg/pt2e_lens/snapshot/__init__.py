@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import gc
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 import torch
 
-from .._graph import as_graph_module
 from ..errors import Pt2eLensError
 from ._nodes import nodes_and_edges
 from ._observers import observers
 from ._qdq import qdq
-from ._specs import SpecTable, annotations
+from ._specs import SpecTable
+from ._specs import annotations as annotation_dicts
 
 SCHEMA_VERSION = 1
 FORMAT = "pt2e-lens.snapshot"
@@ -95,6 +95,14 @@ class Snapshot:
         return f"<Snapshot stage={self.stage!r} nodes={len(self.nodes)} observers={len(self.observers)} qdq={len(self.qdq)}>"
 
 
+class HasSnapshot(ABC):
+    """What already holds its snapshot (a capture Stage; a Run, its newest stage's): analyses read that one."""
+
+    @property
+    @abstractmethod
+    def snapshot(self) -> Snapshot: ...
+
+
 def _versions() -> dict[str, str]:
     import torchao
 
@@ -122,7 +130,7 @@ def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | 
     nodes, edges = nodes_and_edges(gm, modules)
     by_id = {n["id"]: n for n in nodes}
     specs = SpecTable()
-    anns = annotations(gm, specs, record.blame if record else {}, record.skipped_by if record else {})
+    anns = annotation_dicts(gm, specs, record.blame if record else {}, record.skipped_by if record else {})
     obs = observers(gm, modules, by_id, specs, record.serves if record else None, record.qparams if record else None)
     data = {
         "format": FORMAT,
@@ -135,21 +143,6 @@ def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | 
         "annotations": anns,
         "observers": obs,
         "qdq": qdq(gm, by_id),
-        "findings": [],
+        "findings": [],  # filled by whoever knows the findings rules (analyses.findings): not the builder
     }
-    from ..why.findings import explain  # the rules read the finished snapshot
-
-    snap = Snapshot(data)
-    data["findings"] = explain(snap, record.problems if record else None)
-    return snap
-
-
-def snapshot(x: Any) -> Snapshot:
-    """The snapshot of a Stage (cached), GraphModule or ExportedProgram."""
-    if isinstance(x, Snapshot):
-        return x
-    latest = getattr(x, "latest", None)  # a Run: its newest stage
-    cached = getattr(latest or x, "snapshot", None)
-    if isinstance(cached, Snapshot):
-        return cached
-    return build(as_graph_module(x))
+    return Snapshot(data)

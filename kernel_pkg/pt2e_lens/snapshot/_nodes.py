@@ -17,7 +17,7 @@ _LIBRARY_PATHS = ("/torch/", "/torchao/", "/site-packages/", "/dist-packages/", 
 
 def flat_inputs(node: torch.fx.Node) -> Iterator[torch.fx.Node]:
     """Node inputs in argument order (args, then kwargs), duplicates kept: their index is the position."""
-    stack = [iter((node.args, tuple(node.kwargs.values())))]
+    stack: list[Iterator[Any]] = [iter((node.args, tuple(node.kwargs.values())))]
     while stack:
         for item in stack[-1]:
             if isinstance(item, torch.fx.Node):
@@ -40,7 +40,7 @@ def role(node: torch.fx.Node, modules: dict[str, torch.nn.Module]) -> str:
         return "param"
     if op == "output":
         return "output"
-    if op == "call_module" and is_observer_module(modules.get(node.target)):
+    if op == "call_module" and is_observer_module(modules.get(str(node.target))):
         return "observer"
     if op == "call_function":
         return qdq_kind(node.target) or "compute"

@@ -8,43 +8,19 @@ observer map torchao handed to `prepare_obs_or_fq_callback`) we use that; for a 
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import torch
 
-from .._torchao import Q_ANNOTATION_KEY, SharedQuantizationSpec
+from .._torchao import SharedQuantizationSpec
 from ._specs import SpecTable
-
-Key = tuple  # ("edge", src, dst) or ("node", name)
-
-
-def edge_or_node_specs(gm: torch.fx.GraphModule) -> dict[Any, Any]:
-    """{torchao EdgeOrNode: spec} for every edge/node an annotation asks to quantize, in the order
-    prepare_pt2e visits them (graph order, a node's inputs before its output)."""
-    out: dict[Any, Any] = {}
-    for node in gm.graph.nodes:
-        ann = node.meta.get(Q_ANNOTATION_KEY)
-        if ann is None:
-            continue
-        for src, spec in (ann.input_qspec_map or {}).items():
-            if spec is not None:
-                out[(src, node)] = spec
-        if ann.output_qspec is not None:
-            out[node] = ann.output_qspec
-    return out
-
-
-def key_specs(gm: torch.fx.GraphModule) -> dict[Key, Any]:
-    """The same, keyed by names: ("edge", src, dst) or ("node", name)."""
-    return {
-        (("edge", k[0].name, k[1].name) if isinstance(k, tuple) else ("node", k.name)): spec
-        for k, spec in edge_or_node_specs(gm).items()
-    }
+from ._values import flat
+from .keys import Key, key_specs
 
 
 def _strip_observers(node: torch.fx.Node, is_obs) -> torch.fx.Node:
     while is_obs(node):
-        node = node.args[0]
+        node = cast(torch.fx.Node, node.args[0])
     return node
 
 
@@ -71,29 +47,20 @@ def infer_serves(gm: torch.fx.GraphModule, modules: dict, is_obs) -> dict[Key, s
     return serves
 
 
-def _flat(t: Any) -> list | None:
-    if t is None:
-        return None
-    if isinstance(t, torch.Tensor):
-        return [float(v) if t.is_floating_point() else int(v) for v in t.detach().reshape(-1).tolist()]
-    if isinstance(t, (int, float)):
-        return [t]
-    return None
-
-
-def _stats(mod: torch.nn.Module, known: tuple[list, list] | None = None) -> dict:
+def _stats(mod: Any, known: tuple[list, list] | None = None) -> dict:
     inner = getattr(mod, "activation_post_process", mod)  # fake-quantize wraps an observer
     lo, hi = getattr(inner, "min_val", None), getattr(inner, "max_val", None)
     calibrated = (
         isinstance(lo, torch.Tensor)
         and lo.numel() > 0
         and bool(torch.isfinite(lo).all())
+        and isinstance(hi, torch.Tensor)
         and bool(torch.isfinite(hi).all())
     )
     if not calibrated:
         return {"min": None, "max": None, "scale": None, "zero_point": None}
     if known is not None:
-        return {"min": _flat(lo), "max": _flat(hi), "scale": known[0], "zero_point": known[1]}
+        return {"min": flat(lo), "max": flat(hi), "scale": known[0], "zero_point": known[1]}
     scale = zero_point = None
     try:
         with warnings.catch_warnings():
@@ -101,7 +68,7 @@ def _stats(mod: torch.nn.Module, known: tuple[list, list] | None = None) -> dict
             scale, zero_point = mod.calculate_qparams()
     except Exception:  # some observers (placeholder, noop) have no qparams: stats are still useful
         pass
-    return {"min": _flat(lo), "max": _flat(hi), "scale": _flat(scale), "zero_point": _flat(zero_point)}
+    return {"min": flat(lo), "max": flat(hi), "scale": flat(scale), "zero_point": flat(zero_point)}
 
 
 def _attr(mod: torch.nn.Module, name: str):
@@ -148,9 +115,9 @@ def observers(
     spec_of = key_specs(gm)
     serves_by_instance: dict[int, list[Key]] = {}
     for key, module_name in serves_map.items():
-        mod = modules.get(module_name)
-        if mod is not None:
-            serves_by_instance.setdefault(id(mod), []).append(key)
+        served = modules.get(module_name)
+        if served is not None:
+            serves_by_instance.setdefault(id(served), []).append(key)
 
     out = []
     for group, (inst, entry) in enumerate(order.items()):
@@ -191,19 +158,4 @@ def observers(
                 **stats,
             }
         )
-    return out
-
-
-def serves_from_callback(edge_or_node_to_obs: dict, prepared: torch.fx.GraphModule) -> dict[Key, str]:
-    """Turn torchao's {EdgeOrNode: observer instance} into {key: module name} after prepare."""
-    name_of: dict[int, str] = {}
-    for name, mod in prepared.named_modules(remove_duplicate=False):
-        name_of.setdefault(id(mod), name)
-    out: dict[Key, str] = {}
-    for eon, inst in edge_or_node_to_obs.items():
-        name = name_of.get(id(inst))
-        if name is None:
-            continue  # torchao skipped inserting it (e.g. a mutable-buffer edge)
-        key = ("edge", eon[0].name, eon[1].name) if isinstance(eon, tuple) else ("node", eon.name)
-        out[key] = name
     return out

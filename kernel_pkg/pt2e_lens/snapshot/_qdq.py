@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from ._observers import _flat
+from ._values import flat as _flat
 
 _SCALE = ("scale", "scales")
 _ZERO_POINT = ("zero_point", "zero_points")
@@ -30,7 +30,7 @@ def _value(gm: torch.fx.GraphModule, v: Any) -> Any:
     if isinstance(v, torch.fx.Node):
         if v.op == "get_attr":
             try:
-                return operator.attrgetter(v.target)(gm)
+                return operator.attrgetter(str(v.target))(gm)
             except AttributeError:
                 return None
         return None

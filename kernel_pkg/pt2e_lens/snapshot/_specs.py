@@ -1,7 +1,5 @@
 """Quantization specs (deduplicated) and the annotation of every annotated node."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import torch

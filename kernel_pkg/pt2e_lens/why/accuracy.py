@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from .._targets import BATCH_NORMS as _BATCH_NORMS
 from .._targets import short_name
 from .._torchao import (
     compare_results,
@@ -22,8 +23,8 @@ from .._torchao import (
     prepare_for_propagation_comparison,
 )
 from ..analyses.table import Table
+from ..capture import Run
 from ..errors import Pt2eLensError, first_line
-from .findings import _BATCH_NORMS
 
 COLUMNS = ["node", "compared_with", "sqnr_db", "mse", "note"]
 
@@ -74,7 +75,7 @@ def _compare(info, ref_entry, act_entry) -> tuple[float | None, float | None]:
     return _mean(r.sqnr for r in summary.results), _mean(r.mse_loss for r in summary.results)
 
 
-def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, list]]:
+def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, list | None]]:
     """Observer module name → (float node it observes, the float values of that node per batch, if known)."""
     prepared = run["prepared"]
     gm = prepared.graph_module
@@ -96,7 +97,7 @@ def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, list]]:
 
 def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
     """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from."""
-    if not (hasattr(run, "stages") and "converted" in run.stages):
+    if not (isinstance(run, Run) and "converted" in run.stages):
         raise Pt2eLensError("pl.accuracy needs a pl.Run that was converted: call run.convert() (or pl.capture) first.")
     batches = _batches(batches)
     float_stage = run["decomposed" if "decomposed" in run.stages else "exported"]

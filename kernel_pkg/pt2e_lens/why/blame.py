@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..analyses.table import Table
+from ..capture import Run, Stage
 from ..errors import Pt2eLensError, first_line
-from ._annotate import Annotation
-from ._base import check_quantizer, float_graph
+from ..prepare.annotate import Annotation
+from ..prepare.user_quantizer import check_quantizer
+from .float_graph import float_graph
 
 
 def blame(x: Any, quantizer: Any = None, example_inputs: Any = None) -> Table:
@@ -19,17 +21,18 @@ def blame(x: Any, quantizer: Any = None, example_inputs: Any = None) -> Table:
     if quantizer is not None:
         ann = Annotation(float_graph(x, example_inputs, "pl.blame"), check_quantizer(quantizer, "pl.blame"))
         if ann.graph_module is None:
-            raise Pt2eLensError(f"the quantizer failed while annotating: {first_line(ann.error)}; see pl.check.")
+            raise Pt2eLensError(
+                f"the quantizer failed while annotating: {first_line(ann.error) if ann.error else 'it kept no graph'}; see pl.check."
+            )
         who, skipped, gm = ann.blame, ann.skipped_by, ann.graph_module
     else:
-        if hasattr(x, "stages") and "annotated" in x.stages:
+        if isinstance(x, Run) and "annotated" in x.stages:
             x = x["annotated"]
-        record = getattr(x, "record", None)
-        if record is None:
+        if not isinstance(x, Stage):
             raise Pt2eLensError(
                 "pl.blame needs a Run or one of its stages, or pass the quantizer: pl.blame(graph, quantizer)."
             )
-        who, skipped, gm = record.blame, record.skipped_by, x.graph_module
+        who, skipped, gm = x.record.blame, x.record.skipped_by, x.graph_module
     rows = [
         (n.name, who.get(n.name), ", ".join(skipped.get(n.name, [])))
         for n in gm.graph.nodes

@@ -17,12 +17,13 @@ from .._copy import private_copy
 from .._targets import short_name
 from .._torchao import ComposableQuantizer, is_observer_module
 from ..analyses.table import Table
-from ..capture._recorder import RecordingQuantizer
+from ..analyses.text import key_text
 from ..errors import Pt2eLensError
-from ..snapshot._observers import serves_from_callback
-from ._base import check_quantizer, float_graph, quantizer_copy
-from ._input import Key, key_text
-from .check import CheckedPrepare
+from ..prepare.checks import CheckedPrepare
+from ..prepare.recorder import RecordingQuantizer
+from ..prepare.user_quantizer import check_quantizer, quantizer_copy
+from ..snapshot.keys import Key, serves_from_callback
+from .float_graph import float_graph
 
 MAX_PERMUTED = 4
 
@@ -109,7 +110,7 @@ def _sentences(found: dict[tuple, int]) -> list[str]:
     kinds: dict[tuple, set] = {}
     for producer, consumers, who in found:
         kinds.setdefault((producer, who), set()).add(consumers)
-    out = {}
+    out: dict[tuple[str, str], int] = {}
     for (producer, consumers, who), n in found.items():
         where = (
             f"between {producer} and {consumers}"

@@ -6,8 +6,10 @@ import re
 
 import torch
 
+from ..analyses.text import key_phrase
 from ..errors import Pt2eLensError, first_line
-from ._recorder import QuantizerFailed
+from ..snapshot.keys import torchao_key
+from .recorder import QuantizerFailed
 
 # which pl.check findings explain a bare torchao error, best first
 _EXPLAINED_BY = (
@@ -19,11 +21,9 @@ _CHANGED = re.compile(r"Quantizer (\S+) has (changed|removed) annotations on nod
 
 
 def _describe_key(key) -> str | None:
-    if isinstance(key, torch.fx.Node):
-        return f"the output of node {key.name}"
-    if isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, torch.fx.Node) for k in key):
-        return f"edge {key[0].name} → {key[1].name}"
-    return None
+    """`edge a → b` / `the output of a` for the torchao EdgeOrNode a KeyError names, else None."""
+    is_edge = isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, torch.fx.Node) for k in key)
+    return key_phrase(torchao_key(key)) if is_edge or isinstance(key, torch.fx.Node) else None
 
 
 def _explained(e: BaseException, problems) -> Pt2eLensError | None:

@@ -1,10 +1,23 @@
-"""Short human text for specs and edge/node keys, shared by the annotation and observer tables."""
+"""The one place pt2e-lens words edges, nodes, ranges and specs: tables, findings and error messages use it."""
 
 from __future__ import annotations
 
+from ..snapshot.keys import Key, key_of
+
+
+def key_text(key: Key) -> str:
+    """A table cell: `conv2d→relu` for an input edge, `relu (output)` for a node's output."""
+    return f"{key[1]}→{key[2]}" if key[0] == "edge" else f"{key[1]} (output)"
+
+
+def key_phrase(key: Key) -> str:
+    """The same inside a sentence: `edge conv2d → relu`, `the output of relu`."""
+    return f"edge {key[1]} → {key[2]}" if key[0] == "edge" else f"the output of {key[1]}"
+
 
 def at_text(at: dict) -> str:
-    return f"{at['edge'][0]}→{at['edge'][1]}" if "edge" in at else f"{at['node']} (output)"
+    """key_text of the contract's EdgeOrNode dict."""
+    return key_text(key_of(at))
 
 
 def range_text(lo, hi) -> str:
@@ -12,11 +25,13 @@ def range_text(lo, hi) -> str:
 
 
 def spec_text(spec: dict | None) -> str:
+    """A spec dict of the contract: `int8 per_tensor_affine [-128, 127] (HistogramObserver)`,
+    `SharedQuantizationSpec → x→conv2d`, `Derived ← … (…)`, `FixedQParams …`."""
     if spec is None:
         return "—"
     kind = spec["kind"]
     if kind == "SharedQuantizationSpec":
-        return f"Shared → {at_text(spec['shared_with'])}"
+        return f"SharedQuantizationSpec → {at_text(spec['shared_with'])}"
     if kind == "FixedQParamsQuantizationSpec":
         return f"FixedQParams {spec['dtype']} scale={spec['scale']:.6g} zp={spec['zero_point']}"
     parts = [spec["dtype"], spec["qscheme"], range_text(spec["quant_min"], spec["quant_max"])]

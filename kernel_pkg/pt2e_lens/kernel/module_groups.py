@@ -1,38 +1,15 @@
-"""What the panel gets for a stage: a View (docs/contract.md) kept under a message size cap.
+"""Module groups of a stage (from each node's `module_stack`), for a View kept under the panel's message cap.
 
-A stage whose View is too big goes out collapsed: a list of module groups (from each node's
-`module_stack`), and the panel asks for one group at a time as a partial snapshot.
+A stage whose View is too big goes out collapsed: a list of module groups, and the panel asks for one
+group at a time as a partial snapshot.
 """
 
 from __future__ import annotations
 
-import json
-
-from ..analyses import annotations, diff_ops, observers, qdq, stage_diff
 from ..snapshot import Snapshot
-from ..views import compare_view, graph_view, table_view
+from .panel_views import encoded_size, stage_view
 
 
-def encoded_size(doc) -> int:
-    return len(json.dumps(doc, separators=(",", ":"), allow_nan=False).encode())
-
-
-def stage_view(snap: Snapshot, title: str | None = None) -> dict:
-    """One graph with its annotation, observer and q/dq tables."""
-    doc = graph_view(snap, title=title)
-    doc["tables"] = [t.to_dict() for t in (annotations(snap), observers(snap), qdq(snap)) if len(t)]
-    return doc
-
-
-def diff_view(a: Snapshot, b: Snapshot, label_a: str, label_b: str, title: str | None, max_bytes: int) -> dict:
-    """Two stages side by side with their node alignment and op diff; tables only if that is too big."""
-    tables = [diff_ops(a, b, label_a, label_b), stage_diff(a, b, label_a, label_b).table()]
-    doc = compare_view([(a, label_a), (b, label_b)], title=title)
-    doc["tables"] = [t.to_dict() for t in tables]
-    return doc if encoded_size(doc) <= max_bytes else table_view(tables, title)
-
-
-# -- collapsed graphs
 def _path_at(node: dict, depth: int) -> str | None:
     stack = node["module_stack"]
     return stack[depth][0] if len(stack) > depth else None
@@ -61,6 +38,8 @@ def members(snap: Snapshot, group: str) -> list[str] | None:
 def subgroups(snap: Snapshot, group: str) -> list[dict]:
     """The child groups of `group` ("" = the whole graph): path, class and counts of each."""
     depth = _depth_of(snap, group)
+    if depth is None:
+        return []
     inside = set(members(snap, group) or ())
     ann = {a["node"] for a in snap.annotations}
     obs = {n for o in snap.observers for n in o["nodes"]}

@@ -1,4 +1,4 @@
-"""`pl.findings`: warnings that explain a surprising result, each naming the nodes involved.
+"""The findings rules: warnings that explain a surprising result, each naming the nodes involved (`pl.findings`).
 
 They are computed from the snapshot alone (plus pl.check's problems recorded at prepare time), so every
 front end shows the same list in the snapshot's `findings`.
@@ -6,15 +6,19 @@ front end shows the same list in the snapshot's `findings`.
 
 from __future__ import annotations
 
-from typing import Any
+from .._targets import BATCH_NORMS as _BATCH_NORMS
+from ..snapshot import Snapshot
+from ..snapshot.keys import Key, spec_by_key, tensor_of
+from .sharing_groups import blocked, root_spec
+from .text import key_text
 
-from ..analyses.table import Table
-from ..snapshot import Snapshot, snapshot
-from ._input import Key, finding, key_text, spec_by_key, tensor_of
-from .sharing import blocked, root_spec
+
+def finding(kind: str, nodes: list[str], message: str) -> dict:
+    """The contract's Finding: {kind, message, nodes} (node ids without repeats)."""
+    return {"kind": kind, "message": message, "nodes": list(dict.fromkeys(nodes))}
+
 
 QUANTIZED_STAGES = ("annotated", "prepared", "calibrated", "converted")
-_BATCH_NORMS = ("batch_norm", "_native_batch_norm_legit_no_training", "_native_batch_norm_legit", "native_batch_norm")
 _FLOAT_ROLES = ("compute",)
 
 
@@ -189,8 +193,7 @@ def explain(snap: Snapshot, problems: list[dict] | None = None) -> list[dict]:
     return out
 
 
-def findings(x: Any) -> Table:
-    """The snapshot's findings as a table: kind, nodes, message."""
-    snap = snapshot(x)
-    rows = [(f["kind"], f["nodes"], f["message"]) for f in snap.findings]
-    return Table("findings", ["kind", "nodes", "message"], rows, title=f"findings ({snap.stage or 'graph'})")
+def with_findings(snap: Snapshot, problems: list[dict] | None = None) -> Snapshot:
+    """Fill the snapshot's `findings` (the builder leaves them empty: the rules read the finished snapshot)."""
+    snap.data["findings"] = explain(snap, problems)
+    return snap

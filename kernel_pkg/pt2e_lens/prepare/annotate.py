@@ -12,8 +12,8 @@ import warnings
 import torch
 
 from .._torchao import Q_ANNOTATION_KEY, Quantizer, prepare_pt2e
-from ..capture._recorder import RecordingQuantizer
-from ._base import quantizer_copy
+from .recorder import RecordingQuantizer
+from .user_quantizer import quantizer_copy
 
 
 def _fingerprint(ann) -> tuple:

@@ -1,0 +1,184 @@
+"""The checks behind `pl.check` and every `run.prepare`: read the annotated graph before prepare resolves
+sharing, and turn what prepare raises into the Pt2eLensError of the problem that explains it.
+
+Checked: SharedQuantizationSpecs that point at an unannotated edge/node, at an anchor later in torchao's
+order (pytorch/ao#4421: AssertionError / KeyError) or round in a circle (RecursionError); Derived specs
+whose sources are not observed; annotations a quantizer overwrote; specs on constants.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import torch
+
+from .._torchao import DerivedQuantizationSpec, Quantizer, SharedQuantizationSpec, prepare_pt2e
+from ..analyses.findings import finding
+from ..analyses.text import key_phrase
+from ..errors import first_line
+from ..snapshot.keys import edge_or_node_specs, torchao_key
+from .annotate import WatchingRecorder
+from .errors import prepare_error
+from .recorder import QuantizerFailed
+
+
+def _key_name(k) -> str:
+    return key_phrase(torchao_key(k))
+
+
+def _nodes(k) -> list[str]:
+    return [n.name for n in k] if isinstance(k, tuple) else [k.name]
+
+
+def _shared_problems(specs: dict) -> list[dict]:
+    pos = {k: i for i, k in enumerate(specs)}
+    out, cycles = [], set()
+    for key, spec in specs.items():
+        if not isinstance(spec, SharedQuantizationSpec):
+            continue
+        target = spec.edge_or_node
+        nodes = _nodes(key) + [n for n in _nodes(target) if n not in _nodes(key)]
+        if target not in specs:
+            out.append(
+                finding(
+                    "shared-unannotated",
+                    nodes,
+                    f"a SharedQuantizationSpec points at {_key_name(target)} (from {_key_name(key)}), which no "
+                    f"annotation quantizes (a bare KeyError/AssertionError in prepare_pt2e): annotate it first, or share "
+                    f"with an edge or node that has a QuantizationSpec.",
+                )
+            )
+            continue
+        seen, cur = {key}, target
+        while isinstance(specs.get(cur), SharedQuantizationSpec) and cur not in seen:
+            seen.add(cur)
+            cur = specs[cur].edge_or_node
+        if cur in seen:
+            if frozenset(seen) in cycles:
+                continue
+            cycles.add(frozenset(seen))
+            out.append(
+                finding(
+                    "shared-cycle",
+                    nodes,
+                    f"{_key_name(key)} is part of a circle of SharedQuantizationSpecs: prepare_pt2e recurses until "
+                    f"RecursionError — let one of them carry a real QuantizationSpec.",
+                )
+            )
+        elif pos[target] > pos[key]:
+            out.append(
+                finding(
+                    "shared-later",
+                    nodes,
+                    f"{_key_name(key)} shares with {_key_name(target)}, which comes later in graph order: prepare_pt2e "
+                    f"crashes (pytorch/ao#4421) — put the QuantizationSpec on the earlier one and share from the later.",
+                )
+            )
+    return out
+
+
+def _derived_problems(specs: dict) -> list[dict]:
+    out = []
+    for key, spec in specs.items():
+        if isinstance(spec, DerivedQuantizationSpec):
+            missing = [src for src in spec.derived_from if src not in specs]
+            if missing:
+                names = ", ".join(_key_name(m) for m in missing)
+                nodes = _nodes(key) + [n for m in missing for n in _nodes(m)]
+                out.append(
+                    finding(
+                        "derived-unobserved",
+                        nodes,
+                        f"{_key_name(key)} derives its qparams from {names}, which no annotation observes: annotate "
+                        f"the sources (e.g. the conv's input and weight edges) too.",
+                    )
+                )
+    return out
+
+
+def _is_constant(node: torch.fx.Node, gm: torch.fx.GraphModule) -> str | None:
+    if node.op == "get_attr":
+        try:
+            value = gm.get_parameter(str(node.target))
+        except AttributeError:
+            value = None
+        if not isinstance(value, torch.nn.Parameter):
+            return "a constant or buffer, not a parameter"
+    val = node.meta.get("val")
+    if val is not None and not (isinstance(val, torch.Tensor) and val.is_floating_point()):
+        return f"not a floating-point tensor ({type(val).__name__})"
+    return None
+
+
+def _constant_problems(specs: dict, gm: torch.fx.GraphModule) -> list[dict]:
+    out = []
+    for key in specs:
+        node = key[0] if isinstance(key, tuple) else key
+        why = _is_constant(node, gm)
+        if why:
+            out.append(
+                finding(
+                    "spec-on-constant",
+                    _nodes(key),
+                    f"{_key_name(key)} has a spec but {node.name} is {why}: skip model constants when annotating "
+                    f"(check node.op != 'get_attr' or the value's dtype).",
+                )
+            )
+    return out
+
+
+def _overwrite_problems(overwrites) -> list[dict]:
+    out = []
+    for node, how, owner in overwrites:
+        by = f" (first written by {owner})" if owner else ""
+        out.append(
+            finding(
+                "overwritten",
+                [node],
+                f"the annotation of {node}{by} was {how}: the earlier specs are lost — skip nodes whose annotation "
+                f"has _annotated=True, or order the quantizers so the intended one runs first.",
+            )
+        )
+    return out
+
+
+def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseException | None = None) -> list[dict]:
+    """The check's findings, as the contract's Finding dicts."""
+    out = _overwrite_problems(overwrites)
+    if error is not None and not (out and isinstance(error, RuntimeError)):
+        where = f"{error.quantizer_name}.{error.method}" if isinstance(error, QuantizerFailed) else "annotation"
+        cause = error.original if isinstance(error, QuantizerFailed) else error
+        out.append(finding("annotate-failed", [], f"{where} raised {type(cause).__name__}: {first_line(cause)}"))
+    if annotated is not None:
+        specs = edge_or_node_specs(annotated)
+        out += _shared_problems(specs) + _derived_problems(specs) + _constant_problems(specs, annotated)
+    return out
+
+
+class CheckedPrepare:
+    """prepare_pt2e on gm (which it mutates: pass a private copy), checking the annotation before prepare
+    resolves sharing, so that a crash is raised as the Pt2eLensError of the problem that explains it.
+
+    Keeps `prepared`, `problems` and `recorder`; `on_annotated(graph, problems)` sees the live graph right
+    after annotate+validate (read it there: prepare mutates it next) with the problems and the recorder.
+    """
+
+    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer, on_annotated=None):
+        self.problems: list[dict] = []
+        self._then = on_annotated
+        self.recorder = WatchingRecorder(quantizer, on_annotated=self._on_annotated)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                self.prepared = prepare_pt2e(gm, self.recorder)
+        except Exception as e:
+            found = self.problems or problems(None, self.recorder.overwrites)
+            raise prepare_error(e, self.recorder.blame, found) from None
+
+    def _on_annotated(self, m: torch.fx.GraphModule) -> None:
+        try:
+            self.problems = problems(m, self.recorder.overwrites)  # reads only
+        except Exception as e:  # a bug in a check must not stop the user's prepare
+            self.problems = [finding("check-failed", [], f"pl.check failed: {first_line(e)}")]
+        if self._then is not None:
+            self._then(m, self.problems, self.recorder)
