@@ -4,6 +4,7 @@ import json
 import re
 from importlib.resources import files
 
+import anywidget
 import jsonschema
 from _hostile import HOSTILE, hostile_ep
 
@@ -87,6 +88,9 @@ def test_report_file_is_self_contained(tmp_path):
     assert text.count(f'type="{MIME}"') == 1
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def test_show_has_no_widget_view_and_widget_updates_live(tiny_ep):
     shown = pl.show(tiny_ep, title="t")
     assert "application/vnd.jupyter.widget-view+json" not in shown._repr_mimebundle_()
@@ -96,8 +100,10 @@ def test_show_has_no_widget_view_and_widget_updates_live(tiny_ep):
     w.update(tiny_ep.run_decompositions({}).module())
     again = json.loads(w.view_json)
     assert again["panes"][0]["snapshot"]["meta"]["node_count"] == 51 and again["focus"] is None
-    bundle = w._repr_mimebundle_()
-    assert MIME in bundle and "text/html" in bundle
+    data, metadata = w._repr_mimebundle_()
+    assert MIME in data and "text/html" in data
+    widget_data, widget_metadata = anywidget.AnyWidget._repr_mimebundle_(w)  # the metadata anywidget returns
+    assert metadata == widget_metadata and data[WIDGET_VIEW] == widget_data[WIDGET_VIEW]
 
 
 def test_accuracy_displays_as_a_heat_overlay_on_the_converted_graph():

@@ -104,7 +104,7 @@ def test_watch(k):
     assert "ep (pinned" in good(k, "%pt2e watch ep")["stdout"]
     good(k, "gm = ep.module()")
     assert "current model ep (pinned" in good(k, "%pt2e watch")["stdout"]
-    assert "gm (the newest)" in good(k, "%pt2e watch --auto")["stdout"]
+    assert "run (the newest)" in good(k, "%pt2e watch --auto")["stdout"]  # a newer plain graph: the Run stays
     assert "not a pl.Run" in bad(k, "%pt2e watch answer")
     assert "did you mean gm" in bad(k, "%pt2e watch gm3")
 

@@ -37,10 +37,10 @@ class LensWidget(anywidget.AnyWidget):
         return self
 
     def _repr_mimebundle_(self, **kwargs):
-        data = super()._repr_mimebundle_(**kwargs) or {}
-        if isinstance(data, tuple):
-            data = data[0]
-        return {**data, MIME: self.view, "text/html": html_fragment(self.view), "text/plain": summary(self.view)}
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
+        data = {**data, MIME: self.view, "text/html": html_fragment(self.view), "text/plain": summary(self.view)}
+        return data if metadata is None else (data, metadata)  # the widget's metadata, as ipywidgets returns it
 
     def __repr__(self) -> str:
         return summary(self.view)

@@ -26,6 +26,12 @@ export interface GraphViewOptions {
 
 let uid = 0;
 
+/** A partial snapshot's boundary nodes (the neighbours the kernel sent along with a group: docs/protocol.md). */
+function boundaryOf(snap: Snapshot): Set<Id> {
+  const partial = snap.meta.partial as { boundary?: unknown } | undefined;
+  return new Set(Array.isArray(partial?.boundary) ? (partial.boundary as Id[]) : []);
+}
+
 export class GraphView {
   readonly el: HTMLElement;
   readonly ready: Promise<void>;
@@ -86,7 +92,7 @@ export class GraphView {
       return;
     }
     this.buildChrome();
-    this.hier = buildHierarchy(this.nodes, this.edges);
+    this.hier = buildHierarchy(this.nodes, this.edges, boundaryOf(snap));
     this.layout = new HierLayout(this.hier, this.facts.nodes, opts.client);
     this.expanded = initialExpanded(this.hier, this.nodes.length, opts.collapseThreshold);
     this.ready = this.redraw();

@@ -50,8 +50,17 @@ function newGroup(key: string, label: string, cls: string, parent: Group | null,
   };
 }
 
-/** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers. */
-function displayStacks(nodes: GraphNode[], edges: Edge[]): Map<Id, Array<[string, string]>> {
+/** What grouping reads of a node and an edge (the panel groups a kernel's outline with these alone). */
+export type GroupedNode = Pick<GraphNode, 'id' | 'role' | 'module_stack'>;
+export type GroupedEdge = Pick<Edge, 'src' | 'dst'>;
+
+/** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers,
+ * unless it is `fixed` (a partial graph's boundary: context, whose consumers are not all there). */
+function displayStacks(
+  nodes: GroupedNode[],
+  edges: GroupedEdge[],
+  fixed: ReadonlySet<Id>,
+): Map<Id, Array<[string, string]>> {
   const users = new Map<Id, Id[]>();
   for (const e of edges) {
     let u = users.get(e.src);
@@ -66,7 +75,7 @@ function displayStacks(nodes: GraphNode[], edges: Edge[]): Map<Id, Array<[string
     const n = nodes[i];
     let st = n.module_stack ?? [];
     const movable = n.role === 'param' || n.role === 'observer' || n.role === 'quantize' || n.role === 'dequantize';
-    if (st.length === 0 && movable) {
+    if (st.length === 0 && movable && !fixed.has(n.id)) {
       const us = users.get(n.id) ?? [];
       let common: Array<[string, string]> | null = null;
       for (const u of us) {
@@ -120,8 +129,13 @@ function fixParents(g: Group, parentOf: Map<Id, Group>): number {
   return total;
 }
 
-export function buildHierarchy(nodes: GraphNode[], edges: Edge[]): Hierarchy {
-  const stacks = displayStacks(nodes, edges);
+/** The one module-grouping rule of pt2e-lens (the panel's group counts come from it too). */
+export function buildHierarchy(
+  nodes: GroupedNode[],
+  edges: GroupedEdge[],
+  fixed: ReadonlySet<Id> = new Set(),
+): Hierarchy {
+  const stacks = displayStacks(nodes, edges, fixed);
   const root = newGroup('', '', '', null);
   const groups = new Map<string, Group>([['', root]]);
   for (const n of nodes) {

@@ -1,31 +1,6 @@
-// JupyterLab 4 MIME renderer extension for application/vnd.pt2e-lens.v1+json.
+// JupyterLab 4 MIME renderer extension for application/vnd.pt2e-lens.v1+json (the renderer: ./renderer.ts).
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
-import { Widget } from '@lumino/widgets';
-import { type RenderHandle, render } from '../core/index';
-import { MIME_TYPE } from '../core/types';
-
-export class Pt2eLensRenderer extends Widget implements IRenderMime.IRenderer {
-  private handle: RenderHandle | null = null;
-  constructor(private mimeType: string) {
-    super();
-    this.addClass('jp-Pt2eLens');
-  }
-  renderModel(model: IRenderMime.IMimeModel): Promise<void> {
-    this.handle?.destroy();
-    this.handle = render(this.node, model.data[this.mimeType]);
-    return this.handle.ready;
-  }
-  dispose(): void {
-    this.handle?.destroy();
-    super.dispose();
-  }
-}
-
-export const rendererFactory: IRenderMime.IRendererFactory = {
-  safe: true,
-  mimeTypes: [MIME_TYPE],
-  createRenderer: (options) => new Pt2eLensRenderer(options.mimeType),
-};
+import { rendererFactory } from './renderer';
 
 const extension: IRenderMime.IExtension = {
   id: 'pt2e-lens:mime-renderer',

@@ -1,24 +1,24 @@
 // anywidget front end: renders the `view_json` trait (a JSON string) and re-renders when it changes.
-import { type RenderHandle, render } from '../core/index';
+import type { AnyWidget, Render } from '@anywidget/types';
+import { render as draw, type RenderHandle } from '../core/index';
 
-interface Model {
-  get(name: 'view_json'): string;
-  on(event: string, cb: () => void): void;
-  off(event: string, cb: () => void): void;
+/** The synced traits of pt2e_lens.live_widget.LensWidget. */
+export interface LensTraits {
+  view_json: string;
 }
 
-export default {
-  render({ model, el }: { model: Model; el: HTMLElement }): () => void {
-    let handle: RenderHandle | null = null;
-    const draw = (): void => {
-      handle?.destroy();
-      handle = render(el, model.get('view_json'));
-    };
-    model.on('change:view_json', draw);
-    draw();
-    return () => {
-      model.off('change:view_json', draw);
-      handle?.destroy();
-    };
-  },
+export const render: Render<LensTraits> = ({ model, el }) => {
+  let handle: RenderHandle | null = null;
+  const redraw = (): void => {
+    handle?.destroy();
+    handle = draw(el, model.get('view_json'));
+  };
+  model.on('change:view_json', redraw);
+  redraw();
+  return () => {
+    model.off('change:view_json', redraw);
+    handle?.destroy();
+  };
 };
+
+export default { render } satisfies AnyWidget<LensTraits>;

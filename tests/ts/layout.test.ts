@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildHierarchy, initialExpanded } from '../../src/core/groups';
 import { HierLayout } from '../../src/core/hier-layout';
 import { getLayoutClient } from '../../src/core/layout-client';
@@ -56,8 +56,45 @@ describe('layout', () => {
     }
   });
 
-  it('falls back to the page thread when there is no Worker (jsdom)', () => {
-    expect(typeof (globalThis as any).Worker).toBe('undefined');
-    expect(getLayoutClient().mode).toBe('inline');
+  it('lays out in the page thread when Worker is missing, refused (CSP) or failing, with the same result', async () => {
+    const req = {
+      nodes: ['a', 'b', 'c'].map((id) => ({ id, w: 80, h: 40 })),
+      edges: [
+        ['a', 'b'],
+        ['a', 'c'],
+      ] as Array<[string, string]>,
+    };
+    const want = layoutGraph({ id: 1, ...req }).pos;
+    class Refused {
+      constructor() {
+        throw new Error('Content-Security-Policy refuses blob: workers');
+      }
+    }
+    class Failing {
+      onerror: ((e: Event) => void) | null = null;
+      onmessage: unknown = null;
+      postMessage() {
+        setTimeout(() => this.onerror?.(new Event('error')), 0);
+      }
+      terminate() {}
+    }
+    const url = URL as unknown as Record<string, unknown>;
+    const saved = { create: url.createObjectURL, revoke: url.revokeObjectURL };
+    url.createObjectURL = () => 'blob:layout';
+    url.revokeObjectURL = () => undefined;
+    try {
+      for (const worker of [undefined, Refused, Failing]) {
+        vi.resetModules(); // a fresh page-wide client for each case
+        vi.stubGlobal('Worker', worker);
+        const fresh = await import('../../src/core/layout-client');
+        const client = fresh.getLayoutClient();
+        expect((await client.layout(req)).pos, String(worker?.name)).toEqual(want);
+        expect(client.mode).toBe('inline');
+      }
+    } finally {
+      vi.unstubAllGlobals();
+      url.createObjectURL = saved.create;
+      url.revokeObjectURL = saved.revoke;
+    }
   });
 });

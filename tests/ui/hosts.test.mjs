@@ -42,11 +42,15 @@ describe('host entries', () => {
         const el = document.getElementById('host');
         const cleanup = mod.default.render({ model, el });
         const wait = () =>
-          new Promise((r) => {
+          new Promise((ok, fail) => {
+            const deadline = Date.now() + 20000;
             const t = setInterval(() => {
               if (el.querySelector('[data-state="ready"]')) {
                 clearInterval(t);
-                r();
+                ok();
+              } else if (Date.now() > deadline) {
+                clearInterval(t);
+                fail(new Error('the anywidget view never became ready'));
               }
             }, 20);
           });
@@ -85,11 +89,15 @@ describe('host entries', () => {
           text: () => JSON.stringify(doc),
         };
         r.renderOutputItem(item, el);
-        await new Promise((ok) => {
+        await new Promise((ok, fail) => {
+          const deadline = Date.now() + 20000;
           const t = setInterval(() => {
             if (el.querySelector('[data-state="ready"]')) {
               clearInterval(t);
               ok();
+            } else if (Date.now() > deadline) {
+              clearInterval(t);
+              fail(new Error('the VS Code renderer never became ready'));
             }
           }, 20);
         });

@@ -8,6 +8,7 @@ gets an error reply: a request can never take the kernel down.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,7 @@ from .. import report
 from .._version import __version__
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import SCHEMA_VERSION
-from . import models, module_groups, panel_views
+from . import models, panel_views, parts
 from .names import suggest
 from .tracker import Tracker
 
@@ -26,6 +27,7 @@ MAX_REQUEST_BYTES = 64 * 1024
 MAX_REPLY_BYTES = 4 * 1024 * 1024
 MIN_REPLY_BYTES = 16 * 1024
 _ID_TYPES = (str, int)
+CAP_ENV = "PT2E_LENS_PANEL_MAX_BYTES"  # a smaller reply cap for slow links (and for tests of large graphs)
 
 
 class RequestError(Exception):
@@ -47,7 +49,7 @@ FIELDS: dict[str, dict[str, tuple]] = {
     "hello": {"protocol": ((int,), False), "max_bytes": ((int,), False)},
     "list_models": {},
     "select_model": {"name": ((str, type(None)), True)},
-    "get_stage": {"name": _OPT_STR, "stage": _OPT_STR, "group": _OPT_STR},
+    "get_stage": {"name": _OPT_STR, "stage": _OPT_STR, "group": _OPT_STR, "nodes": ((list,), False)},
     "get_node": {"name": _OPT_STR, "stage": _OPT_STR, "node": ((str,), True)},
     "get_diff": {"name": _OPT_STR, "from": ((str,), True), "to": ((str,), True)},
     "get_report": {"name": _OPT_STR},
@@ -73,6 +75,14 @@ def check_fields(kind: str, data: dict) -> dict:
     return data
 
 
+def _cap_from_env() -> int:
+    try:
+        cap = int(os.environ.get(CAP_ENV, MAX_REPLY_BYTES))
+    except ValueError:
+        return MAX_REPLY_BYTES
+    return max(MIN_REPLY_BYTES, min(MAX_REPLY_BYTES, cap))
+
+
 class Backend:
     """Serves every open `pt2e-lens` comm of this kernel from one Tracker."""
 
@@ -94,7 +104,7 @@ class Backend:
 
     # -- comm plumbing
     def open(self, comm, open_msg=None) -> None:
-        client = Client(comm)
+        client = Client(comm, max_bytes=_cap_from_env())
         self.clients[comm.comm_id] = client
         comm.on_msg(lambda msg: self.receive(client, msg))
         comm.on_close(lambda msg: self.clients.pop(comm.comm_id, None))
@@ -206,14 +216,12 @@ class Backend:
 
     def get_stage(self, client: Client, data: dict) -> dict:
         entry, stage, snap = self._snapshot(data)
+        group = data.get("group", "")
+        title = f"{entry.name} · {stage}" + (f" · {group}" if group else "")
         try:
-            out = module_groups.fitted(
-                snap, data.get("group", ""), client.max_bytes - 1024, title=f"{entry.name} · {stage}"
-            )
+            out = parts.fitted(snap, data.get("nodes"), group, client.max_bytes - 1024, title=title)
         except ValueError as e:
-            raise RequestError("no_group", str(e)) from None
-        except OverflowError as e:
-            raise RequestError("too_large", str(e)) from None
+            raise RequestError("bad_field", f"get_stage.{e}") from None
         return {"name": entry.name, "stage": stage, **out}
 
     def get_node(self, client: Client, data: dict) -> dict:

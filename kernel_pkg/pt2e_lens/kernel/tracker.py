@@ -1,5 +1,5 @@
-"""The current model: the Run, ExportedProgram or GraphModule in the user namespace created or
-changed most recently, unless one is pinned with `%pt2e watch NAME`.
+"""The current model: the Run in the user namespace created or changed most recently (else the newest
+ExportedProgram or GraphModule: a Run is what the course quantizes), unless one is pinned with `%pt2e watch NAME`.
 
 `scan()` runs after every cell, so it only compares identities (weak references) and a cheap
 version per object; it never snapshots anything. Snapshots are built on request and cached per
@@ -107,7 +107,7 @@ class Tracker:
             return self.pinned
         if not self.entries:
             return None
-        return max(self.entries.values(), key=lambda e: (e.changed_at, e.position)).name
+        return max(self.entries.values(), key=lambda e: (e.kind == "Run", e.changed_at, e.position)).name
 
     def pin(self, name: str | None) -> None:
         if name is not None and name not in self.entries:

@@ -1,6 +1,7 @@
 // One open `pt2e-lens` comm on one kernel: requests with ids and promises, events as a signal.
 // It never re-opens itself: the session model decides when to open a new one.
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
+import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 import { type Hello, type Incoming, type Models, PROTOCOL, RequestFailed, TARGET } from './protocol';
 
@@ -12,10 +13,11 @@ export type OpenResult =
   | { ok: true; connection: LensConnection }
   | { ok: false; reason: 'not-loaded' | 'timeout' | 'error'; message: string };
 
-export class LensConnection {
+export class LensConnection implements IDisposable {
   private pending = new Map<string, Pending>();
   private nextId = 1;
   private closedByKernel = false;
+  private _isDisposed = false;
   private readonly _models = new Signal<this, Models>(this);
   private readonly _closed = new Signal<this, void>(this);
 
@@ -32,6 +34,10 @@ export class LensConnection {
   /** The kernel closed this comm (kernel shut down, extension unloaded). */
   get closed(): ISignal<this, void> {
     return this._closed;
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
   }
 
   get isOpen(): boolean {
@@ -125,6 +131,8 @@ export class LensConnection {
 
   /** Drop this connection (notebook closed, kernel restarting): close the comm if it is still there. */
   dispose(): void {
+    if (this._isDisposed) return;
+    this._isDisposed = true;
     this.failPending('the pt2e-lens comm was closed');
     if (!this.comm.isDisposed) {
       try {

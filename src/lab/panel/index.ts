@@ -1,7 +1,8 @@
-// The "PT2E" right-sidebar panel plugin and its palette commands.
-import { ILabShell, type JupyterFrontEnd, type JupyterFrontEndPlugin } from '@jupyterlab/application';
+// The "PT2E" right-sidebar panel plugin and its palette commands: wiring only (model.ts, panel.ts).
+import { ILayoutRestorer, type JupyterFrontEnd, type JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { LensModel } from './model';
 import { LensPanel } from './panel';
 
 export const CommandIDs = {
@@ -15,11 +16,17 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
   description: 'A side panel that shows the PT2E model of the active notebook.',
   autoStart: true,
   requires: [INotebookTracker],
-  optional: [ICommandPalette, ILabShell],
-  activate: (app: JupyterFrontEnd, tracker: INotebookTracker, palette: ICommandPalette | null) => {
-    const panel = new LensPanel(tracker);
+  optional: [ILayoutRestorer, ICommandPalette],
+  activate: (
+    app: JupyterFrontEnd,
+    tracker: INotebookTracker,
+    restorer: ILayoutRestorer | null,
+    palette: ICommandPalette | null,
+  ) => {
+    const panel = new LensPanel(new LensModel(tracker));
     panel.title.label = 'PT2E';
     app.shell.add(panel, 'right', { rank: 650 });
+    restorer?.add(panel, panel.id); // the panel (open or not) comes back after a reload
 
     app.commands.addCommand(CommandIDs.open, {
       label: 'PT2E: Open the pt2e-lens panel',
@@ -41,5 +48,3 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     for (const command of Object.values(CommandIDs)) palette?.addItem({ command, category: 'pt2e-lens' });
   },
 };
-
-export default panelPlugin;

@@ -1,12 +1,14 @@
-// The "PT2E" side panel: follows the active notebook and renders its SessionLens with src/core.
+// The "PT2E" side panel, a view: it renders the LensModel (the active notebook's SessionLens) with
+// src/core and sends the user's clicks to the model; it never talks to the kernel itself.
 // All model text goes in through textContent (core's `h`), never innerHTML.
-import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
 import { clear, h } from '../../core/dom';
 import { type RenderHandle, render } from '../../core/index';
 import { injectStyles } from '../../core/styles';
-import type { GroupRow, ModelRow, StageResult } from './protocol';
-import { type Content, SessionLens } from './session';
+import type { LensModel } from './model';
+import type { GroupRow } from './outline';
+import type { ModelRow } from './protocol';
+import type { Content, SessionLens } from './session';
 
 const PANEL_CSS = `
 .jp-Pt2eLensPanel{overflow:auto;padding:6px 8px;background:var(--jp-layout-color1);color:var(--jp-ui-font-color1);font-size:var(--jp-ui-font-size1)}
@@ -16,6 +18,7 @@ const PANEL_CSS = `
 .jp-Pt2eLensPanel select{max-width:100%;flex:1}
 .jp-Pt2eLensPanel .pl-groups button{display:block;width:100%;text-align:left;margin:2px 0;font:inherit;cursor:pointer}
 .jp-Pt2eLensPanel .pl-panel-error{color:#b91c1c;margin:4px 0}
+.jp-Pt2eLensPanel button.pl-load{max-width:100%;white-space:normal;height:auto;line-height:1.3;padding:4px 8px}
 `;
 const FOLLOW = '\u0000follow';
 
@@ -47,18 +50,17 @@ function groupText(g: GroupRow): string {
   if (g.annotations) facts.push(`${g.annotations} annotated`);
   if (g.observers) facts.push(`${g.observers} observer nodes`);
   if (g.qdq) facts.push(`${g.qdq} q/dq`);
-  return `${g.group} (${g.class}) — ${facts.join(', ')}`;
+  return `${g.label} (${g.cls}) — ${facts.join(', ')}`;
 }
 
 export class LensPanel extends Widget {
-  private lenses = new Map<NotebookPanel, SessionLens>();
-  private lens: SessionLens | null = null;
   private head: HTMLElement;
   private body: HTMLElement;
   private handle: RenderHandle | null = null;
   private drawn: Content | null | undefined = undefined;
+  private drawnLens: SessionLens | null = null;
 
-  constructor(private tracker: INotebookTracker) {
+  constructor(private readonly model: LensModel) {
     super();
     this.id = 'pt2e-lens-panel';
     this.addClass('jp-Pt2eLensPanel');
@@ -72,49 +74,27 @@ export class LensPanel extends Widget {
     this.body = h(doc, 'div', { class: 'pl-panel-body' });
     this.node.append(this.head, this.body);
     injectStyles(this.head);
-    tracker.currentChanged.connect(() => this.follow(tracker.currentWidget), this);
-    this.follow(tracker.currentWidget);
+    model.changed.connect(this.refresh, this);
     this.refresh();
   }
 
   /** The lens of the active notebook (null when no notebook is open). */
   get current(): SessionLens | null {
-    return this.lens;
-  }
-
-  private lensFor(nb: NotebookPanel): SessionLens {
-    let lens = this.lenses.get(nb);
-    if (!lens) {
-      lens = new SessionLens(nb.sessionContext);
-      this.lenses.set(nb, lens);
-      nb.disposed.connect(() => {
-        this.lenses.get(nb)?.dispose();
-        this.lenses.delete(nb);
-        if (this.tracker.currentWidget === null) this.follow(null);
-      });
-    }
-    return lens;
-  }
-
-  private follow(nb: NotebookPanel | null): void {
-    const next = nb ? this.lensFor(nb) : null;
-    if (next === this.lens) return;
-    this.lens?.changed.disconnect(this.refresh, this);
-    this.lens = next;
-    this.lens?.changed.connect(this.refresh, this);
-    this.drawn = undefined;
-    this.refresh();
+    return this.model.lens;
   }
 
   private refresh(): void {
+    const lens = this.model.lens;
+    if (lens !== this.drawnLens) this.drawn = undefined;
+    this.drawnLens = lens;
     this.renderHead();
-    const content = this.lens?.content ?? null;
+    const content = lens?.content ?? null;
     if (content !== this.drawn) this.renderBody(content);
   }
 
   private renderHead(): void {
     const doc = this.node.ownerDocument;
-    const lens = this.lens;
+    const lens = this.model.lens;
     clear(this.head);
     if (!lens) {
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, 'open a notebook to see its PT2E models'));
@@ -123,12 +103,8 @@ export class LensPanel extends Widget {
     const status = h(doc, 'div', { class: 'pl-panel-status', 'data-status': lens.status }, statusText(lens));
     this.head.appendChild(status);
     if (lens.status === 'not-loaded' || lens.status === 'error') {
-      const load = h(
-        doc,
-        'button',
-        { type: 'button', class: 'jp-mod-styled pl-load' },
-        'Load pt2e-lens in this kernel',
-      );
+      const load = h(doc, 'button', { type: 'button', class: 'jp-mod-styled pl-load' }, 'Load pt2e-lens');
+      load.title = 'Run %load_ext pt2e_lens in this kernel';
       load.addEventListener('click', () => void lens.load());
       this.head.appendChild(load);
     }
@@ -158,11 +134,10 @@ export class LensPanel extends Widget {
     const m = lens.models!;
     const row = h(doc, 'div', { class: 'pl-panel-row' });
     const select = h(doc, 'select', { 'aria-label': 'model', class: 'pl-model-picker' });
-    const newest = m.pinned ? 'follow the newest model' : `newest: ${m.current ?? '—'}`;
-    select.appendChild(h(doc, 'option', { value: FOLLOW }, newest));
+    select.appendChild(h(doc, 'option', { value: FOLLOW }, `newest: ${m.current ?? '—'}`));
     for (const r of m.models) select.appendChild(h(doc, 'option', { value: r.name }, modelText(r)));
-    select.value = m.pinned ?? FOLLOW;
-    select.addEventListener('change', () => void lens.select(select.value === FOLLOW ? null : select.value));
+    select.value = lens.pinned ? lens.picked! : FOLLOW;
+    select.addEventListener('change', () => lens.pick(select.value === FOLLOW ? null : select.value));
     row.appendChild(select);
     const cur = lens.current;
     if (cur) row.appendChild(h(doc, 'span', { class: 'pl-status pl-current' }, `${cur.node_count} nodes`));
@@ -171,19 +146,21 @@ export class LensPanel extends Widget {
 
   private renderBody(content: Content | null): void {
     const doc = this.node.ownerDocument;
+    const lens = this.model.lens;
     this.drawn = content;
     this.handle?.destroy();
     this.handle = null;
     clear(this.body);
-    if (!content) return;
-    const r = content.result;
-    if (content.kind === 'stage' && content.result.collapsed) {
-      this.body.appendChild(this.groupList(content.result));
+    if (!content || !lens) return;
+    if (content.kind === 'groups') {
+      this.body.appendChild(this.groupList(lens, content));
       return;
     }
-    if (content.kind === 'stage' && content.result.group) {
-      const back = h(doc, 'button', { type: 'button', class: 'pl-back' }, `← all of ${r.name}`);
-      back.addEventListener('click', () => this.lens?.openGroup(''));
+    const r = content.result;
+    const up = lens.parentPlace;
+    if (content.kind === 'stage' && up !== null) {
+      const back = h(doc, 'button', { type: 'button', class: 'pl-back' }, `← ${up || `all of ${r.name}`}`);
+      back.addEventListener('click', () => lens.openGroup(up));
       this.body.appendChild(back);
     }
     const host = h(doc, 'div', { class: 'pl-panel-view' });
@@ -191,36 +168,42 @@ export class LensPanel extends Widget {
     this.handle = render(host, r.view, { height: 480 });
   }
 
-  private groupList(r: StageResult): HTMLElement {
+  private groupList(lens: SessionLens, c: Extract<Content, { kind: 'groups' }>): HTMLElement {
     const doc = this.node.ownerDocument;
-    const group = r.group;
     const box = h(doc, 'div', { class: 'pt2e-lens pl-groups' });
-    const where = group ? `module ${group}` : 'this graph';
+    const where = c.key ? `module ${c.outline.title(c.key)}` : 'this graph';
     box.appendChild(
       h(
         doc,
         'div',
         { class: 'pl-panel-status' },
-        `${where} is too large to send at once (${r.total_nodes ?? '?'} nodes): pick a module`,
+        `${where} is too large to send at once (${c.total} nodes): pick a module`,
       ),
     );
-    if (r.parent !== null && r.parent !== undefined) {
-      const parent = r.parent;
-      const up = h(doc, 'button', { type: 'button' }, `← ${parent || 'whole graph'}`);
-      up.addEventListener('click', () => this.lens?.openGroup(parent));
-      box.appendChild(up);
+    const up = c.outline.parent(c.key);
+    if (up !== null) {
+      const back = h(
+        doc,
+        'button',
+        { type: 'button', class: 'pl-back' },
+        `← ${up ? c.outline.title(up) : 'whole graph'}`,
+      );
+      back.addEventListener('click', () => lens.openGroup(up));
+      box.appendChild(back);
     }
-    for (const g of r.groups ?? []) {
-      const b = h(doc, 'button', { type: 'button', 'data-group': g.group }, groupText(g));
-      b.addEventListener('click', () => this.lens?.openGroup(g.group));
+    for (const g of c.outline.rows(c.key)) {
+      const b = h(doc, 'button', { type: 'button', 'data-group': g.key }, groupText(g));
+      b.addEventListener('click', () => lens.openGroup(g.key));
       box.appendChild(b);
     }
+    const loose = c.outline.loose(c.key);
+    if (loose) box.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, `and ${loose} nodes in no sub-module`));
     return box;
   }
 
   /** Save the current model's report (the kernel sends the HTML: it may be remote). */
   async exportReport(): Promise<string | null> {
-    const rep = await this.lens?.report();
+    const rep = await this.model.lens?.report();
     if (!rep) return null;
     const doc = this.node.ownerDocument;
     const url = URL.createObjectURL(new Blob([rep.html], { type: 'text/html' }));
@@ -232,10 +215,11 @@ export class LensPanel extends Widget {
     return rep.filename;
   }
 
+  /** Closing the panel disposes its model (and so the active notebook's comm). */
   dispose(): void {
+    if (this.isDisposed) return;
     this.handle?.destroy();
-    for (const lens of this.lenses.values()) lens.dispose();
-    this.lenses.clear();
+    this.model.dispose();
     super.dispose();
   }
 }

@@ -1,5 +1,5 @@
 // The pt2e-lens comm protocol (docs/protocol.md), as the panel sees it. Only types: no behaviour.
-import type { View } from '../../core/types';
+import type { Role, View } from '../../core/types';
 
 export const TARGET = 'pt2e-lens';
 export const PROTOCOL = 1;
@@ -20,13 +20,16 @@ export interface Models {
   models: ModelRow[];
 }
 
-export interface GroupRow {
-  group: string;
-  class: string;
-  node_count: number;
-  annotations: number;
-  observers: number;
-  qdq: number;
+/** A stage over the reply cap, in the compact form the panel groups (docs/protocol.md, get_stage). */
+export interface Outline {
+  /** distinct module stacks, each a list of [path, class] */
+  stacks: Array<Array<[string, string]>>;
+  /** [id, role, index into stacks], in graph order: a node's position is its index here */
+  nodes: Array<[string, Role, number]>;
+  /** [src position, dst position] */
+  edges: Array<[number, number]>;
+  /** positions of annotated nodes */
+  annotated: number[];
 }
 
 export interface StageResult {
@@ -35,9 +38,9 @@ export interface StageResult {
   group: string;
   bytes: number;
   collapsed: boolean;
-  parent?: string | null;
   total_nodes?: number;
-  groups?: GroupRow[];
+  /** with a collapsed reply to a request for the whole stage */
+  outline?: Outline;
   view: View | null;
 }
 

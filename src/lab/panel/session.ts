@@ -1,10 +1,14 @@
-// The panel's state for one notebook's kernel session: the comm, the models, what is shown.
+// The panel model for one notebook's kernel session: the comm, the models, the user's pick and what is
+// shown. State is private and read through getters; `changed` says when to render again. Views never
+// talk to the kernel: they call the methods here.
 // Comm opens happen only on: the session becoming ready, a kernel change, the first idle after a
 // restart, the panel's own load, or an executed cell that mentions pt2e_lens — never on every idle.
 import type { ISessionContext } from '@jupyterlab/apputils';
 import type { KernelMessage } from '@jupyterlab/services';
+import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 import { LensConnection } from './connection';
+import { OutlineGroups } from './outline';
 import {
   type DiffResult,
   type ModelRow,
@@ -16,24 +20,38 @@ import {
 
 export type Status = 'no-kernel' | 'connecting' | 'not-loaded' | 'loading' | 'ready' | 'error';
 
-export type Content = { kind: 'stage'; result: StageResult } | { kind: 'diff'; result: DiffResult };
+/** What the body shows: a stage's view, the module groups of a stage too large to send, or a diff. */
+export type Content =
+  | { kind: 'stage'; result: StageResult }
+  | { kind: 'groups'; key: string; outline: OutlineGroups; total: number }
+  | { kind: 'diff'; result: DiffResult };
 
 /** The tab that shows what run_decompositions did, when a Run has both stages. */
 export const DECOMP_TAB = 'exported → decomposed';
 
 const LOAD_CODE = '%load_ext pt2e_lens';
+/** After a cell that mentions pt2e_lens: load the extension if (and only if) that cell imported pt2e_lens. */
+export const LOAD_IF_IMPORTED_CODE =
+  "__import__('sys').modules.get('pt2e_lens') and get_ipython().run_line_magic('load_ext', 'pt2e_lens')";
 
-export class SessionLens {
-  status: Status = 'connecting';
-  message = '';
-  restarted = false;
-  models: Models | null = null;
-  /** the stage tab the user picked (null: the model's newest stage) */
-  tab: string | null = null;
-  group = '';
-  content: Content | null = null;
-  contentError: string | null = null;
-  loadingContent = false;
+export interface SessionLensOptions {
+  /** the model the user picked earlier in this notebook (null: follow the kernel's current model) */
+  picked?: string | null;
+}
+
+export class SessionLens implements IDisposable {
+  private _status: Status = 'connecting';
+  private _message = '';
+  private _restarted = false;
+  private _models: Models | null = null;
+  private _picked: string | null;
+  private _tab: string | null = null;
+  private _place = '';
+  private _outline: OutlineGroups | null = null;
+  private _tooBig = new Map<string, number>();
+  private _content: Content | null = null;
+  private _contentError: string | null = null;
+  private _loadingContent = false;
 
   private conn: LensConnection | null = null;
   private opening = false;
@@ -42,10 +60,14 @@ export class SessionLens {
   private mentionedLens = new Set<string>();
   private shown: { name: string; revision: number } | null = null;
   private seq = 0;
-  private disposed = false;
+  private _isDisposed = false;
   private readonly _changed = new Signal<this, void>(this);
 
-  constructor(readonly context: ISessionContext) {
+  constructor(
+    private readonly context: ISessionContext,
+    options: SessionLensOptions = {},
+  ) {
+    this._picked = options.picked ?? null;
     context.kernelChanged.connect(this.onKernelChanged, this);
     context.statusChanged.connect(this.onStatus, this);
     context.iopubMessage.connect(this.onIopub, this);
@@ -55,10 +77,49 @@ export class SessionLens {
   get changed(): ISignal<this, void> {
     return this._changed;
   }
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+  get status(): Status {
+    return this._status;
+  }
+  get message(): string {
+    return this._message;
+  }
+  get restarted(): boolean {
+    return this._restarted;
+  }
+  get models(): Models | null {
+    return this._models;
+  }
+  /** The model the user picked in this notebook (kept while it is absent: it may come back). */
+  get picked(): string | null {
+    return this._picked;
+  }
+  /** The stage tab the user picked (null: the model's newest stage). */
+  get tab(): string | null {
+    return this._tab;
+  }
+  get content(): Content | null {
+    return this._content;
+  }
+  get contentError(): string | null {
+    return this._contentError;
+  }
+  get loadingContent(): boolean {
+    return this._loadingContent;
+  }
 
+  /** The model shown: the user's pick while it exists, else the kernel's current one (the newest Run). */
   get current(): ModelRow | null {
-    const m = this.models;
-    return m?.models.find((r) => r.name === m.current) ?? null;
+    const m = this._models;
+    if (!m) return null;
+    return m.models.find((r) => r.name === this._picked) ?? m.models.find((r) => r.name === m.current) ?? null;
+  }
+
+  /** True when the user's pick is what is shown (false: following the kernel's current model). */
+  get pinned(): boolean {
+    return this._picked !== null && this.current?.name === this._picked;
   }
 
   /** The stage tabs of the current model (plus the decomposition diff when a Run has it). */
@@ -73,8 +134,8 @@ export class SessionLens {
   // -- kernel lifecycle
   private onKernelChanged(): void {
     this.drop();
-    this.restarted = false;
-    this.status = 'connecting';
+    this._restarted = false;
+    this._status = 'connecting';
     this.emit();
     void this.context.ready.then(() => this.tryOpen());
   }
@@ -82,15 +143,15 @@ export class SessionLens {
   private onStatus(_: unknown, status: string): void {
     if (status === 'restarting' || status === 'autorestarting') {
       this.drop();
-      this.restarted = true;
+      this._restarted = true;
       this.probeAfterRestart = true;
-      this.status = 'not-loaded';
-      this.message = 'kernel restarted';
+      this._status = 'not-loaded';
+      this._message = 'kernel restarted';
       this.emit();
     } else if (status === 'dead') {
       this.drop();
-      this.status = 'no-kernel';
-      this.message = 'the kernel is dead';
+      this._status = 'no-kernel';
+      this._message = 'the kernel is dead';
       this.emit();
     } else if (status === 'idle' && this.probeAfterRestart) {
       this.probeAfterRestart = false; // once: a startup script may have loaded pt2e-lens
@@ -108,33 +169,45 @@ export class SessionLens {
     if (msg.header.msg_type !== 'status' || (msg.content as { execution_state?: string }).execution_state !== 'idle')
       return;
     if (parent.msg_type !== 'execute_request' || !parent.msg_id || !this.mentionedLens.delete(parent.msg_id)) return;
-    if (!this.conn && this.status !== 'ready') void this.tryOpen();
+    if (!this.conn && this._status !== 'ready') void this.loadIfImported();
+  }
+
+  /** A cell mentioned pt2e_lens: if it imported it, load the extension (a silent execute), then connect. */
+  private async loadIfImported(): Promise<void> {
+    const kernel = this.context.session?.kernel;
+    if (!kernel || this._isDisposed) return;
+    try {
+      await kernel.requestExecute({ code: LOAD_IF_IMPORTED_CODE, silent: true, store_history: false }).done;
+    } catch {
+      // the kernel went away: the status handlers say so
+    }
+    await this.tryOpen();
   }
 
   private async tryOpen(): Promise<void> {
     if (this.opening) this.openAgain = true; // a trigger during an attempt: try once more after it
-    if (this.opening || this.conn || this.disposed) return;
+    if (this.opening || this.conn || this._isDisposed) return;
     const kernel = this.context.session?.kernel;
     if (!kernel) {
-      this.status = 'no-kernel';
-      this.message = 'no kernel';
+      this._status = 'no-kernel';
+      this._message = 'no kernel';
       this.emit();
       return;
     }
     this.opening = true;
-    if (!this.restarted) {
-      this.status = 'connecting';
+    if (!this._restarted) {
+      this._status = 'connecting';
       this.emit();
     }
     const r = await LensConnection.open(kernel);
     this.opening = false;
-    if (this.disposed || kernel !== this.context.session?.kernel) {
+    if (this._isDisposed || kernel !== this.context.session?.kernel) {
       if (r.ok) r.connection.dispose();
       return;
     }
     if (!r.ok) {
-      this.status = r.reason === 'not-loaded' ? 'not-loaded' : 'error';
-      this.message = this.restarted && r.reason === 'not-loaded' ? 'kernel restarted' : r.message;
+      this._status = r.reason === 'not-loaded' ? 'not-loaded' : 'error';
+      this._message = this._restarted && r.reason === 'not-loaded' ? 'kernel restarted' : r.message;
       this.emit();
       if (this.openAgain) {
         this.openAgain = false;
@@ -147,13 +220,13 @@ export class SessionLens {
     this.conn.models.connect((_, m) => this.onModels(m), this);
     this.conn.closed.connect(() => {
       this.drop();
-      this.status = 'not-loaded';
-      this.message = 'the kernel closed the pt2e-lens comm';
+      this._status = 'not-loaded';
+      this._message = 'the kernel closed the pt2e-lens comm';
       this.emit();
     }, this);
-    this.status = 'ready';
-    this.restarted = false;
-    this.message = '';
+    this._status = 'ready';
+    this._restarted = false;
+    this._message = '';
     try {
       this.onModels(await this.conn.request<Models>('subscribe'));
     } catch (e) {
@@ -161,17 +234,17 @@ export class SessionLens {
     }
   }
 
-  /** Forget the comm and everything it told us (kernel restart, kernel change, comm closed). */
+  /** Forget the comm and everything it told us (kernel restart, kernel change, comm closed). The pick stays. */
   private drop(): void {
     this.conn?.dispose();
     this.conn = null;
-    this.models = null;
-    this.content = null;
-    this.contentError = null;
-    this.loadingContent = false;
+    this._models = null;
+    this._content = null;
+    this._contentError = null;
+    this._loadingContent = false;
     this.shown = null;
-    this.tab = null;
-    this.group = '';
+    this._tab = null;
+    this.resetPlace();
     this.mentionedLens.clear();
     this.seq++;
   }
@@ -180,14 +253,14 @@ export class SessionLens {
   async load(): Promise<void> {
     const kernel = this.context.session?.kernel;
     if (!kernel) return;
-    this.status = 'loading';
+    this._status = 'loading';
     this.emit();
     try {
       const reply = await kernel.requestExecute({ code: LOAD_CODE, silent: true, store_history: false }).done;
       const c = reply.content as { status: string; ename?: string; evalue?: string };
       if (c.status !== 'ok') {
-        this.status = 'error';
-        this.message = `%load_ext pt2e_lens failed: ${c.ename ?? 'error'}: ${c.evalue ?? ''}`;
+        this._status = 'error';
+        this._message = `%load_ext pt2e_lens failed: ${c.ename ?? 'error'}: ${c.evalue ?? ''}`;
         this.emit();
         return;
       }
@@ -195,58 +268,75 @@ export class SessionLens {
       this.fail(e);
       return;
     }
-    this.restarted = false;
+    this._restarted = false;
     await this.tryOpen();
   }
 
   // -- models and content
   private onModels(m: Models): void {
-    this.models = m;
+    this._models = m;
     const cur = this.current;
     const same = cur && this.shown && this.shown.name === cur.name;
     if (!cur) {
       this.shown = null;
-      this.content = null;
+      this._content = null;
     } else if (!same || this.shown!.revision !== cur.revision) {
-      if (!same) this.tab = null;
-      if (this.tab && !this.tabs.includes(this.tab)) this.tab = null;
-      this.group = '';
+      if (!same) this._tab = null;
+      if (this._tab && !this.tabs.includes(this._tab)) this._tab = null;
+      this.resetPlace();
       this.shown = { name: cur.name, revision: cur.revision };
       void this.fetch();
     }
     this.emit();
   }
 
-  async select(name: string | null): Promise<void> {
-    if (!this.conn) return;
-    try {
-      this.onModels(await this.conn.request<Models>('select_model', { name }));
-    } catch (e) {
-      this.fail(e);
-    }
+  /** The user's pick of a model in this notebook (null: follow the newest Run). Kept across updates. */
+  pick(name: string | null): void {
+    this._picked = name;
+    if (this._models) this.onModels(this._models);
+    else this.emit();
   }
 
   pickTab(tab: string | null): void {
-    this.tab = tab;
-    this.group = '';
+    this._tab = tab;
+    this.resetPlace();
     void this.fetch();
   }
 
-  openGroup(group: string): void {
-    this.group = group;
+  /** The group one level up from what is shown (null at the whole stage). */
+  get parentPlace(): string | null {
+    return this._place && this._outline ? this._outline.parent(this._place) : null;
+  }
+
+  /** Show one module group of a stage too large to send ('' = the whole stage). */
+  openGroup(key: string): void {
+    this._place = key;
+    const total = this._tooBig.get(key);
+    if (this._outline && total !== undefined) {
+      this._content = { kind: 'groups', key, outline: this._outline, total };
+      this.emit();
+      return;
+    }
     void this.fetch();
+  }
+
+  private resetPlace(): void {
+    this._place = '';
+    this._outline = null;
+    this._tooBig.clear();
   }
 
   private async fetch(): Promise<void> {
     const cur = this.current;
     if (!this.conn || !cur) return;
     const mine = ++this.seq;
-    this.loadingContent = true;
-    this.contentError = null;
+    const place = this._place;
+    this._loadingContent = true;
+    this._contentError = null;
     this.emit();
     try {
       let content: Content;
-      if (this.tab === DECOMP_TAB) {
+      if (this._tab === DECOMP_TAB) {
         content = {
           kind: 'diff',
           result: await this.conn.request<DiffResult>('get_diff', {
@@ -256,17 +346,32 @@ export class SessionLens {
           }),
         };
       } else {
-        const fields: Record<string, unknown> = { name: cur.name, group: this.group };
-        if (this.tab) fields.stage = this.tab;
-        content = { kind: 'stage', result: await this.conn.request<StageResult>('get_stage', fields) };
+        const fields: Record<string, unknown> = { name: cur.name };
+        if (this._tab) fields.stage = this._tab;
+        if (place && this._outline) {
+          fields.group = this._outline.title(place);
+          fields.nodes = this._outline.ranges(place);
+        }
+        const result = await this.conn.request<StageResult>('get_stage', fields);
+        if (mine !== this.seq) return;
+        if (result.outline) this._outline = new OutlineGroups(result.outline);
+        if (result.collapsed && this._outline) {
+          const total = result.total_nodes ?? 0;
+          this._tooBig.set(place, total);
+          if (place && !this._outline.rows(place).length)
+            throw new Error(
+              `${this._outline.title(place)} is too large to send (${result.bytes} bytes) and has no sub-modules`,
+            );
+          content = { kind: 'groups', key: place, outline: this._outline, total };
+        } else content = { kind: 'stage', result };
       }
       if (mine !== this.seq) return; // a newer request superseded this one
-      this.content = content;
+      this._content = content;
     } catch (e) {
       if (mine !== this.seq) return;
-      this.contentError = e instanceof Error ? e.message : String(e);
+      this._contentError = e instanceof Error ? e.message : String(e);
     }
-    this.loadingContent = false;
+    this._loadingContent = false;
     this.emit();
   }
 
@@ -277,19 +382,19 @@ export class SessionLens {
 
   private fail(e: unknown): void {
     if (e instanceof RequestFailed && e.code === 'closed') return; // drop() already said why
-    this.contentError = e instanceof Error ? e.message : String(e);
+    this._contentError = e instanceof Error ? e.message : String(e);
     this.emit();
   }
 
   private emit(): void {
-    if (!this.disposed) this._changed.emit();
+    if (!this._isDisposed) this._changed.emit();
   }
 
+  /** Close the comm and stop listening to the session (notebook switched or closed, panel disposed). */
   dispose(): void {
-    if (this.disposed) return;
+    if (this._isDisposed) return;
     this.drop();
-    this.disposed = true;
-    Signal.disconnectReceiver(this);
+    this._isDisposed = true;
     Signal.clearData(this);
   }
 }

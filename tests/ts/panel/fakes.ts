@@ -1,20 +1,32 @@
 // A fake kernel, comm and session context that speak just enough of the pt2e-lens protocol.
 import { Signal } from '@lumino/signaling';
-import { SessionLens } from '../../../src/lab/panel/session';
+import { LOAD_IF_IMPORTED_CODE, SessionLens } from '../../../src/lab/panel/session';
 
 export const flush = () => new Promise((r) => setTimeout(r, 0));
 
-export const models = (revision: number, name = 'run') => ({
+const row = (name: string, revision: number, type = 'Run') => ({
+  name,
+  type,
+  node_count: 47,
+  stages: type === 'Run' ? ['exported', 'prepared'] : ['exported'],
+  stage: type === 'Run' ? 'prepared' : 'exported',
+  revision,
+});
+
+export const models = (revision: number, name = 'run', others: string[] = []) => ({
   current: name,
   pinned: null,
-  models: [{ name, type: 'Run', node_count: 47, stages: ['exported', 'prepared'], stage: 'prepared', revision }],
+  models: [row(name, revision), ...others.map((o) => row(o, revision, 'ExportedProgram'))],
 });
 
 export class FakeKernel {
   /** results of requests by type (default: the models list) */
   replies: Record<string, unknown> = {};
   loaded = false;
+  /** pt2e_lens is in sys.modules (a cell imported it) */
+  imported = false;
   opens = 0;
+  executed: string[] = [];
   requests: Array<Record<string, unknown>> = [];
   comms: FakeComm[] = [];
   status = 'idle';
@@ -24,7 +36,9 @@ export class FakeKernel {
     return c;
   }
   requestExecute(content: { code: string; silent: boolean }) {
+    this.executed.push(content.code);
     if (content.code === '%load_ext pt2e_lens' && content.silent) this.loaded = true;
+    if (content.code === LOAD_IF_IMPORTED_CODE && content.silent && this.imported) this.loaded = true;
     return { done: Promise.resolve({ content: { status: 'ok' } }) };
   }
 }
@@ -59,7 +73,10 @@ class FakeComm {
   event(result: unknown) {
     this.onMsg({ content: { data: { protocol: 1, type: 'event', event: 'models', result } } });
   }
-  close() {}
+  closed = false;
+  close() {
+    this.closed = true;
+  }
   dispose() {
     this.isDisposed = true;
   }
@@ -71,7 +88,10 @@ export class FakeContext {
   iopubMessage = new Signal<this, unknown>(this);
   ready = Promise.resolve();
   session: { kernel: FakeKernel };
-  constructor(kernel: FakeKernel) {
+  constructor(
+    kernel: FakeKernel,
+    readonly path = 'a.ipynb',
+  ) {
     this.session = { kernel };
   }
   idle(parentType: string, parentId = 'p') {
@@ -91,6 +111,31 @@ export class FakeContext {
     this.idle('execute_request', id);
   }
 }
+
+/** A notebook panel as the LensModel sees it. */
+export class FakeNotebook {
+  disposed = new Signal<this, void>(this);
+  sessionContext: FakeContext;
+  constructor(
+    readonly kernel: FakeKernel,
+    path: string,
+  ) {
+    this.sessionContext = new FakeContext(kernel, path);
+  }
+}
+
+export class FakeTracker {
+  currentChanged = new Signal<this, unknown>(this);
+  currentWidget: FakeNotebook | null = null;
+  activate(nb: FakeNotebook | null) {
+    this.currentWidget = nb;
+    this.currentChanged.emit(nb);
+  }
+}
+
+export const settle = async (n = 4) => {
+  for (let i = 0; i < n; i++) await flush();
+};
 
 export function setup(loaded = false, replies: Record<string, unknown> = {}) {
   const kernel = new FakeKernel();

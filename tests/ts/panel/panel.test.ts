@@ -1,7 +1,7 @@
 // The panel renders kernel text with textContent only: hostile model, module and class names stay text.
-import { Signal } from '@lumino/signaling';
 import { describe, expect, it } from 'vitest';
-import { FakeContext, FakeKernel, flush } from './fakes';
+import { LensModel } from '../../../src/lab/panel/model';
+import { FakeKernel, FakeNotebook, FakeTracker, flush } from './fakes';
 
 // @lumino/dragdrop (under @lumino/widgets) needs DragEvent, which jsdom lacks
 (globalThis as Record<string, unknown>).DragEvent ??= class DragEvent extends MouseEvent {};
@@ -23,17 +23,28 @@ describe('LensPanel', () => {
         name: EVIL,
         stage: EVIL,
         group: '',
-        parent: null,
         bytes: 1,
         collapsed: true,
         total_nodes: 3,
-        groups: [{ group: EVIL, class: EVIL, node_count: 3, annotations: 1, observers: 0, qdq: 0 }],
+        outline: {
+          stacks: [[[EVIL, EVIL]]],
+          nodes: [
+            [`${EVIL}a`, 'compute', 0],
+            [`${EVIL}b`, 'observer', 0],
+            [`${EVIL}c`, 'compute', 0],
+          ],
+          edges: [
+            [0, 1],
+            [1, 2],
+          ],
+          annotated: [0],
+        },
         view: null,
       },
     };
-    const nb = { sessionContext: new FakeContext(kernel), disposed: new Signal({}) };
-    const tracker = { currentWidget: nb, currentChanged: new Signal({}) };
-    const panel = new LensPanel(tracker as never);
+    const tracker = new FakeTracker();
+    tracker.activate(new FakeNotebook(kernel, 'a.ipynb'));
+    const panel = new LensPanel(new LensModel(tracker as never));
     document.body.appendChild(panel.node);
     for (let i = 0; i < 6; i++) await flush();
     const node = panel.node;
@@ -44,14 +55,13 @@ describe('LensPanel', () => {
     );
     expect(node.querySelector('.pl-panel-stages .pl-tab')!.textContent).toBe(EVIL);
     expect(node.querySelector('.pl-groups button[data-group]')!.textContent).toBe(
-      `${EVIL} (${EVIL}) — 3 nodes, 1 annotated`,
+      `${EVIL} (${EVIL}) — 3 nodes, 1 annotated, 1 observer nodes`,
     );
     panel.dispose();
   });
 
   it('says so when no notebook is open', () => {
-    const tracker = { currentWidget: null, currentChanged: new Signal({}) };
-    const panel = new LensPanel(tracker as never);
+    const panel = new LensPanel(new LensModel(new FakeTracker() as never));
     expect(panel.node.textContent).toContain('open a notebook');
     panel.dispose();
   });
