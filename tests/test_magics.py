@@ -61,6 +61,9 @@ def test_show(k):
     assert "did you mean prepared" in bad(k, "%pt2e show run[prepped]")
     assert "GraphModule or a torch.export.ExportedProgram, got int" in bad(k, "%pt2e show answer")
     assert "--hops" in bad(k, "%pt2e show ep --hops many")
+    assert "hops must be a whole number" in bad(k, "%pt2e show ep --hops -1")
+    huge = view(good(k, "%pt2e show ep --focus relu --hops 99999999999"))  # capped at the diameter: no hang
+    assert len(huge["focus"][0]) == len(huge["panes"][0]["snapshot"]["nodes"])
     assert "not a variable name" in bad(k, "%pt2e show __import__('os')")
 
 

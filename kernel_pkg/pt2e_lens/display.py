@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from ._static import bundle
+from .analyses.focus import check_hops
 from .views import compare_view, graph_view, view_of
 
 MIME = "application/vnd.pt2e-lens.v1+json"
@@ -99,6 +100,7 @@ def show(
     """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`;
     `overlay` colours nodes by a per-node measure (e.g. `pl.accuracy(run, batches)`)."""
     if focus is None and notes is None and title is None and overlay is None:
+        check_hops(hops)  # a bad hops is still a mistake worth one line, even with nothing to focus
         return View(view_of(x))
     return View(graph_view(x, focus=focus, hops=hops, notes=notes, title=title, overlay=overlay))
 

@@ -2,7 +2,8 @@
 
 from .counts import diff_ops, node_count, op_counts
 from .decomposition import Decomposition, decomposition
-from .graph_walks import Chain, chain, focus
+from .focus import ModuleScope, Pt2eLensWarning, focus, module
+from .graph_walks import Chain, chain
 from .quantization import annotations, boundaries, observers, qdq, sequence
 from .stage_diff import StageDiff, stage_diff
 from .table import Table
@@ -10,6 +11,8 @@ from .table import Table
 __all__ = [
     "Chain",
     "Decomposition",
+    "ModuleScope",
+    "Pt2eLensWarning",
     "StageDiff",
     "Table",
     "annotations",
@@ -18,6 +21,7 @@ __all__ = [
     "decomposition",
     "diff_ops",
     "focus",
+    "module",
     "node_count",
     "observers",
     "op_counts",

@@ -18,7 +18,7 @@ from .._torchao import Quantizer, convert_pt2e
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import CaptureRecord, Snapshot, build
 from ..snapshot._observers import serves_from_callback
-from ._export import check_example_inputs, export
+from ._export import check_example_inputs, export, require_dynamic_batch
 from ._strip import without_observers
 from .stage import STAGE_ORDER, Stage
 
@@ -34,6 +34,8 @@ class Run:
         self._working: torch.fx.GraphModule | None = None
         self._calibrated = False
         self.dynamic_batch = dynamic_batch
+        if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
+            require_dynamic_batch(model)  # a graph's batch size was fixed when it was exported
         if isinstance(model, torch.export.ExportedProgram):
             ep = model  # .module() and run_decompositions() return new objects: ep stays untouched
             self._add(Stage("exported", make=ep.module, exported_program=ep))
