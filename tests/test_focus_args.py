@@ -55,6 +55,8 @@ def test_notes_for_unknown_nodes_warn(tiny):
     with pytest.warns(pl.Pt2eLensWarning, match="notes for 'no_such_node' match no node"):
         v = pl.show(tiny, focus="relu", notes={"no_such_node": "?", "relu": "here"})
     assert v.view["notes"] == [{"no_such_node": "?", "relu": "here"}]
+    with pytest.warns(pl.Pt2eLensWarning, match="did you mean 'max_pool2d_1'"):
+        pl.compare([tiny, tiny], notes=[{}, {"max_pool2d_1x": "typo"}])
 
 
 def test_a_focus_that_matches_something_does_not_warn(tiny):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -90,9 +91,11 @@ def _notes(notes: Any, snaps: list, labels: list[str]) -> list[dict]:
     for d, s, label in zip(out, snaps, labels):
         unknown = [k for k in d if k not in s.node]
         if unknown:
+            close = difflib.get_close_matches(unknown[0], list(s.node), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"e.g. {next(iter(s.node), 'conv2d')!r}"
             warnings.warn(
                 f"pt2e-lens: notes for {', '.join(map(repr, unknown[:3]))} match no node of {label!r} and are not "
-                f"shown — notes are keyed by node name (e.g. {next(iter(s.node), 'conv2d')!r}).",
+                f"shown — notes are keyed by node name ({hint}).",
                 Pt2eLensWarning,
                 stacklevel=4,
             )
