@@ -61,6 +61,13 @@ def test_show(k):
     assert "did you mean prepared" in bad(k, "%pt2e show run[prepped]")
     assert "GraphModule or a torch.export.ExportedProgram, got int" in bad(k, "%pt2e show answer")
     assert "--hops" in bad(k, "%pt2e show ep --hops many")
+    assert "hops must be a whole number" in bad(k, "%pt2e show ep --hops -1")
+    stem = view(good(k, "%pt2e show ep --module stem --focus conv2d,relu --hops 0"))
+    assert stem["focus"] == [["conv2d", "relu"]]
+    huge = view(good(k, "%pt2e show ep --focus relu --hops 99999999999"))  # capped at the diameter: no hang
+    n = len(huge["panes"][0]["snapshot"]["nodes"])  # no path is longer than the node count
+    assert huge["focus"] == view(good(k, f"%pt2e show ep --focus relu --hops {n}"))["focus"]
+    assert len(huge["focus"][0]) > 40
     assert "not a variable name" in bad(k, "%pt2e show __import__('os')")
 
 

@@ -15,6 +15,7 @@ from .analyses import (
     decomposition,
     diff_ops,
     focus,
+    module,
     node_count,
     observers,
     op_counts,
@@ -23,9 +24,10 @@ from .analyses import (
     snapshot,
     stage_diff,
 )
+from .analyses.focus import Pt2eLensWarning
 from .capture import Run, Stage, capture
 from .display import View, compare, show
-from .errors import Pt2eLensError
+from .errors import Pt2eLensError, Pt2eLensRuntimeError
 from .snapshot import SCHEMA_VERSION, Snapshot
 from .why import accuracy, blame, check, compare_orders, findings, sharing
 
@@ -62,6 +64,8 @@ def unload_ipython_extension(ip) -> None:
 __all__ = [
     "LensWidget",
     "Pt2eLensError",
+    "Pt2eLensRuntimeError",
+    "Pt2eLensWarning",
     "Run",
     "SCHEMA_VERSION",
     "Snapshot",
@@ -81,6 +85,7 @@ __all__ = [
     "diff_ops",
     "findings",
     "focus",
+    "module",
     "node_count",
     "observers",
     "op_counts",

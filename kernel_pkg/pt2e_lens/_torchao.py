@@ -23,6 +23,9 @@ with quiet_import():
         QuantizationSpec,
         Quantizer,
         SharedQuantizationSpec,
+        annotate_input_qspec_map,
+        annotate_output_qspec,
+        get_module_name_filter,
     )
     from torchao.quantization.pt2e.quantizer.quantizer import Q_ANNOTATION_KEY
 
@@ -41,9 +44,12 @@ __all__ = [
     "QuantizationSpec",
     "Quantizer",
     "SharedQuantizationSpec",
+    "annotate_input_qspec_map",
+    "annotate_output_qspec",
     "compare_results",
     "convert_pt2e",
     "extract_results_from_loggers",
+    "get_module_name_filter",
     "is_observer_module",
     "prepare_for_propagation_comparison",
     "prepare_pt2e",

@@ -17,7 +17,7 @@ from ._ipython import install_short_errors
 from ._static import bundle
 from .display_hook import register_renderer
 from .errors import Pt2eLensError
-from .views import compare_view, graph_view, view_of
+from .views import check_hops, compare_view, graph_view, view_of
 
 MIME = "application/vnd.pt2e-lens.v1+json"
 
@@ -97,6 +97,7 @@ def show(
     """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`;
     `overlay` colours nodes by a per-node measure (e.g. `pl.accuracy(run, batches)`)."""
     if focus is None and notes is None and title is None and overlay is None:
+        check_hops(hops)  # a bad hops is still a mistake worth one line, even with nothing to focus
         return View(view_of(x))
     return View(graph_view(x, focus=focus, hops=hops, notes=notes, title=title, overlay=overlay))
 

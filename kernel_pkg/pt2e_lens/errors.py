@@ -19,3 +19,8 @@ def first_line(exc: BaseException, limit: int = 200) -> str:
     text = str(exc).strip() or type(exc).__name__
     line = next((ln.strip() for ln in text.splitlines() if ln.strip()), text)
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+class Pt2eLensRuntimeError(Pt2eLensError, RuntimeError):
+    """A Pt2eLensError for what torch/torchao raised as RuntimeError: `except RuntimeError` still catches it
+    (the course catches torchao's "changed annotations" error that way), and torchao's text stays in it."""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .analyses import Decomposition, StageDiff, diff_ops, observers, qdq, snapshot, stage_diff
 from .analyses import annotations as annotations_table
-from .analyses import focus as focus_ids
+from .analyses.focus import Pt2eLensWarning, check_hops, check_title, parse_focus, seeds, warn_missed, widen
 from .analyses.table import Table
 from .capture import Run, Stage
 from .errors import Pt2eLensError
@@ -35,26 +37,71 @@ def _label(x: Any, default: str) -> str:
     return x.name if isinstance(x, Stage) else default
 
 
-def _focus_per_pane(snaps, diffs, ops, hops) -> list[list[str]] | None:
-    """Focus each pane on `ops`; later panes also show what the focused nodes became."""
-    if ops is None:
+def _is_per_pane(focus: Any, n: int) -> bool:
+    """`[[...], None, [...]]`: one focus per pane (a single focus never holds a list or None)."""
+    return (
+        isinstance(focus, list)
+        and len(focus) == n
+        and all(f is None or isinstance(f, (list, tuple)) for f in focus)
+        and any(f is not None for f in focus)
+    )
+
+
+def _focus_per_pane(snaps, diffs, focus, hops, labels=None) -> list[list[str]] | None:
+    """Focus each pane. One focus for all panes: later panes also show what the focused nodes became.
+    One focus per pane (`[[...], [...]]`, None = whole pane): each pane exactly as asked."""
+    hops = check_hops(hops)  # a bad hops is a mistake even with nothing to focus
+    if focus is None:
         return None
-    per_pane = [set(focus_ids(s, ops, hops)) for s in snaps]
+    labels = labels or [s.stage or "this graph" for s in snaps]
+    if _is_per_pane(focus, len(snaps)):
+        out = []
+        for s, f, label in zip(snaps, focus, labels):
+            if f is None:
+                out.append([n["id"] for n in s.nodes])
+                continue
+            picked, missed = seeds(s, parse_focus(f))
+            warn_missed(s, missed, f"pane {label!r}", stacklevel=4)
+            shown = widen(s, picked, hops)
+            out.append([n["id"] for n in s.nodes if n["id"] in shown])
+        return out
+    spec = parse_focus(focus)
+    found = [seeds(s, spec) for s in snaps]
+    per_pane = [widen(s, picked, hops) for s, (picked, _) in zip(snaps, found)]
+    missed = [t for t in spec.terms() if all(t in m for _, m in found)]  # a term no pane has
+    warn_missed(snaps[0], missed, "any pane" if len(snaps) > 1 else "this graph", stacklevel=4)
     for i, d in enumerate(diffs):
         for nid in per_pane[i]:
             per_pane[i + 1].update(d.became.get(nid, []))
     return [[n["id"] for n in s.nodes if n["id"] in ids] for s, ids in zip(snaps, per_pane)]
 
 
-def _notes(notes: Any, n: int) -> list[dict]:
+def _notes(notes: Any, snaps: list, labels: list[str]) -> list[dict]:
+    n = len(snaps)
     if notes is None:
         return [{} for _ in range(n)]
     if isinstance(notes, dict):
         notes = [notes] + [{} for _ in range(n - 1)]
+    if not isinstance(notes, (list, tuple)):
+        raise Pt2eLensError(
+            f"notes must be a {{node name: text}} dict, or one per pane ({n}); got a {type(notes).__name__}."
+        )
     notes = list(notes)
     if len(notes) != n or not all(isinstance(d, dict) for d in notes):
         raise Pt2eLensError(f"notes must be one {{node name: text}} dict per pane ({n}), got {len(notes)}.")
-    return [{str(k): str(v) for k, v in d.items()} for d in notes]
+    out = [{str(k): str(v) for k, v in d.items()} for d in notes]
+    for d, s, label in zip(out, snaps, labels):
+        unknown = [k for k in d if k not in s.node]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], list(s.node), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"e.g. {next(iter(s.node), 'conv2d')!r}"
+            warnings.warn(
+                f"pt2e-lens: notes for {', '.join(map(repr, unknown[:3]))} match no node of {label!r} and are not "
+                f"shown — notes are keyed by node name ({hint}).",
+                Pt2eLensWarning,
+                stacklevel=4,
+            )
+    return out
 
 
 def graph_view(
@@ -66,17 +113,28 @@ def graph_view(
     overlay: Any = None,
 ) -> dict:
     """One graph. `overlay`: a per-node measure to colour by, e.g. `pl.accuracy(...)` (SQNR)."""
+    title = check_title(title)
     snap = snapshot(x)
-    pane = {"label": snap.stage or _label(x, "graph"), "snapshot": snap.data}
+    label: str = snap.stage or _label(x, "graph")
+    pane: dict[str, Any] = {"label": label, "snapshot": snap.data}
     tables = []
     if overlay is not None:
         pane["overlay"] = overlay.overlay() if isinstance(overlay, Accuracy) else overlay
         tables = [overlay] if isinstance(overlay, Table) else []
-    return _view("graph", title, [pane], [], _focus_per_pane([snap], [], focus, hops), _notes(notes, 1), tables)
+    return _view(
+        "graph",
+        title,
+        [pane],
+        [],
+        _focus_per_pane([snap], [], focus, hops, [label]),
+        _notes(notes, [snap], [label]),
+        tables,
+    )
 
 
 def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, title: str | None = None) -> dict:
     """2..N graphs side by side, each aligned with the next (`pl.stage_diff`)."""
+    title = check_title(title)
     pairs = [(it if isinstance(it, tuple) else (it, None)) for it in items]
     if len(pairs) < 2:
         raise Pt2eLensError("compare needs at least two graphs: pl.compare([(a, 'before'), (b, 'after')]).")
@@ -89,8 +147,8 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
         title,
         panes,
         [d.to_dict(i, i + 1) for i, d in enumerate(diffs)],
-        _focus_per_pane(snaps, diffs, focus, hops),
-        _notes(notes, len(snaps)),
+        _focus_per_pane(snaps, diffs, focus, hops, labels),
+        _notes(notes, snaps, labels),
     )
 
 

@@ -73,7 +73,7 @@ export async function startLab(files) {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 120; i++) {
     try {
-      if ((await fetch(`${url}/api/status`)).ok) return { url, stop: () => proc.kill('SIGTERM'), log: () => log };
+      if ((await fetch(`${url}/api/status`)).ok) return { url, stop: () => stopServer(proc), log: () => log };
     } catch {
       // not up yet
     }
@@ -82,4 +82,13 @@ export async function startLab(files) {
   }
   proc.kill('SIGKILL');
   throw new Error(`jupyter lab did not start:\n${log}`);
+}
+
+// SIGTERM lets the server shut its kernels down; a server that is still there 5 s later (seen on a loaded
+// machine) is killed, so the test process never waits on it.
+function stopServer(proc) {
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.exitCode === null && proc.kill('SIGKILL'), 5000);
+  timer.unref();
+  proc.once('exit', () => clearTimeout(timer));
 }

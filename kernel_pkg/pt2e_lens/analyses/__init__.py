@@ -3,7 +3,8 @@ findings rules every snapshot carries."""
 
 from .counts import diff_ops, node_count, op_counts
 from .decomposition import Decomposition, decomposition
-from .graph_walks import Chain, chain, focus
+from .focus import ModuleScope, Pt2eLensWarning, focus, module
+from .graph_walks import Chain, chain
 from .quantization import annotations, boundaries, findings, observers, qdq, sequence
 from .source import snapshot
 from .stage_diff import StageDiff, stage_diff
@@ -12,6 +13,8 @@ from .table import Table
 __all__ = [
     "Chain",
     "Decomposition",
+    "ModuleScope",
+    "Pt2eLensWarning",
     "StageDiff",
     "Table",
     "annotations",
@@ -21,6 +24,7 @@ __all__ = [
     "diff_ops",
     "findings",
     "focus",
+    "module",
     "node_count",
     "observers",
     "op_counts",

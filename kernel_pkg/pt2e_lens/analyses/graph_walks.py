@@ -1,4 +1,4 @@
-"""Walking a snapshot's graph: the course's unique-user chain, and the node set a focused view shows."""
+"""Walking a snapshot's graph: the course's unique-user chain (a focused view's node set: focus.py)."""
 
 from __future__ import annotations
 
@@ -37,21 +37,3 @@ def chain(x: Any, start: str, until: str | Iterable[str] | None = None) -> Chain
 def _examples(snap) -> str:
     names = [n["id"] for n in snap.nodes if n["op"] == "call_function"][:3]
     return ", ".join(names) or "(none)"
-
-
-def focus(x: Any, ops: str | Iterable[str], hops: int = 1) -> list[str]:
-    """Node ids a view around `ops` shows: nodes whose op, name or role is listed, plus `hops` neighbours."""
-    snap = snapshot(x)
-    wanted = {ops} if isinstance(ops, str) else set(ops)
-    if hops < 0:
-        raise Pt2eLensError(f"hops must be 0 or more, got {hops}.")
-    seeds = {n["id"] for n in snap.nodes if n["target"] in wanted or n["id"] in wanted or n["role"] in wanted}
-    shown, frontier = set(seeds), set(seeds)
-    for _ in range(hops):
-        nxt = set()
-        for nid in frontier:
-            nxt.update(snap.users[nid])
-            nxt.update(snap.inputs[nid])
-        frontier = nxt - shown
-        shown |= frontier
-    return [n["id"] for n in snap.nodes if n["id"] in shown]

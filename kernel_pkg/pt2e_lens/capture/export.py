@@ -42,3 +42,32 @@ def export(model: torch.nn.Module, example_inputs: tuple, dynamic_batch: bool) -
             f"Fix the model code it points at, or pass a GraphModule/ExportedProgram you exported yourself.",
             original=e,
         ) from None
+
+
+def static_batch(graph: torch.fx.Graph, inputs: set[str] | None = None) -> int | None:
+    """The fixed batch size of a graph's tensor inputs, or None when any input's batch is symbolic."""
+    sizes = []
+    for node in graph.nodes:
+        if node.op != "placeholder" or (inputs is not None and node.name not in inputs):
+            continue
+        val = node.meta.get("val")
+        if isinstance(val, torch.Tensor) and val.dim() > 0:
+            if not isinstance(val.shape[0], int):
+                return None
+            sizes.append(val.shape[0])
+    return sizes[0] if sizes else None
+
+
+def require_dynamic_batch(model: torch.export.ExportedProgram | torch.fx.GraphModule) -> None:
+    """pl.Run(graph, dynamic_batch=True) cannot re-export a graph: say so instead of ignoring the flag."""
+    if isinstance(model, torch.export.ExportedProgram):
+        fixed = static_batch(model.graph, set(model.graph_signature.user_inputs))
+    else:
+        fixed = static_batch(model.graph)
+    if fixed is not None:
+        raise Pt2eLensError(
+            f"pl.Run(graph, dynamic_batch=True): this graph was exported with a fixed batch size of {fixed}, and "
+            f"dynamic_batch only applies when pl.Run exports the model — pass the model itself "
+            f"(pl.Run(model, example_inputs, dynamic_batch=True)) or export with a dynamic batch "
+            f"(pt2e_lens.examples.export_module does)."
+        )

@@ -23,7 +23,7 @@ from ..prepare.checks import CheckedPrepare
 from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 from ..snapshot.keys import serves_from_callback
 from ._strip import without_observers
-from .export import check_example_inputs, export
+from .export import check_example_inputs, export, require_dynamic_batch
 from .stage import STAGE_ORDER, Stage
 
 
@@ -36,6 +36,8 @@ class Run(HasSnapshot, Displayable):
         self._working: torch.fx.GraphModule | None = None
         self._calibrated = False
         self.dynamic_batch = dynamic_batch
+        if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
+            require_dynamic_batch(model)  # a graph's batch size was fixed when it was exported
         if isinstance(model, torch.export.ExportedProgram):
             ep = model  # .module() and run_decompositions() return new objects: ep stays untouched
             self._add(Stage("exported", make=ep.module, exported_program=ep))

@@ -15,8 +15,9 @@ from .names import lookup, suggest
 from .tracker import Tracker
 
 HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run[stage] for one stage of a pl.Run)
-  %pt2e show X [--focus op,op] [--hops N] [--title T]   the graph (with annotations, observers, q/dq)
-  %pt2e compare X Y [Z…] [--focus op,op] [--hops N]     graphs side by side, nodes aligned
+  %pt2e show X [--focus op,op] [--module M] [--hops N] [--title T]   the graph (annotations, observers, q/dq)
+  %pt2e compare X Y [Z…] [--focus op,op] [--module M] [--hops N]     graphs side by side, nodes aligned
+        (--module stem: only nodes inside submodule stem; with --focus, those ops inside it)
   %pt2e diff X Y                                        op counts of X and Y
   %pt2e annotations X · observers X · qdq X             one table (a Run: its annotated / calibrated / converted stage)
   %pt2e decomp X [--table empty|core]                   what run_decompositions turns each op into
@@ -46,6 +47,7 @@ def _parser(name: str, nargs="?") -> _Parser:
 
 def _focus_args(p: _Parser) -> _Parser:
     p.add_argument("--focus", type=lambda s: [o for o in s.split(",") if o])
+    p.add_argument("--module", action="append", default=[])
     p.add_argument("--hops", type=int, default=1)
     p.add_argument("--title")
     return p
@@ -66,6 +68,12 @@ PARSERS = {
 PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="empty")
 PARSERS["watch"].add_argument("--auto", action="store_true")
 PARSERS["report"].add_argument("--html", required=True)
+
+
+def _focus(args):
+    """--focus ops and --module scopes as one focus (None: the whole graph)."""
+    scopes = [analyses.module(m) for m in args.module]
+    return (args.focus or []) + scopes if (args.focus is not None or scopes) else None
 
 
 @magics_class
@@ -103,13 +111,13 @@ class Pt2eMagics(Magics):
         print(HELP)
 
     def _show(self, args):
-        return display.show(self._get(args.x), focus=args.focus, hops=args.hops, title=args.title)
+        return display.show(self._get(args.x), focus=_focus(args), hops=args.hops, title=args.title)
 
     def _compare(self, args):
         if len(args.x) < 2:
             raise UsageError("%pt2e compare: give two or more models, e.g. %pt2e compare ep prepared")
         objs = [self._get(x) for x in args.x]
-        return display.compare(list(zip(objs, args.x)), focus=args.focus, hops=args.hops, title=args.title)
+        return display.compare(list(zip(objs, args.x)), focus=_focus(args), hops=args.hops, title=args.title)
 
     def _diff(self, args):
         a, b = (self._get(x) for x in args.x)

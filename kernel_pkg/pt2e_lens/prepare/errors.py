@@ -7,7 +7,7 @@ import re
 import torch
 
 from ..analyses.text import key_phrase
-from ..errors import Pt2eLensError, first_line
+from ..errors import Pt2eLensError, Pt2eLensRuntimeError, first_line
 from ..snapshot.keys import torchao_key
 from .recorder import QuantizerFailed
 
@@ -51,8 +51,8 @@ def prepare_error(e: BaseException, blame: dict[str, str], problems=()) -> Pt2eL
         quantizer, verb, node = m.groups()
         owner = blame.get(node)
         first = f" that {owner} wrote" if owner and owner != quantizer else ""
-        return Pt2eLensError(
-            f"{quantizer} {verb} the annotation of node {node}{first}: in a ComposableQuantizer a later "
+        return Pt2eLensRuntimeError(  # torchao's text first: code that catches RuntimeError prints it
+            f"{first_line(e)} — {quantizer} {verb} the annotation of node {node}{first}: in a ComposableQuantizer a later "
             f"quantizer may only annotate nodes that are still unannotated — make {quantizer} skip nodes "
             f"whose annotation has _annotated=True, or reorder the quantizers.",
             original=e,
@@ -72,4 +72,5 @@ def prepare_error(e: BaseException, blame: dict[str, str], problems=()) -> Pt2eL
             f"— point shared specs at earlier edges or nodes.",
             original=e,
         )
-    return Pt2eLensError(f"prepare_pt2e failed: {type(e).__name__}: {first_line(e)}.", original=e)
+    cls = Pt2eLensRuntimeError if isinstance(e, RuntimeError) else Pt2eLensError
+    return cls(f"prepare_pt2e failed: {type(e).__name__}: {first_line(e)}.", original=e)
