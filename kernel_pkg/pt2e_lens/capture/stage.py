@@ -49,10 +49,11 @@ class Stage:
 
     def fresh_module(self) -> torch.fx.GraphModule:
         """A new private module of this stage for a step that mutates it (prepare)."""
-        from .._copy import private_copy
+        from .._copy import own_tensors, private_copy
 
         if self._graph_module is None:
-            return self._make()  # ep.module() is new on every call: no copy needed
+            # ep.module() is a new graph on every call, but its tensors are the program's: clone them
+            return own_tensors(self._make())
         return private_copy(self._graph_module)
 
     @cached_property

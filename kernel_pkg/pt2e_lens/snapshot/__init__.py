@@ -12,6 +12,7 @@ import torch
 
 from .._graph import as_graph_module
 from ..errors import Pt2eLensError
+from ._inserted import roles_from_provenance
 from ._nodes import nodes_and_edges
 from ._observers import observers
 from ._qdq import qdq
@@ -32,6 +33,8 @@ class CaptureRecord:
     qparams: dict[str, tuple[list, list]] = field(default_factory=dict)
     skipped_by: dict[str, list[str]] = field(default_factory=dict)  # node → later sub-quantizers that skipped it
     problems: list[dict] = field(default_factory=list)  # pl.check's findings on the quantizer, as Finding dicts
+    # node → (quantize | dequantize, observer module name): what convert inserted for each observer (a graph diff)
+    qdq_roles: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 class Snapshot:
@@ -119,11 +122,33 @@ def build(
 
 def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | None) -> Snapshot:
     modules = dict(gm.named_modules(remove_duplicate=False))
-    nodes, edges = nodes_and_edges(gm, modules)
+    roles = record.qdq_roles if record and record.qdq_roles else roles_from_provenance(gm)
+    nodes, edges = nodes_and_edges(gm, modules, roles)
     by_id = {n["id"]: n for n in nodes}
     specs = SpecTable()
-    anns = annotations(gm, specs, record.blame if record else {}, record.skipped_by if record else {})
-    obs = observers(gm, modules, by_id, specs, record.serves if record else None, record.qparams if record else None)
+    failed: list[tuple[str, BaseException]] = []
+
+    def part(name: str, fn, *args) -> list:
+        # one table that cannot be read (an unknown observer, a new op) must not take the snapshot down
+        try:
+            return fn(*args)
+        except Exception as e:
+            failed.append((name, e))
+            return []
+
+    anns = part(
+        "annotations", annotations, gm, specs, record.blame if record else {}, record.skipped_by if record else {}
+    )
+    obs = part(
+        "observers",
+        observers,
+        gm,
+        modules,
+        by_id,
+        specs,
+        record.serves if record else None,
+        record.qparams if record else None,
+    )
     data = {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
@@ -134,13 +159,14 @@ def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | 
         "specs": specs.specs,
         "annotations": anns,
         "observers": obs,
-        "qdq": qdq(gm, by_id),
+        "qdq": part("qdq", qdq, gm, by_id, roles),
         "findings": [],
     }
-    from ..why.findings import explain  # the rules read the finished snapshot
+    from ..why.findings import analysis_failed, explain  # the rules read the finished snapshot
 
     snap = Snapshot(data)
-    data["findings"] = explain(snap, record.problems if record else None)
+    data["findings"] = [analysis_failed(f"snapshot.{name}", e) for name, e in failed]
+    data["findings"] += explain(snap, record.problems if record else None)
     return snap
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analyses.table import Table
+from ..errors import first_line
 from ..snapshot import Snapshot, snapshot
 from ._input import Key, finding, key_text, spec_by_key, tensor_of
 from .sharing import blocked, root_spec
@@ -129,12 +130,13 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
         )
     quantizes: dict[str, dict[tuple, list[str]]] = {}
     for q in snap.qdq:
-        if q["kind"] == "quantize" and q["tensor"]:
+        # a dynamic quantize (qparams computed per batch, no literal scale) is not a requantize round trip
+        if q["kind"] == "quantize" and q["tensor"] and q["scale"]:
             quantizes.setdefault(q["tensor"], {}).setdefault(_qparams(q), []).append(q["node"])
     for tensor, variants in quantizes.items():
         if len(variants) > 1 and tensor not in by_tensor:
             nodes = [n for names in variants.values() for n in names]
-            ranges = ", ".join(f"[{p[1]}, {p[2]}] scale {p[3][0] if p[3] else None:.4g}" for p in variants)
+            ranges = ", ".join(_variant_text(p) for p in variants)
             out.append(
                 finding(
                     "mismatched-observers",
@@ -144,6 +146,12 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
                 )
             )
     return out
+
+
+def _variant_text(p: tuple) -> str:
+    """`int8 [-128, 127] scale 0.0123`; a dynamic quantize has no fixed scale (it is computed per batch)."""
+    scale = f"scale {p[3][0]:.4g}" if p[3] and isinstance(p[3][0], (int, float)) else "dynamic scale"
+    return f"{p[0] or '?'} [{p[1]}, {p[2]}] {scale}"
 
 
 def _weight_granularity(snap: Snapshot) -> dict[str, str]:
@@ -181,11 +189,24 @@ def per_tensor_weights(snap: Snapshot) -> list[dict]:
     ]
 
 
+def analysis_failed(name: str, e: BaseException) -> dict:
+    """The finding that stands in for an analysis that raised: one analysis never takes a capture down."""
+    return finding(
+        "analysis-failed",
+        [],
+        f"the {name} analysis failed ({type(e).__name__}: {first_line(e, 160)}): its results are missing from "
+        f"this view, everything else is complete — please report this graph to pt2e-lens.",
+    )
+
+
 def explain(snap: Snapshot, problems: list[dict] | None = None) -> list[dict]:
     """Every finding for this snapshot; `problems` are pl.check's, recorded when the run prepared."""
     out = list(problems or [])
     for rule in (nothing_quantized, decomposed, fp32_islands, mismatched_observers, per_tensor_weights):
-        out += rule(snap)
+        try:
+            out += rule(snap)
+        except Exception as e:
+            out.append(analysis_failed(f"findings.{rule.__name__}", e))
     return out
 
 
