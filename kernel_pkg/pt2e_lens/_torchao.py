@@ -21,6 +21,7 @@ with quiet_import():
         FixedQParamsQuantizationSpec,
         QuantizationAnnotation,
         QuantizationSpec,
+        QuantizationSpecBase,
         Quantizer,
         SharedQuantizationSpec,
     )
@@ -38,6 +39,7 @@ __all__ = [
     "FixedQParamsQuantizationSpec",
     "Q_ANNOTATION_KEY",
     "QuantizationAnnotation",
+    "QuantizationSpecBase",
     "QuantizationSpec",
     "Quantizer",
     "SharedQuantizationSpec",
