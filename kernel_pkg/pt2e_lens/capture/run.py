@@ -284,10 +284,9 @@ def _shape_problem(args: tuple, expected: list[Any], dynamic_batch: bool) -> str
         if not isinstance(a, torch.Tensor):
             return f"input {i} is a {type(a).__name__}, the model was exported with a tensor"
         want = [d if type(d) is int else None for d in v.shape]
+        exported = "[" + ", ".join("*" if w is None else str(w) for w in want) + "]"  # * = any size (dynamic)
         if a.dim() != len(want):
-            return (
-                f"input {i} has {a.dim()} dims {list(a.shape)}, the model was exported with {len(want)} {list(v.shape)}"
-            )
+            return f"input {i} has {a.dim()} dims {list(a.shape)}, the model was exported with {len(want)}: {exported}"
         for d, (got, w) in enumerate(zip(a.shape, want)):
             if w is not None and got != w:
                 what = "the batch size" if d == 0 else ("channels" if d == 1 else f"size of dim {d}")
@@ -297,7 +296,7 @@ def _shape_problem(args: tuple, expected: list[Any], dynamic_batch: bool) -> str
                     else ""
                 )
                 return (
-                    f"input {i} has shape {list(a.shape)}, the model was exported with {[str(x) for x in v.shape]}: "
+                    f"input {i} has shape {list(a.shape)}, the model was exported with {exported}: "
                     f"{what} differs ({got} vs {w}){fix}"
                 )
     return None
