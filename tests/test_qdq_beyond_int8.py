@@ -158,3 +158,15 @@ def test_a_graph_converted_outside_pt2e_lens_still_finds_int8_qdq():
         if n.op == "call_function" and getattr(n.target, "namespace", "") == "quantized_decomposed"
     }
     assert {r[0] for r in pl.qdq(converted).rows} == expected
+
+
+def test_target_full_of_an_op_packet_is_its_qualified_name():
+    """Affine observers' convert emits OpOverloadPackets: their full name was pybind11 garbage."""
+    import torchao  # noqa: F401  (registers torch.ops.torchao)
+
+    graph = torch.fx.Graph()
+    x = graph.placeholder("x")
+    graph.output(graph.call_function(torch.ops.aten.relu, (x,)))
+    snap = pl.snapshot(torch.fx.GraphModule(nn.Module(), graph))
+    relu = next(n for n in snap.nodes if n["op"] == "call_function")
+    assert relu["target_full"] == "aten.relu" and relu["target"] == "relu"
