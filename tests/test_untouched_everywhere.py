@@ -112,6 +112,30 @@ def _calls(o):
     yield "pl.compare", lambda: pl.compare([(gm, "float"), (prepared, "prepared"), (converted, "int8")])
     yield "Snapshot JSON round trip", lambda: pl.Snapshot.from_json(pl.snapshot(ep).to_json())
     yield "report.write_html", lambda: write_html(runs["c"], o["tmp"] / "r.html")
+    yield "pl.widget + update", lambda: pl.widget(gm, focus="conv2d").update(converted)
+    for line in (
+        "show model_ep",
+        "show model_gm --focus conv2d --hops 1",
+        "compare model_ep model_prepared model_converted",
+        "diff model_gm model_converted",
+        "annotations model_prepared",
+        "observers model_prepared",
+        "qdq model_converted",
+        "decomp model_ep --table core",
+        "watch model_gm",
+        f"report model_converted --html {o['tmp'] / 'm.html'}",
+    ):
+        yield f"%pt2e {line}", lambda line=line: _magic(o, line)
+
+
+def _magic(o, line):
+    """The %pt2e magics, in-process, on the user's objects (names as a notebook would have them)."""
+    from IPython.testing.globalipapp import get_ipython
+
+    ip = get_ipython()  # starts the test shell once, then hands back the same one
+    ip.user_ns.update({f"model_{k}": v for k, v in o.items() if k != "tmp"})
+    ip.run_line_magic("load_ext", "pt2e_lens")
+    ip.run_line_magic("pt2e", line)
 
 
 def test_every_public_call_leaves_user_objects_bit_identical(owned, tmp_path):
