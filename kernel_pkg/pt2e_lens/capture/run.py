@@ -20,6 +20,7 @@ from ..errors import Pt2eLensError, first_line
 from ..snapshot import CaptureRecord, Snapshot, build
 from ..snapshot._inserted import observer_sites, roles_from_diff
 from ..snapshot._observers import serves_from_callback
+from ._calibration import BadBatch, expected_inputs, feed
 from ._export import check_example_inputs, export, export_mode
 from ._strip import without_observers
 from .stage import STAGE_ORDER, Stage
@@ -176,7 +177,7 @@ class Run:
                 ) from None
             done, failure = 1, None
         else:
-            done, failure = _feed(working, batches, _expected_inputs(working), self.dynamic_batch)
+            done, failure = feed(working, batches, expected_inputs(working), self.dynamic_batch)
         if done:
             self._calibrated = True
             self._observed_batches += done
@@ -196,7 +197,7 @@ class Run:
         return self._working
 
     def _calibration_error(self, index: int, e: BaseException, kept: int) -> Pt2eLensError:
-        if isinstance(e, _BadBatch):
+        if isinstance(e, BadBatch):
             cause = str(e)
         else:
             cause = f"{type(e).__name__}: {first_line(e, 160)}"
@@ -266,76 +267,6 @@ def _export_mode_error(name: str, e: Pt2eLensError) -> Pt2eLensError:
         f"pl.capture / pl.Run; if it fails then too, fix {name}. Earlier stages are kept.",
         original=e.original,
     )
-
-
-class _BadBatch(Exception):
-    """A batch that cannot match the exported inputs: found before running it, so nothing is half observed."""
-
-
-def _expected_inputs(gm: torch.fx.GraphModule) -> list[Any]:
-    """The exported example value of each input (a FakeTensor whose static dims a batch must match)."""
-    return [n.meta.get("val") for n in gm.graph.nodes if n.op == "placeholder"]
-
-
-def _shape_problem(args: tuple, expected: list[Any], dynamic_batch: bool) -> str | None:
-    if len(args) != len(expected) or not all(isinstance(v, torch.Tensor) for v in expected):
-        return None  # nested or non-tensor inputs: let the forward judge them
-    for i, (a, v) in enumerate(zip(args, expected)):
-        if not isinstance(a, torch.Tensor):
-            return f"input {i} is a {type(a).__name__}, the model was exported with a tensor"
-        want = [d if type(d) is int else None for d in v.shape]
-        exported = "[" + ", ".join("*" if w is None else str(w) for w in want) + "]"  # * = any size (dynamic)
-        if a.dim() != len(want):
-            return f"input {i} has {a.dim()} dims {list(a.shape)}, the model was exported with {len(want)}: {exported}"
-        for d, (got, w) in enumerate(zip(a.shape, want)):
-            if w is not None and got != w:
-                what = "the batch size" if d == 0 else ("channels" if d == 1 else f"size of dim {d}")
-                fix = (
-                    " (a static batch size: use dynamic_batch=True to allow others)"
-                    if d == 0 and not dynamic_batch
-                    else ""
-                )
-                return (
-                    f"input {i} has shape {list(a.shape)}, the model was exported with {exported}: "
-                    f"{what} differs ({got} vs {w}){fix}"
-                )
-    return None
-
-
-def _buffers(gm: torch.nn.Module) -> list[tuple[dict, str, torch.Tensor]]:
-    """Copies of every buffer (observer statistics, model state): a failing batch is undone with them."""
-    return [(m._buffers, k, t.clone()) for m in gm.modules() for k, t in m._buffers.items() if t is not None]
-
-
-def _feed(gm: torch.fx.GraphModule, batches: Iterable[Any], expected: list[Any], dynamic_batch: bool):
-    """Run each batch; stop at the first that fails, undoing what it observed. → (batches observed, failure)."""
-    done = 0
-    try:
-        it = iter(batches)
-    except TypeError:
-        raise Pt2eLensError(
-            f"calibrate() needs an iterable of input tuples or a callable, got {type(batches).__name__}."
-        ) from None
-    with torch.no_grad():
-        while True:
-            try:
-                batch = next(it)
-            except StopIteration:
-                return done, None
-            except Exception as e:  # the user's data loader raised
-                return done, (done, e)
-            args = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
-            problem = _shape_problem(args, expected, dynamic_batch)
-            if problem:
-                return done, (done, _BadBatch(problem))
-            saved = _buffers(gm)
-            try:
-                gm(*args)
-            except Exception as e:
-                for store, k, t in saved:
-                    store[k] = t
-                return done, (done, e)
-            done += 1
 
 
 def capture(
