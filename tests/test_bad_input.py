@@ -31,7 +31,8 @@ def test_model_not_exportable():
     with pytest.raises(pl.Pt2eLensError) as e:
         pl.Run(DataDependent(), (torch.randn(2, 3),))
     msg = one_line(e)
-    assert msg.startswith("torch.export could not capture DataDependent:")
+    assert msg.startswith("torch.export (non-strict export mode) could not capture DataDependent:")
+    assert "strict=True" in msg  # the other export mode is named as something to try
 
 
 def test_example_inputs_not_a_tuple():

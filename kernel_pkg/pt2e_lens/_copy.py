@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import warnings
+from typing import Any, TypeVar
 
 import torch
 
@@ -58,3 +59,42 @@ def _remap_annotation(ann, by_name):
         input_qspec_map={_remap_node(k, by_name): _remap_spec(v, by_name) for k, v in ann.input_qspec_map.items()},
         output_qspec=_remap_spec(ann.output_qspec, by_name),
     )
+
+
+_M = TypeVar("_M", bound=torch.nn.Module)
+
+
+def own_tensors(module: _M) -> _M:
+    """Give `module` its own copy of every parameter, buffer and tensor constant, in place.
+
+    `ep.module()` and `torch.export.export` share tensors with the program and the user's model: a forward
+    that updates a buffer (`self.steps.add_(1)`, BatchNorm statistics in train mode) would write into
+    them. Tied tensors stay tied.
+    """
+    clones: dict[int, Any] = {}
+
+    def clone(t: torch.Tensor) -> Any:  # a Parameter stays a Parameter
+        if id(t) not in clones:
+            c = t.detach().clone()
+            clones[id(t)] = (
+                torch.nn.Parameter(c, requires_grad=t.requires_grad) if isinstance(t, torch.nn.Parameter) else c
+            )
+        return clones[id(t)]
+
+    for mod in module.modules():
+        for store in (mod._parameters, mod._buffers):
+            for name, t in store.items():
+                if t is not None:
+                    store[name] = clone(t)
+        for name, value in list(vars(mod).items()):
+            if isinstance(value, torch.Tensor):  # tensor constants of ep.module()
+                object.__setattr__(mod, name, clone(value))
+    return module
+
+
+def own_program(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """An ExportedProgram with its own graph and tensors: running or decomposing it never reaches `ep`
+    (nor the model `ep` was exported from, whose tensors `torch.export.export` shares)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return copy.deepcopy(ep)

@@ -25,6 +25,9 @@ def full_name(target: Any) -> str:
         return target
     if hasattr(target, "_overloadpacket"):
         return str(target)
+    qualified = getattr(target, "_qualified_op_name", None)  # an OpOverloadPacket: `torchao::quantize_affine`
+    if isinstance(qualified, str):
+        return qualified.replace("::", ".")
     module = getattr(target, "__module__", None)
     name = getattr(target, "__qualname__", None) or getattr(target, "__name__", None)
     return f"{module}.{name}" if module and name else str(target)

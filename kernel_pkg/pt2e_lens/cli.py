@@ -7,7 +7,9 @@ import sys
 import time
 from pathlib import Path
 
+from ._outputs import check_html, check_out_dir, remove_stale, write_atomic
 from ._quiet import quiet
+from .capture.stage import STAGE_ORDER
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -20,6 +22,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--decompose", choices=["empty", "core"], help="run_decompositions before prepare")
     r.add_argument("--out", default="pt2e-lens-out", help="folder for the snapshot JSON files")
     r.add_argument("--html", help="also write one self-contained HTML report here")
+    r.add_argument("--force", action="store_true", help="replace an earlier report in --out / at --html")
+    r.add_argument("--strict", action="store_true", help="torch.export in strict mode (--example only)")
     return p
 
 
@@ -46,11 +50,19 @@ def report(args: argparse.Namespace) -> int:
     if bool(args.model) == bool(args.example):
         raise pl.Pt2eLensError("give either a .pt2 file or --example NAME (tiny, residual, conv_relu).")
     quantizer = quantizer_by_name(args.quantizer)
+    # every path is checked before the pipeline runs: a bad --out must not cost a whole capture
+    out = Path(args.out)
+    report_files = [f"{s}.json" for s in STAGE_ORDER]
+    check_out_dir(out, report_files, args.force)
+    if args.html:
+        check_html(Path(args.html), args.force)
     steps = 4 + bool(args.decompose)
     progress = _Progress(steps)
     if args.example:
         model = get_model(args.example).eval()
-        run = progress.step(f"export {args.example}", lambda: pl.Run(model, example_inputs(8), dynamic_batch=True))
+        run = progress.step(
+            f"export {args.example}", lambda: pl.Run(model, example_inputs(8), dynamic_batch=True, strict=args.strict)
+        )
         batches = calibration_batches(8, 8)
     else:
         ep = load_exported(args.model)
@@ -65,19 +77,21 @@ def report(args: argparse.Namespace) -> int:
         progress.step("calibrate (skipped: the archive has no example inputs)", lambda: None)
     progress.step("convert", run.convert)
 
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    stale = remove_stale(out, report_files, keep=[f"{s}.json" for s in run.stages])
     print()
     for stage in run:
         print(
             f"== {stage.name}: {pl.node_count(stage)} nodes, {len(stage.snapshot.observers)} observers, "
             f"{len(stage.snapshot.qdq)} q/dq"
         )
-        (out / f"{stage.name}.json").write_text(stage.snapshot.to_json(), encoding="utf-8")
+        write_atomic(out / f"{stage.name}.json", stage.snapshot.to_json())
     print(f"\nsequence (converted): {pl.sequence(run['converted'])}\n")
     for table in run_tables(run):
         print(table.to_text(), end="\n\n")
     print(f"snapshots written to {out}/ ({', '.join(s + '.json' for s in run.stages)})")
+    if stale:
+        print(f"removed {', '.join(stale)} of an earlier report (this run has no such stage)")
     if args.html:
         from .report import write_html
 

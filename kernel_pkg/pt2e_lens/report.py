@@ -6,6 +6,7 @@ import html
 from pathlib import Path
 from typing import Any
 
+from ._outputs import write_atomic
 from .display import html_fragment
 from .views import view_of
 
@@ -25,6 +26,5 @@ def html_page(x: Any, title: str = "pt2e-lens report") -> str:
 
 def write_html(x: Any, path: str | Path, title: str = "pt2e-lens report") -> Path:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html_page(x, title), encoding="utf-8")
+    write_atomic(path, html_page(x, title))  # a reader never sees half a report
     return path

@@ -15,8 +15,20 @@ def node_count(x: Any) -> int:
 
 
 def op_counts(x: Any) -> Counter:
-    """call_function nodes by short op name: conv2d, _native_batch_norm_legit_no_training, getitem…"""
-    return Counter(n["target"] for n in snapshot(x).nodes if n["op"] == "call_function")
+    """call_function nodes by short op name: conv2d, _native_batch_norm_legit_no_training, getitem…
+
+    A q/dq op keeps an overload other than `.default` in its name, so static and dynamic q/dq count apart:
+    `quantize_per_tensor` (literal qparams) vs `quantize_per_tensor.tensor` (qparams computed per batch).
+    """
+    return Counter(op_label(n) for n in snapshot(x).nodes if n["op"] == "call_function")
+
+
+def op_label(node: dict) -> str:
+    """The node's short op name; for q/dq plus its overload unless that is `default` (from `target_full`)."""
+    short, parts = node["target"], node["target_full"].split(".")
+    if node["role"] in ("quantize", "dequantize") and len(parts) >= 3 and parts[-2] == short and parts[-1] != "default":
+        return f"{short}.{parts[-1]}"
+    return short
 
 
 def diff_ops(a: Any, b: Any, label_a: str = "a", label_b: str = "b") -> Table:

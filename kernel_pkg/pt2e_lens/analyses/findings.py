@@ -7,7 +7,7 @@ front end shows the same list in the snapshot's `findings`.
 from __future__ import annotations
 
 from .._targets import BATCH_NORMS as _BATCH_NORMS
-from ..snapshot import Snapshot
+from ..snapshot import Snapshot, part_failed
 from ..snapshot.keys import Key, spec_by_key, tensor_of
 from .sharing_groups import blocked, root_spec
 from .text import key_text
@@ -133,12 +133,13 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
         )
     quantizes: dict[str, dict[tuple, list[str]]] = {}
     for q in snap.qdq:
-        if q["kind"] == "quantize" and q["tensor"]:
+        # a dynamic quantize (qparams computed per batch, no literal scale) is not a requantize round trip
+        if q["kind"] == "quantize" and q["tensor"] and q["scale"]:
             quantizes.setdefault(q["tensor"], {}).setdefault(_qparams(q), []).append(q["node"])
     for tensor, variants in quantizes.items():
         if len(variants) > 1 and tensor not in by_tensor:
             nodes = [n for names in variants.values() for n in names]
-            ranges = ", ".join(f"[{p[1]}, {p[2]}] scale {p[3][0] if p[3] else None:.4g}" for p in variants)
+            ranges = ", ".join(_variant_text(p) for p in variants)
             out.append(
                 finding(
                     "mismatched-observers",
@@ -148,6 +149,12 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
                 )
             )
     return out
+
+
+def _variant_text(p: tuple) -> str:
+    """`int8 [-128, 127] scale 0.0123`; a dynamic quantize has no fixed scale (it is computed per batch)."""
+    scale = f"scale {p[3][0]:.4g}" if p[3] and isinstance(p[3][0], (int, float)) else "dynamic scale"
+    return f"{p[0] or '?'} [{p[1]}, {p[2]}] {scale}"
 
 
 def _weight_granularity(snap: Snapshot) -> dict[str, str]:
@@ -185,15 +192,22 @@ def per_tensor_weights(snap: Snapshot) -> list[dict]:
     ]
 
 
+analysis_failed = part_failed  # one wording for a part of the builder and a findings rule
+
+
 def explain(snap: Snapshot, problems: list[dict] | None = None) -> list[dict]:
     """Every finding for this snapshot; `problems` are pl.check's, recorded when the run prepared."""
     out = list(problems or [])
     for rule in (nothing_quantized, decomposed, fp32_islands, mismatched_observers, per_tensor_weights):
-        out += rule(snap)
+        try:
+            out += rule(snap)
+        except Exception as e:
+            out.append(analysis_failed(f"findings.{rule.__name__}", e))
     return out
 
 
 def with_findings(snap: Snapshot, problems: list[dict] | None = None) -> Snapshot:
     """Fill the snapshot's `findings` (the builder leaves them empty: the rules read the finished snapshot)."""
-    snap.data["findings"] = explain(snap, problems)
+    failed_parts = [f for f in snap.data["findings"] if f["kind"] == "analysis-failed"]  # the builder's
+    snap.data["findings"] = failed_parts + [f for f in explain(snap, problems) if f not in failed_parts]
     return snap

@@ -126,8 +126,9 @@ def boundaries(x: Any) -> Table:
 def sequence(x: Any) -> str:
     """The course's one-line form of the call_function nodes: `dq q dq conv2d q dq relu …`."""
     short = {"quantize": "q", "dequantize": "dq"}
+    # the op's own name (`atan2`, `linear_int8`), not the node id with its counter stripped; `relu_` → `relu`
     return " ".join(
-        short.get(n["role"]) or n["id"].rstrip("_0123456789") for n in snapshot(x).nodes if n["op"] == "call_function"
+        short.get(n["role"]) or n["target"].rstrip("_") for n in snapshot(x).nodes if n["op"] == "call_function"
     )
 
 

@@ -23,14 +23,30 @@ def _batch_dims(example_inputs: tuple) -> tuple:
     return tuple({0: batch} if isinstance(t, torch.Tensor) and t.dim() > 0 else None for t in example_inputs)
 
 
-def export(model: torch.nn.Module, example_inputs: tuple, dynamic_batch: bool) -> torch.export.ExportedProgram:
+def export_mode(strict: bool) -> str:
+    return "strict" if strict else "non-strict"
+
+
+def export(
+    model: torch.nn.Module,
+    example_inputs: tuple,
+    dynamic_batch: bool,
+    strict: bool = False,
+    dynamic_shapes: Any = None,
+) -> torch.export.ExportedProgram:
     if not isinstance(model, torch.nn.Module):
         raise Pt2eLensError(
             f"pl.Run needs an nn.Module, a GraphModule or an ExportedProgram, got {type(model).__name__}."
         )
-    dynamic_shapes = _batch_dims(example_inputs) if dynamic_batch else None
+    if not isinstance(strict, bool):
+        raise Pt2eLensError(f"strict= is the export mode: True or False, got {strict!r}.")
+    if dynamic_shapes is not None and dynamic_batch:
+        raise Pt2eLensError("give either dynamic_batch=True or dynamic_shapes=..., not both.")
+    if dynamic_shapes is None and dynamic_batch:
+        dynamic_shapes = _batch_dims(example_inputs)
+    other = "strict=False" if strict else "strict=True"
     try:
-        return torch.export.export(model, example_inputs, dynamic_shapes=dynamic_shapes)
+        return torch.export.export(model, example_inputs, dynamic_shapes=dynamic_shapes, strict=strict)
     except Exception as e:
         hint = (
             " (the model specialises on the batch size: try dynamic_batch=False)"
@@ -38,8 +54,9 @@ def export(model: torch.nn.Module, example_inputs: tuple, dynamic_batch: bool) -
             else ""
         )
         raise Pt2eLensError(
-            f"torch.export could not capture {type(model).__name__}: {first_line(e)}{hint}. "
-            f"Fix the model code it points at, or pass a GraphModule/ExportedProgram you exported yourself.",
+            f"torch.export ({export_mode(strict)} export mode) could not capture {type(model).__name__}: "
+            f"{first_line(e)}{hint}. Try the other export mode ({other}), fix the model code it points at, "
+            f"or pass a GraphModule/ExportedProgram you exported yourself.",
             original=e,
         ) from None
 

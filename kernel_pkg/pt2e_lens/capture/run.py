@@ -7,39 +7,52 @@ every stage keeps its own: the user's model, ExportedProgram and GraphModules ar
 from __future__ import annotations
 
 import dataclasses
+import re
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import torch
 
-from .._copy import private_copy
-from .._torchao import Quantizer, convert_pt2e
+from .._copy import own_program, private_copy
+from .._torchao import Quantizer, convert_pt2e, is_observer_module
 from ..analyses.decomposition import decomposition_table
 from ..analyses.findings import with_findings
 from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
 from ..prepare.checks import CheckedPrepare
 from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
+from ..snapshot.inserted import observer_sites, roles_from_diff
 from ..snapshot.keys import serves_from_callback
+from ._calibration import BadBatch, expected_inputs, feed
 from ._strip import without_observers
-from .export import check_example_inputs, export, require_dynamic_batch
+from .export import check_example_inputs, export, export_mode, require_dynamic_batch
 from .stage import STAGE_ORDER, Stage
 
 
 class Run(HasSnapshot, Displayable):
     """Step through PT2E, keeping every stage: `run["prepared"].graph_module`, `.snapshot`."""
 
-    def __init__(self, model: Any, example_inputs: Any = None, dynamic_batch: bool = False):
+    def __init__(
+        self,
+        model: Any,
+        example_inputs: Any = None,
+        dynamic_batch: bool = False,
+        strict: bool = False,
+        dynamic_shapes: Any = None,
+    ):
         self._stages: dict[str, Stage] = {}
+        # "strict" / "non-strict" when this run exported the model itself (its errors name the mode)
+        self.export_mode: str | None = None
         # the prepared module being calibrated; convert consumes it (see _observed_module)
         self._working: torch.fx.GraphModule | None = None
         self._calibrated = False
+        self._observed_batches = 0  # over every calibrate() call since prepare
         self.dynamic_batch = dynamic_batch
         if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
             require_dynamic_batch(model)  # a graph's batch size was fixed when it was exported
         if isinstance(model, torch.export.ExportedProgram):
-            ep = model  # .module() and run_decompositions() return new objects: ep stays untouched
+            ep = own_program(model)  # the stage owns its graph and tensors: the user's program stays untouched
             self._add(Stage("exported", make=ep.module, exported_program=ep))
         elif isinstance(model, torch.fx.GraphModule):
             self._add(Stage("exported", private_copy(model)))
@@ -49,7 +62,9 @@ class Run(HasSnapshot, Displayable):
                     "pl.Run(model, example_inputs): example_inputs is required to export a model, e.g. (x,)."
                 )
             inputs = check_example_inputs(example_inputs)
-            ep = export(model, inputs, dynamic_batch)
+            # torch.export shares the model's parameters and buffers with the program: take our own
+            ep = own_program(export(model, inputs, dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes))
+            self.export_mode = export_mode(strict)
             self._add(Stage("exported", make=ep.module, exported_program=ep))
 
     # -- stages
@@ -117,7 +132,12 @@ class Run(HasSnapshot, Displayable):
             )
             annotated["snapshot"] = with_findings(build(graph, "annotated", record), record.problems)
 
-        done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated)
+        try:
+            done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated)
+        except Pt2eLensError as e:
+            if self.export_mode == "non-strict" and not annotated and _quantizer_failed(e):
+                raise _export_mode_error(name, e) from None
+            raise
         recorder, prepared = done.recorder, done.prepared
         known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
@@ -133,34 +153,41 @@ class Run(HasSnapshot, Displayable):
             )
         )
         self._add(prepared_stage)
-        self._working, self._calibrated = prepared, False
+        self._working, self._calibrated, self._observed_batches = prepared, False, 0
         return self
 
     def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> Run:
-        """Feed input tuples (or call `batches(prepared_module)`) through the prepared model."""
+        """Feed input tuples (or call `batches(prepared_module)`) through the prepared model.
+
+        A batch that fails is not observed; the batches before it are kept (in `run["calibrated"]`), the
+        error names the failing batch, and `run.calibrate(more)` continues from there.
+        """
         if "prepared" not in self._stages:
             raise Pt2eLensError("calibrate() needs a prepared model: call run.prepare(quantizer) first.")
         working = self._observed_module()
-        done = 0
-        try:
-            with torch.no_grad():
-                if callable(batches) and not hasattr(batches, "__iter__"):
+        if callable(batches) and not hasattr(batches, "__iter__"):
+            try:
+                with torch.no_grad():
                     batches(working)
-                    done = 1
-                else:
-                    for batch in batches:
-                        working(*(batch if isinstance(batch, (tuple, list)) else (batch,)))
-                        done += 1
-        except Exception as e:
-            last_good = self._stages["calibrated" if self._calibrated else "prepared"]
-            self._working = private_copy(last_good.graph_module)  # drop the half-observed batch
-            raise self._calibration_error(e, done) from None
+            except Exception as e:
+                self._working = None  # the callable may have stopped half way: re-made from the last stage
+                raise Pt2eLensError(
+                    f"calibrate(fn) raised {type(e).__name__}: {first_line(e)} — nothing of this call is kept; "
+                    f"the run stays as it was before.",
+                    original=e,
+                ) from None
+            done, failure = 1, None
+        else:
+            done, failure = feed(working, batches, expected_inputs(working), self.dynamic_batch)
+        if done:
+            self._calibrated = True
+            self._observed_batches += done
+            record = dataclasses.replace(self._stages["prepared"].record, qparams={})  # its own qparams cache
+            self._add(Stage("calibrated", private_copy(working), record, info={"batches": done}))
+        if failure is not None:
+            raise self._calibration_error(*failure, kept=done)
         if done == 0:
             raise Pt2eLensError("calibrate() got no batches: pass an iterable of input tuples, e.g. [(x1,), (x2,)].")
-        self._calibrated = True
-        prepared = self._stages["prepared"].record
-        record = dataclasses.replace(prepared, qparams={})  # its own qparams cache
-        self._add(Stage("calibrated", private_copy(working), record, info={"batches": done}))
         return self
 
     def _observed_module(self) -> torch.fx.GraphModule:
@@ -170,16 +197,24 @@ class Run(HasSnapshot, Displayable):
             self._working = private_copy(last.graph_module)
         return self._working
 
-    def _calibration_error(self, e: BaseException, index: int) -> Pt2eLensError:
-        text = str(e)
-        if not self.dynamic_batch and ("Guard failed" in text or "size()[0]" in text or "Expected input" in text):
-            return Pt2eLensError(
-                f"calibration batch {index} has another shape than the example inputs and the model was "
-                f"exported with a static batch size ({first_line(e, 120)}): use pl.Run(..., dynamic_batch=True) "
-                f"or batches of the example size.",
-                original=e,
+    def _calibration_error(self, index: int, e: BaseException, kept: int) -> Pt2eLensError:
+        if isinstance(e, BadBatch):
+            cause = str(e)
+        else:
+            cause = f"{type(e).__name__}: {first_line(e, 160)}"
+            if not self.dynamic_batch and "size()[0]" in str(e):
+                cause += " (the model was exported with a static batch size: use dynamic_batch=True)"
+        total = self._observed_batches if self._calibrated else 0
+        if kept:
+            then = (
+                f"the {kept} batch(es) before it are observed and kept in run['calibrated'] ({total} in all) — "
+                f"fix or drop batch {index} and call run.calibrate(rest) to go on"
             )
-        return Pt2eLensError(f"calibration batch {index} failed: {type(e).__name__}: {first_line(e)}.", original=e)
+        elif total:
+            then = f"the {total} batch(es) of earlier calls are kept — fix or drop it and call run.calibrate(rest)"
+        else:
+            then = "nothing was observed yet — fix or drop it and call run.calibrate(batches) again"
+        return Pt2eLensError(f"calibration batch {index} was not observed: {cause}; {then}.", original=e)
 
     def convert(self) -> Run:
         if "prepared" not in self._stages:
@@ -194,8 +229,12 @@ class Run(HasSnapshot, Displayable):
             warnings.simplefilter("ignore")
             # the latest stage holds its own copy: convert the working module itself, in place
             working, self._working = self._observed_module(), None
+            modules = dict(working.named_modules())
+            sites = observer_sites(working, lambda target: is_observer_module(modules.get(target)))
             converted = convert_pt2e(working)
-        stage = Stage("converted", converted, self._stages["prepared"].record, info={"calibrated": self._calibrated})
+        # q/dq are what each observer's convert() inserted, whatever their op names (fp16 casts, custom int4 ops)
+        record = dataclasses.replace(self._stages["prepared"].record, qdq_roles=roles_from_diff(converted, sites))
+        stage = Stage("converted", converted, record, info={"calibrated": self._calibrated})
         self._add(stage)
         if self._calibrated:
             self._stages["calibrated"].record.qparams.update(
@@ -207,6 +246,25 @@ class Run(HasSnapshot, Displayable):
         return f"<pt2e_lens.Run stages={self.stages}>"
 
 
+_CHANGED_ANNOTATIONS = re.compile(r"has (changed|removed) annotations")
+
+
+def _quantizer_failed(e: Pt2eLensError) -> bool:
+    """The quantizer itself raised while annotating (not ComposableQuantizer's own overwrite check)."""
+    return e.original is not None and not _CHANGED_ANNOTATIONS.search(str(e.original))
+
+
+def _export_mode_error(name: str, e: Pt2eLensError) -> Pt2eLensError:
+    """Same start as the quantizer error (what raised, and why), then the export mode as the likely cause."""
+    head = str(e).rsplit(" — ", 1)[0].rstrip(".")
+    return Pt2eLensError(
+        f"{head} — the graph comes from non-strict torch.export (export mode strict=False), and some quantizers "
+        f"(e.g. X86InductorQuantizer on resnet18) only handle strict-exported graphs: pass strict=True to "
+        f"pl.capture / pl.Run; if it fails then too, fix {name}. Earlier stages are kept.",
+        original=e.original,
+    )
+
+
 def capture(
     model: Any,
     example_inputs: Any,
@@ -214,13 +272,24 @@ def capture(
     calibration: Iterable[Any] | Callable | None = None,
     dynamic_batch: bool = False,
     decompose: Any = False,
+    strict: bool = False,
+    dynamic_shapes: Any = None,
 ) -> Run:
-    """Every stage in one call: export, optional decompose, prepare, calibrate (if given), convert."""
-    run = Run(model, example_inputs, dynamic_batch=dynamic_batch)
+    """Every stage in one call: export, optional decompose, prepare, calibrate (if given), convert.
+
+    `strict` and `dynamic_shapes` go to torch.export. If a calibration batch fails, the error carries the
+    run so far as `e.run` (the good batches observed), to continue with `e.run.calibrate(rest).convert()`.
+    """
+    run = Run(model, example_inputs, dynamic_batch=dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes)
     if decompose is not False:
         run.decompose(decompose)
     run.prepare(quantizer)
     if calibration is not None:
-        run.calibrate(calibration)
+        try:
+            run.calibrate(calibration)
+        except Pt2eLensError as e:
+            err = Pt2eLensError(f"{str(e).rstrip('.')} (the run so far is e.run).", original=e.original)
+            err.run = run  # type: ignore[attr-defined]
+            raise err from None
     run.convert()
     return run

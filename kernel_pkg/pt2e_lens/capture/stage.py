@@ -8,7 +8,7 @@ from typing import Any
 
 import torch
 
-from .._copy import private_copy
+from .._copy import own_tensors, private_copy
 from .._graph import HasGraph
 from ..analyses.findings import with_findings
 from ..display_hook import Displayable
@@ -58,7 +58,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
     def fresh_module(self) -> torch.fx.GraphModule:
         """A new private module of this stage for a step that mutates it (prepare)."""
         if self._graph_module is None:
-            return self._remake()  # ep.module() is new on every call: no copy needed
+            # ep.module() is a new graph on every call, but its tensors are the program's: clone them
+            return own_tensors(self._remake())
         return private_copy(self._graph_module)
 
     @cached_property

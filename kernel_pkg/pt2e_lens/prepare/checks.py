@@ -12,7 +12,13 @@ import warnings
 
 import torch
 
-from .._torchao import DerivedQuantizationSpec, Quantizer, SharedQuantizationSpec, prepare_pt2e
+from .._torchao import (
+    DerivedQuantizationSpec,
+    QuantizationSpecBase,
+    Quantizer,
+    SharedQuantizationSpec,
+    prepare_pt2e,
+)
 from ..analyses.findings import finding
 from ..analyses.text import key_phrase
 from ..errors import first_line
@@ -30,6 +36,30 @@ def _nodes(k) -> list[str]:
     return [n.name for n in k] if isinstance(k, tuple) else [k.name]
 
 
+def _is_edge_or_node(x) -> bool:
+    return isinstance(x, torch.fx.Node) or (
+        isinstance(x, tuple) and len(x) == 2 and all(isinstance(n, torch.fx.Node) for n in x)
+    )
+
+
+def _not_spec_problems(specs: dict) -> list[dict]:
+    """A value in input_qspec_map / output_qspec that is no torchao spec at all (e.g. the string "int8")."""
+    out = []
+    for key, spec in specs.items():
+        if not isinstance(spec, QuantizationSpecBase):
+            out.append(
+                finding(
+                    "not-a-spec",
+                    _nodes(key),
+                    f"{_key_name(key)} has {spec!r} ({type(spec).__name__}) as its spec, which is no torchao "
+                    f"QuantizationSpec: prepare_pt2e cannot make an observer from it (a bare AssertionError) — use "
+                    f"QuantizationSpec(dtype=…, observer_or_fake_quant_ctr=…), a SharedQuantizationSpec, a "
+                    f"DerivedQuantizationSpec or a FixedQParamsQuantizationSpec.",
+                )
+            )
+    return out
+
+
 def _shared_problems(specs: dict) -> list[dict]:
     pos = {k: i for i, k in enumerate(specs)}
     out, cycles = [], set()
@@ -37,6 +67,17 @@ def _shared_problems(specs: dict) -> list[dict]:
         if not isinstance(spec, SharedQuantizationSpec):
             continue
         target = spec.edge_or_node
+        if not _is_edge_or_node(target):
+            out.append(
+                finding(
+                    "shared-bad-target",
+                    _nodes(key),
+                    f"{_key_name(key)} has SharedQuantizationSpec({target!r}): it must point at a Node (that node's "
+                    f"output) or an edge tuple (producer, consumer) of this graph, not a {type(target).__name__} — "
+                    f"pass the node object itself, e.g. SharedQuantizationSpec(conv_node).",
+                )
+            )
+            continue
         nodes = _nodes(key) + [n for n in _nodes(target) if n not in _nodes(key)]
         if target not in specs:
             out.append(
@@ -61,8 +102,9 @@ def _shared_problems(specs: dict) -> list[dict]:
                 finding(
                     "shared-cycle",
                     nodes,
-                    f"{_key_name(key)} is part of a circle of SharedQuantizationSpecs: prepare_pt2e recurses until "
-                    f"RecursionError — let one of them carry a real QuantizationSpec.",
+                    f"{_key_name(key)} is part of a circle of SharedQuantizationSpecs (each shares with the next, none "
+                    f"carries a real spec): prepare_pt2e cannot resolve it (RecursionError or AssertionError) — let "
+                    f"one of them carry a real QuantizationSpec.",
                 )
             )
         elif pos[target] > pos[key]:
@@ -151,7 +193,8 @@ def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseE
         out.append(finding("annotate-failed", [], f"{where} raised {type(cause).__name__}: {first_line(cause)}"))
     if annotated is not None:
         specs = edge_or_node_specs(annotated)
-        out += _shared_problems(specs) + _derived_problems(specs) + _constant_problems(specs, annotated)
+        out += _not_spec_problems(specs) + _shared_problems(specs) + _derived_problems(specs)
+        out += _constant_problems({k: v for k, v in specs.items() if isinstance(v, QuantizationSpecBase)}, annotated)
     return out
 
 

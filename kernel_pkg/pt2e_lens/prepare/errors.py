@@ -14,8 +14,16 @@ from .recorder import QuantizerFailed
 # which pl.check findings explain a bare torchao error, best first
 _EXPLAINED_BY = (
     (RecursionError, ("shared-cycle", "shared-later")),
-    (KeyError, ("shared-unannotated", "derived-unobserved", "shared-later")),
-    (AssertionError, ("shared-later", "shared-unannotated", "derived-unobserved")),
+    (
+        KeyError,
+        ("shared-bad-target", "not-a-spec", "shared-cycle", "shared-unannotated", "derived-unobserved", "shared-later"),
+    ),
+    (
+        AssertionError,
+        ("not-a-spec", "shared-bad-target", "shared-cycle", "shared-later", "shared-unannotated", "derived-unobserved"),
+    ),
+    (AttributeError, ("not-a-spec", "shared-bad-target")),
+    (TypeError, ("not-a-spec", "shared-bad-target")),
 )  # ComposableQuantizer's "changed annotations" RuntimeError already names both quantizers: see _CHANGED
 _CHANGED = re.compile(r"Quantizer (\S+) has (changed|removed) annotations on node (\S+)")
 

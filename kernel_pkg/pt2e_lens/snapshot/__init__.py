@@ -10,12 +10,13 @@ from functools import cached_property
 
 import torch
 
-from ..errors import Pt2eLensError
+from ..errors import Pt2eLensError, first_line
 from ._nodes import nodes_and_edges
 from ._observers import observers
 from ._qdq import qdq
 from ._specs import SpecTable
 from ._specs import annotations as annotation_dicts
+from .inserted import roles_from_provenance
 
 SCHEMA_VERSION = 1
 FORMAT = "pt2e-lens.snapshot"
@@ -32,6 +33,8 @@ class CaptureRecord:
     qparams: dict[str, tuple[list, list]] = field(default_factory=dict)
     skipped_by: dict[str, list[str]] = field(default_factory=dict)  # node → later sub-quantizers that skipped it
     problems: list[dict] = field(default_factory=list)  # pl.check's findings on the quantizer, as Finding dicts
+    # node → (quantize | dequantize, observer module name): what convert inserted for each observer (a graph diff)
+    qdq_roles: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 class Snapshot:
@@ -127,11 +130,33 @@ def build(
 
 def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | None) -> Snapshot:
     modules = dict(gm.named_modules(remove_duplicate=False))
-    nodes, edges = nodes_and_edges(gm, modules)
+    roles = record.qdq_roles if record and record.qdq_roles else roles_from_provenance(gm)
+    nodes, edges = nodes_and_edges(gm, modules, roles)
     by_id = {n["id"]: n for n in nodes}
     specs = SpecTable()
-    anns = annotation_dicts(gm, specs, record.blame if record else {}, record.skipped_by if record else {})
-    obs = observers(gm, modules, by_id, specs, record.serves if record else None, record.qparams if record else None)
+    failed: list[tuple[str, BaseException]] = []
+
+    def part(name: str, fn, *args) -> list:
+        # one table that cannot be read (an unknown observer, a new op) must not take the snapshot down
+        try:
+            return fn(*args)
+        except Exception as e:
+            failed.append((name, e))
+            return []
+
+    anns = part(
+        "annotations", annotation_dicts, gm, specs, record.blame if record else {}, record.skipped_by if record else {}
+    )
+    obs = part(
+        "observers",
+        observers,
+        gm,
+        modules,
+        by_id,
+        specs,
+        record.serves if record else None,
+        record.qparams if record else None,
+    )
     data = {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
@@ -142,7 +167,18 @@ def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | 
         "specs": specs.specs,
         "annotations": anns,
         "observers": obs,
-        "qdq": qdq(gm, by_id),
-        "findings": [],  # filled by whoever knows the findings rules (analyses.findings): not the builder
+        "qdq": part("qdq", qdq, gm, by_id, roles),
+        # a table the builder could not read: the findings rules (analyses.findings) add theirs after these
+        "findings": [part_failed(f"snapshot.{name}", e) for name, e in failed],
     }
     return Snapshot(data)
+
+
+def part_failed(name: str, e: BaseException) -> dict:
+    """The Finding that stands in for a part that raised: one analysis never takes a capture down."""
+    return {
+        "kind": "analysis-failed",
+        "message": f"the {name} analysis failed ({type(e).__name__}: {first_line(e, 160)}): its results are "
+        "missing from this view, everything else is complete — please report this graph to pt2e-lens.",
+        "nodes": [],
+    }

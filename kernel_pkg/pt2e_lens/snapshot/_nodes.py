@@ -32,7 +32,7 @@ def flat_inputs(node: torch.fx.Node) -> Iterator[torch.fx.Node]:
             stack.pop()
 
 
-def role(node: torch.fx.Node, modules: dict[str, torch.nn.Module]) -> str:
+def role(node: torch.fx.Node, modules: dict[str, torch.nn.Module], qdq_roles: dict | None = None) -> str:
     op = node.op
     if op == "placeholder":
         return "input"
@@ -43,7 +43,8 @@ def role(node: torch.fx.Node, modules: dict[str, torch.nn.Module]) -> str:
     if op == "call_module" and is_observer_module(modules.get(str(node.target))):
         return "observer"
     if op == "call_function":
-        return qdq_kind(node.target) or "compute"
+        inserted = qdq_roles.get(node.name) if qdq_roles else None  # what an observer's convert() put there
+        return inserted[0] if inserted else (qdq_kind(node.target) or "compute")
     return "compute"
 
 
@@ -144,7 +145,9 @@ class _Memo:
             return short_name(target), full_name(target)
 
 
-def nodes_and_edges(gm: torch.fx.GraphModule, modules: dict[str, torch.nn.Module]) -> tuple[list[dict], list[dict]]:
+def nodes_and_edges(
+    gm: torch.fx.GraphModule, modules: dict[str, torch.nn.Module], qdq_roles: dict | None = None
+) -> tuple[list[dict], list[dict]]:
     memo = _Memo()
     nodes, edges = [], []
     for node in gm.graph.nodes:
@@ -158,7 +161,7 @@ def nodes_and_edges(gm: torch.fx.GraphModule, modules: dict[str, torch.nn.Module
                 "op": node.op,
                 "target": target,
                 "target_full": target_full,
-                "role": role(node, modules),
+                "role": role(node, modules, qdq_roles),
                 "module_path": stack[-1][0] if stack else "",
                 "module_stack": stack,
                 "shape": shape,

@@ -58,14 +58,20 @@ def _from_observer(node: torch.fx.Node) -> str | None:
     return None
 
 
-def qdq(gm: torch.fx.GraphModule, nodes_by_id: dict[str, dict]) -> list[dict]:
+def _op_label(node: torch.fx.Node, short: str) -> str:
+    """`quantize_per_tensor` for the `.default` overload, `quantize_per_tensor.tensor` (dynamic qparams) else."""
+    overload = getattr(node.target, "_overloadname", None)
+    return short if overload in (None, "default") else f"{short}.{overload}"
+
+
+def qdq(gm: torch.fx.GraphModule, nodes_by_id: dict[str, dict], roles: dict | None = None) -> list[dict]:
     out = []
     for node in gm.graph.nodes:
         kind = nodes_by_id[node.name]["role"]
         if kind not in ("quantize", "dequantize"):
             continue
         bound = _bound_args(node)
-        name = nodes_by_id[node.name]["target"]
+        name = _op_label(node, nodes_by_id[node.name]["target"])
         granularity = "affine" if "affine" in name else "per_channel" if "per_channel" in name else "per_tensor"
         dtype = _first(bound, _DTYPE)
         axis = bound.get("axis")
@@ -89,7 +95,7 @@ def qdq(gm: torch.fx.GraphModule, nodes_by_id: dict[str, dict]) -> list[dict]:
                 "quant_min": qmin if isinstance(qmin, int) else None,
                 "quant_max": qmax if isinstance(qmax, int) else None,
                 "tensor": tensor.name if isinstance(tensor, torch.fx.Node) else None,
-                "from_observer": _from_observer(node),
+                "from_observer": (roles[node.name][1] if roles and node.name in roles else _from_observer(node)),
             }
         )
     return out

@@ -75,8 +75,44 @@ def _compare(info, ref_entry, act_entry) -> tuple[float | None, float | None]:
     return _mean(r.sqnr for r in summary.results), _mean(r.mse_loss for r in summary.results)
 
 
-def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, list | None]]:
-    """Observer module name → (float node it observes, the float values of that node per batch, if known)."""
+def _root(node: torch.fx.Node) -> str:
+    """The name torchao's numeric debugger keys a node by: its greatest `from_node` ancestor (under strict
+    export that is dynamo's name, e.g. `y_1`, not the graph's `batch_norm_1`)."""
+    sources = node.meta.get("from_node") or ()
+    if not sources:
+        return node.name
+    src = sources[-1]
+    while getattr(src, "from_node", None):
+        src = src.from_node[-1]
+    return getattr(src, "name", node.name)
+
+
+def _tensor_out(node: torch.fx.Node) -> torch.fx.Node:
+    """A batch norm that returns a tuple (`_native_batch_norm_legit_no_training`): its `getitem(·, 0)` user."""
+    for user in node.users:
+        if user.target is operator.getitem and user.args[1] == 0:
+            return user
+    return node
+
+
+def _folded_bns(float_gm: torch.fx.GraphModule, ref_by: dict, act_by: dict) -> dict[str, tuple[str, str]]:
+    """conv key → (key of the batch norm's float output, batch norm name) for each batch norm that prepare
+    folded into the conv before it: its float output is what the conv's quantized output stands for."""
+    out = {}
+    for node in float_gm.graph.nodes:
+        if node.op != "call_function" or short_name(node.target) not in _BATCH_NORMS:
+            continue
+        conv = node.args[0] if node.args and isinstance(node.args[0], torch.fx.Node) else None
+        bn_key, bn_out = _root(node), _root(_tensor_out(node))
+        if conv is None or bn_key in act_by or bn_out in act_by:
+            continue
+        if _root(conv) in act_by and bn_out in ref_by:
+            out[_root(conv)] = (bn_out, node.name)
+    return out
+
+
+def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, str, list | None]]:
+    """Observer module name → (float node it observes, its debugger key, float values per batch if known)."""
     prepared = run["prepared"]
     gm = prepared.graph_module
     placeholders = [n.name for n in gm.graph.nodes if n.op == "placeholder"]
@@ -90,8 +126,9 @@ def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, list | Non
             values = [b[i] for b in batches] if i < len(batches[0]) else None
         elif node is not None and node.op == "get_attr":
             values = [operator.attrgetter(node.target)(gm).detach()] * len(batches)  # the (bn-folded) float weight
+        key = _root(node) if node is not None else o["observes"]
         for name in o["names"]:
-            out[name] = (o["observes"], values)
+            out[name] = (o["observes"], key, values)
     return out
 
 
@@ -114,39 +151,29 @@ def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
         if name in act_by:
             sqnr, mse = _compare(info, ref[info], act[act_by[name]])
             rows[name] = (name, act[act_by[name]][0], sqnr, mse, "")
-    for node in float_stage.graph_module.graph.nodes:
-        if short_name(node.target) not in _BATCH_NORMS or node.name in act_by:
-            continue
-        conv = node.args[0] if node.args and isinstance(node.args[0], torch.fx.Node) else None
-        if conv is not None and conv.name in act_by and node.name in ref_by:
-            info = act_by[conv.name]
-            sqnr, mse = _compare(info, ref[ref_by[node.name]], act[info])
-            rows[conv.name] = (
-                conv.name,
-                act[info][0],
-                sqnr,
-                mse,
-                f"{node.name} folded in: compared with its float output",
-            )
-            rows[node.name] = (node.name, None, None, None, f"folded into {conv.name} at prepare (no node of its own)")
+    # a conv whose batch norm prepare folded away computes the batch norm's output: compare it with that
+    folded = _folded_bns(float_stage.graph_module, ref_by, act_by)
+    for conv, (bn_key, bn_name) in folded.items():
+        info = act_by[conv]
+        sqnr, mse = _compare(info, ref[ref_by[bn_key]], act[info])
+        rows[conv] = (conv, act[info][0], sqnr, mse, f"{bn_name} folded in: compared with its float output")
+        rows[bn_key] = (bn_key, None, None, None, f"{bn_name} folded into {conv} at prepare (no node of its own)")
     for name in ref_by.keys() - act_by.keys() - rows.keys():
         rows[name] = (name, None, None, None, "no counterpart in the quantized graph")
-    for obs_name, (observed, values) in _observer_refs(run, batches).items():
+    for obs_name, (observed, key, values) in _observer_refs(run, batches).items():
         info = act_by.get(obs_name)
         if info is None:
             continue
-        if values is None and observed in ref_by:
-            values = ref[ref_by[observed]][2]
+        what = f"float {observed}"
+        if values is None and key in folded:  # the q/dq after a conv with a folded batch norm
+            values = ref[ref_by[folded[key][0]]][2]
+            what = f"float {folded[key][1]} (folded into {observed})"
+        elif values is None and key in ref_by:
+            values = ref[ref_by[key]][2]
         label = f"{observed} (q/dq {obs_name})"
         if values is None:
             rows[label] = (label, act[info][0], None, None, "input-edge q/dq: no float value to compare with")
             continue
         sqnr, mse = _compare(info, (observed, None, list(values)), act[info])
-        rows[label] = (
-            label,
-            act[info][0],
-            sqnr,
-            mse,
-            f"input-edge q/dq (skipped by torchao): compared with float {observed}",
-        )
+        rows[label] = (label, act[info][0], sqnr, mse, f"input-edge q/dq (skipped by torchao): compared with {what}")
     return Accuracy(list(rows.values()), stage=run["converted"])
