@@ -32,6 +32,7 @@ const TABLE_LABELS: Record<string, string> = {
   qdq: 'Q/DQ',
   decomposition: 'Decomposition',
   op_diff: 'Op diff',
+  sharing: 'Sharing groups',
 };
 const TABLE_ORDER = ['annotations', 'observers', 'qdq', 'decomposition', 'op_diff'];
 
