@@ -20,6 +20,14 @@ export function fitScale(cw: number, ch: number, W: number, H: number): number {
   return Math.max(MIN_READABLE, Math.min(1, cw / w));
 }
 
+/** Mean x of the boxes in the drawing's top row (nodes and closed groups). */
+export function topRowX(P: Placement): number {
+  let minY = Infinity;
+  for (const b of P.boxes.values()) if (b.kind !== 'expanded') minY = Math.min(minY, b.y - b.h / 2);
+  const row = [...P.boxes.values()].filter((b) => b.kind !== 'expanded' && b.y - b.h / 2 <= minY + 4);
+  return row.length ? row.reduce((s, b) => s + b.x, 0) / row.length : P.width / 2;
+}
+
 /** Panes whose fits use one scale (the smallest any of them needs), so compare panes read alike. */
 export class ScaleLink {
   readonly members: PanZoom[] = [];
@@ -111,12 +119,16 @@ export class PanZoom {
   }
 
   /** Show the drawing at scale k, its top at the top margin (so linked panes align): centred when it fits the
-   * width, else from its left edge (pan right for the rest). */
+   * width, else centred on its top row (where a graph starts) without leaving blank space at either side. */
   fitAt(k: number): void {
     const P = this.placement();
     if (!P) return;
     const [cw] = this.size();
-    const x = P.width * k <= cw - 2 * MARGIN * k ? (cw - P.width * k) / 2 : MARGIN * k;
+    let x = (cw - P.width * k) / 2;
+    if (P.width * k > cw - 2 * MARGIN * k) {
+      const top = topRowX(P);
+      x = Math.min(MARGIN * k, Math.max(cw - (P.width + MARGIN) * k, cw / 2 - top * k));
+    }
     this.t = { k, x, y: MARGIN * k };
     this.fitted = this.svg.getBoundingClientRect().width > 0;
     this.userMoved = false;

@@ -121,3 +121,20 @@ describe('int8 edges between closed groups', () => {
     expect(new Set(got)).toEqual(want);
   });
 });
+
+describe('fit position', () => {
+  it('a graph wider than the pane is shown around its top row, the way it starts', async () => {
+    const { topRowX } = await import('../../src/core/pan-zoom');
+    const box = (key: string, x: number, y: number, kind: 'node' | 'expanded' = 'node') => [
+      key,
+      { key, kind, x, y, w: 80, h: 40 },
+    ];
+    const P: any = {
+      boxes: new Map([box('g', 500, 300, 'expanded'), box('a', 700, 20), box('b', 760, 22), box('c', 100, 300)] as any),
+      routes: new Map(),
+      width: 1000,
+      height: 600,
+    };
+    expect(topRowX(P)).toBe(730);
+  });
+});
