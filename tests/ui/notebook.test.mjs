@@ -89,7 +89,7 @@ describe('nbconvert page of the executed quickstart, offline', () => {
   it('follows the notebook theme: the dark export draws the outputs dark (screenshots of both)', async () => {
     const colours = async (p) =>
       p.evaluate(() => {
-        const root = document.querySelector('.pt2e-lens');
+        const root = [...document.querySelectorAll('.pt2e-lens')].find((r) => r.querySelector('.pl-node rect'));
         root.scrollIntoView();
         return [getComputedStyle(root).backgroundColor, getComputedStyle(root.querySelector('.pl-node rect')).fill];
       });
