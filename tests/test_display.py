@@ -123,8 +123,11 @@ def test_accuracy_displays_as_a_heat_overlay_on_the_converted_graph():
 
 def test_run_view_carries_the_sharing_table():
     run = pl.Run(get_model("residual").eval(), example_inputs(2)).prepare(ConvQuantizer())
-    names = [t["name"] for t in mimebundle(run)[MIME]["tables"]]
-    assert "sharing" in names and "annotations" in names and "observers" in names
+    tables = {t["name"]: t for t in mimebundle(run)[MIME]["tables"]}
+    assert "sharing" in tables and "annotations" in tables and "observers" in tables
+    # a Run's tabs mix stages: each table says which one its rows come from
+    assert tables["observers"]["title"] == "observers (from prepared)"
+    assert tables["annotations"]["title"] in ("annotations (from annotated)", "annotations (from prepared)")
 
 
 def test_run_view_shows_what_the_decomposition_turned_each_op_into():

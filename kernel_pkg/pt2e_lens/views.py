@@ -152,6 +152,12 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
     )
 
 
+def _from_stage(t: Table, stage: str) -> Table:
+    """Say in a table's title which stage its rows come from (a Run's tabs mix stages)."""
+    t.title = f"{t.title or t.name} (from {stage})"
+    return t
+
+
 def run_tables(run: Run) -> list[Table]:
     """The tables a Run's tabbed view shows, each from the stage where it means most."""
     out: list[Table] = []
@@ -162,14 +168,14 @@ def run_tables(run: Run) -> list[Table]:
         ).tables()
     annotated = next((s for s in ("annotated", "prepared") if s in run), None)
     if annotated:
-        out.append(annotations_table(run[annotated]))
+        out.append(_from_stage(annotations_table(run[annotated]), annotated))
     observed = next((s for s in ("calibrated", "prepared") if s in run), None)
     if observed:
-        out.append(observers(run[observed]))
+        out.append(_from_stage(observers(run[observed]), observed))
     if "prepared" in run:
-        out.append(sharing(run["prepared"]))
+        out.append(_from_stage(sharing(run["prepared"]), "prepared"))
     if "converted" in run:
-        out.append(qdq(run["converted"]))
+        out.append(_from_stage(qdq(run["converted"]), "converted"))
     first, last = run.stages[0], run.stages[-1]
     if first != last:
         out.append(diff_ops(run[first], run[last], first, last))

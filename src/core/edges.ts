@@ -1,10 +1,11 @@
 // Edges of one pane: routed data edges, group-level aggregates, stubs for widely shared producers and
 // the dashed SharedQuantizationSpec links. Colours come from the JSON (spec ids, q/dq kinds) only.
 import { s, truncate } from './dom';
+import type { Facts } from './facts';
 import { lcaItems } from './groups';
 import { type Box, HEADER } from './hier-layout';
 import type { Scene } from './scene';
-import { FLOAT_EDGE, INT_EDGE } from './styles';
+import { AGG_EDGE, FLOAT_EDGE, INT_EDGE } from './styles';
 import type { Edge, Id } from './types';
 
 /** From the bottom of `a` to the top of `b`. Between groups: out of the source's group along its right
@@ -122,12 +123,23 @@ function anchorOf(sc: Scene, x: { edge: [Id, Id] } | { node: Id }): [number, num
   return a && b ? [(a.x + b.x) / 2, (a.y + a.h / 2 + b.y - b.h / 2) / 2] : null;
 }
 
+/** dtype of the int tensor an edge carries, read from the JSON's q/dq entries: the output of a quantize
+ * node, or the quantized input (arg 0) of a dequantize node — which is how a frozen int8 weight reaches
+ * dequantize_per_channel after convert. null for a float edge. */
+export function intDtype(f: Facts, e: Edge): string | null {
+  const q = f.qdq.get(e.src);
+  if (q?.kind === 'quantize') return q.dtype ?? 'int';
+  const dq = f.qdq.get(e.dst);
+  if (dq?.kind === 'dequantize' && e.arg === 0) return dq.dtype ?? 'int';
+  return null;
+}
+
 /** Data edges (aggregated between closed groups; stubs for widely shared producers) into `layer`. */
 export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (id: Id) => void): void {
   const d = sc.doc;
   const P = sc.placement;
   const f = sc.facts;
-  const agg = new Map<string, { n: number; src: Id; dst: Id }>();
+  const agg = new Map<string, { n: number; src: Id; dst: Id; int: number; dtype: string | null }>();
   const stubs = new Map<string, number>();
   for (const e of edges) {
     const ra = sc.repOf.get(e.src);
@@ -151,15 +163,15 @@ export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (
       });
       // an edge between different groups is not routed around boxes: draw it lighter
       if (sc.hier.parentOf.get(e.src) !== sc.hier.parentOf.get(e.dst)) p.setAttribute('opacity', '0.55');
-      const q = f.qdq.get(e.src);
+      const dtype = intDtype(f, e);
       const spec = f.edgeSpec(e.src, e.dst);
       let color = FLOAT_EDGE;
-      if (q && q.kind === 'quantize') {
+      if (dtype) {
         p.setAttribute('class', 'pl-edge pl-int');
+        p.setAttribute('data-dtype', dtype);
         color = INT_EDGE;
-        layer.appendChild(
-          s(d, 'text', { class: 'pl-edge-label', x: a.x + 4, y: a.y + a.h / 2 + 11 }, q.dtype ?? 'int'),
-        );
+        p.appendChild(s(d, 'title', undefined, `${dtype} tensor (${e.src} → ${e.dst})`));
+        layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: b.x + 4, y: b.y - b.h / 2 - 6 }, dtype));
       } else if (spec) {
         color = f.specColor(spec);
         p.setAttribute('class', 'pl-edge pl-spec');
@@ -171,23 +183,41 @@ export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (
       layer.appendChild(p);
     } else {
       const k = `${ra}\u0000${rb}`;
+      const dtype = intDtype(f, e);
       const cur = agg.get(k);
-      if (cur) cur.n += 1;
-      else agg.set(k, { n: 1, src: e.src, dst: e.dst });
+      if (cur) {
+        cur.n += 1;
+        if (dtype) {
+          cur.int += 1;
+          cur.dtype ??= dtype;
+        }
+      } else agg.set(k, { n: 1, src: e.src, dst: e.dst, int: dtype ? 1 : 0, dtype });
     }
   }
-  for (const [k, { n: count, src, dst }] of agg) {
+  for (const [k, { n: count, src, dst, int, dtype }] of agg) {
     const [ra, rb] = k.split('\u0000');
     const a = P.boxes.get(ra);
     const b = P.boxes.get(rb);
     if (!a || !b) continue;
+    // edges between closed groups keep their int8 mark: one int tensor among them marks the bundle
     const p = s(d, 'path', {
-      class: 'pl-edge pl-agg',
+      class: int ? 'pl-edge pl-agg pl-int' : 'pl-edge pl-agg',
       d: edgePath(sc, a, b, src, dst),
-      'marker-end': `url(#${sc.marker('#64748b')})`,
+      'data-src': ra,
+      'data-dst': rb,
+      'marker-end': `url(#${sc.marker(int ? INT_EDGE : AGG_EDGE)})`,
     });
-    p.appendChild(s(d, 'title', undefined, `${count} edge${count > 1 ? 's' : ''}`));
+    p.appendChild(
+      s(
+        d,
+        'title',
+        undefined,
+        `${count} edge${count > 1 ? 's' : ''}${int ? `, ${int} carrying ${dtype} tensors` : ''}`,
+      ),
+    );
     layer.appendChild(p);
+    if (int && dtype)
+      layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: b.x + 4, y: b.y - b.h / 2 - 6 }, dtype));
   }
 }
 

@@ -1,15 +1,18 @@
 // One pane: an SVG drawing of one Snapshot with module groups, search, selection and details. Drawing is
 // in nodes.ts / edges.ts, zoom and pan in pan-zoom.ts, layout in hier-layout.ts.
 
+import { badgesOf, badgesWidth, type Summary, summarize } from './badges';
+import { type NoteBox, noteBox } from './callout';
 import { renderDetails } from './details';
 import { clear, h, s } from './dom';
 import { drawEdges, drawSharedLinks } from './edges';
 import { Facts } from './facts';
 import { ancestors, buildHierarchy, type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
-import { HierLayout, type Placement } from './hier-layout';
+import { collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layout';
 import type { LayoutClient } from './layout-client';
-import { drawGroup, drawNode, legend } from './nodes';
+import { legend } from './legend';
+import { BADGE_ROW_H, drawGroup, drawNode } from './nodes';
 import { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
 import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
@@ -21,7 +24,11 @@ export interface GraphViewOptions {
   notes?: Record<Id, string>;
   marks?: { removed: Set<Id>; added: Set<Id> };
   overlay?: Overlay | null;
+  /** other panes show counterparts of this one (legend lists the mark) */
+  compare?: boolean;
   onSelect?: (id: Id | null) => void;
+  /** pointer over a node (null: left it), to highlight its counterparts in other panes */
+  onHover?: (id: Id | null) => void;
 }
 
 let uid = 0;
@@ -53,6 +60,10 @@ export class GraphView {
   private svg: SVGSVGElement | null = null;
   private viewport: SVGElement | null = null;
   private details: HTMLElement;
+  private drawer: HTMLElement;
+  private hovered = new Set<Id>();
+  private summary: Map<string, Summary> | undefined;
+  private notes = new Map<Id, NoteBox>();
   private status: HTMLElement;
   private results: HTMLElement;
   private busy: Promise<void> = Promise.resolve();
@@ -77,6 +88,10 @@ export class GraphView {
     this.edges = snap.edges.filter((e) => keep.has(e.src) && keep.has(e.dst));
     this.el = h(doc, 'div', { class: 'pl-graph' });
     this.details = h(doc, 'div', { class: 'pl-details' });
+    this.drawer = h(doc, 'aside', { class: 'pl-drawer', hidden: '', 'aria-label': 'details' });
+    const close = h(doc, 'button', { class: 'pl-btn pl-drawer-close', type: 'button', title: 'close details' }, '×');
+    close.addEventListener('click', () => void this.select(null, { notify: true }));
+    this.drawer.append(close, this.details);
     this.status = h(doc, 'span', { class: 'pl-status' });
     this.results = h(doc, 'div', { class: 'pl-results' });
     if (this.nodes.length === 0) {
@@ -91,9 +106,21 @@ export class GraphView {
       this.ready = Promise.resolve();
       return;
     }
-    this.buildChrome();
     this.hier = buildHierarchy(this.nodes, this.edges, boundaryOf(snap));
-    this.layout = new HierLayout(this.hier, this.facts.nodes, opts.client);
+    this.summary = this.hier.groups.size > 1 ? summarize(this.hier, this.facts, this.heat) : undefined;
+    for (const [id, text] of Object.entries(opts.notes ?? {}))
+      if (keep.has(id) && text) this.notes.set(id, noteBox(text));
+    this.buildChrome();
+    this.layout = new HierLayout(this.hier, this.facts.nodes, opts.client, {
+      noteOf: (id) => this.notes.get(id) ?? null,
+      collapsedSize: (g) => {
+        const w = collapsedWidth(g);
+        const sm = this.summary?.get(g.key);
+        const bs = sm ? badgesOf(sm, this.heat) : [];
+        if (!bs.length) return [w, GROUP_H];
+        return [Math.max(w, Math.ceil((badgesWidth(bs) + 20) / 16) * 16), GROUP_H + BADGE_ROW_H];
+      },
+    });
     this.expanded = initialExpanded(this.hier, this.nodes.length, opts.collapseThreshold);
     this.ready = this.redraw();
   }
@@ -132,6 +159,7 @@ export class GraphView {
       bar.appendChild(all);
     }
     bar.appendChild(this.status);
+    const stage = h(d, 'div', { class: 'pl-stage' });
     const canvas = h(d, 'div', { class: 'pl-canvas' });
     const svg = s(d, 'svg', { role: 'img', 'aria-label': 'graph' }) as SVGSVGElement;
     const defs = s(d, 'defs');
@@ -139,9 +167,16 @@ export class GraphView {
     this.viewport = s(d, 'g', { class: 'pl-viewport' });
     svg.appendChild(this.viewport);
     canvas.appendChild(svg);
+    stage.append(canvas, this.drawer);
     this.svg = svg;
     this.pz = new PanZoom(svg, this.viewport, canvas, () => this.placement);
-    this.el.append(bar, this.results, canvas, legend(this.doc, this.facts, this.nodes, this.heat), this.details);
+    const lg = legend(this.doc, this.facts, this.nodes, {
+      heat: this.heat,
+      marks: this.opts.marks,
+      compare: this.opts.compare,
+      groups: this.summary !== undefined,
+    });
+    this.el.append(bar, this.results, stage, lg);
   }
 
   // ---- layout + drawing -------------------------------------------------------------------------
@@ -191,7 +226,7 @@ export class GraphView {
       markerUnits: 'userSpaceOnUse',
       orient: 'auto-start-reverse',
     });
-    m.appendChild(s(this.doc, 'path', { d: 'M0,0 L10,5 L0,10 z', fill: color }));
+    m.appendChild(s(this.doc, 'path', { d: 'M0,0 L10,5 L0,10 z', style: `fill:${color}` }));
     this.svg!.querySelector('defs')!.appendChild(m);
     return id;
   }
@@ -212,6 +247,7 @@ export class GraphView {
       repOf: this.repOf,
       notes: this.opts.notes,
       heat: this.heat,
+      summary: this.summary,
       marker: (c) => this.marker(c),
       solid: [...P.boxes.values()].filter((b) => b.kind !== 'expanded'),
     };
@@ -227,7 +263,10 @@ export class GraphView {
     for (const b of P.boxes.values()) {
       if (b.kind === 'node') {
         const el = drawNode(sc, b, pick);
-        this.nodeEls.set(b.id!, el);
+        const id = b.id!;
+        el.addEventListener('mouseenter', () => this.opts.onHover?.(id));
+        el.addEventListener('mouseleave', () => this.opts.onHover?.(null));
+        this.nodeEls.set(id, el);
         gNodes.appendChild(el);
         nodeCount++;
       } else {
@@ -261,7 +300,7 @@ export class GraphView {
       }
     };
     for (const el of [...this.nodeEls.values(), ...this.groupEls.values()]) {
-      el.classList.remove('pl-selected', 'pl-counterpart', 'pl-match', 'pl-removed', 'pl-added');
+      el.classList.remove('pl-selected', 'pl-counterpart', 'pl-match', 'pl-removed', 'pl-added', 'pl-hover');
     }
     const m = this.opts.marks;
     if (m) {
@@ -270,6 +309,7 @@ export class GraphView {
     }
     mark(this.matches, 'pl-match');
     mark(this.counter, 'pl-counterpart');
+    mark(this.hovered, 'pl-hover');
     if (this.selected) mark([this.selected], 'pl-selected');
   }
 
@@ -288,9 +328,26 @@ export class GraphView {
       this.selected ? this.opts.notes?.[this.selected] : undefined,
       this.heatRow(this.selected),
     );
+    this.openDrawer(this.selected !== null);
     if (o.notify) this.opts.onSelect?.(this.selected);
     if (this.selected && o.reveal) await this.reveal(this.selected);
     else this.applyClasses();
+    if (this.selected) this.pz?.keepVisible(nodeKey(this.selected), this.drawerWidth());
+  }
+
+  private openDrawer(open: boolean): void {
+    if (open) this.drawer.removeAttribute('hidden');
+    else this.drawer.setAttribute('hidden', '');
+  }
+
+  private drawerWidth(): number {
+    return this.drawer.hasAttribute('hidden') ? 0 : this.drawer.getBoundingClientRect().width;
+  }
+
+  /** Highlight nodes that correspond to the node under the pointer in another pane (empty: clear). */
+  showHover(ids: Set<Id>): void {
+    this.hovered = new Set([...ids].filter((i) => this.facts.nodes.has(i)));
+    this.applyClasses();
   }
 
   /** Mark nodes that correspond to a selection made in another pane; details show the first. */
@@ -306,7 +363,9 @@ export class GraphView {
       first ? this.opts.notes?.[first] : undefined,
       this.heatRow(first),
     );
+    this.openDrawer(first !== null);
     this.applyClasses();
+    if (first) this.pz?.keepVisible(nodeKey(first), this.drawerWidth());
   }
 
   async reveal(id: Id): Promise<void> {
@@ -321,7 +380,7 @@ export class GraphView {
     if (changed) await this.redraw();
     else this.applyClasses();
     const b = this.placement?.boxes.get(nodeKey(id));
-    if (b) this.pz?.centerOn(b.x, b.y);
+    if (b) this.pz?.centerOn(b.x, b.y, this.drawerWidth());
   }
 
   search(q: string): Id[] {
@@ -374,6 +433,11 @@ export class GraphView {
 
   fit(): void {
     this.pz?.fit();
+  }
+
+  /** this pane's zoom/pan (render links the panes of a compare view to one scale) */
+  get panZoom(): PanZoom | null {
+    return this.pz;
   }
 
   /** Called when a hidden pane becomes visible: fit once it has a size. */

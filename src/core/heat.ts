@@ -16,6 +16,12 @@ export function heatColor(goodness: number): string {
   return `hsl(${Math.round(g * 120)}, 72%, 42%)`;
 }
 
+/** The same hue with the theme's lightness (--pl-heat-l), so the bar keeps its contrast in a dark theme. */
+export function heatStyle(color: string): string {
+  const hue = /hsl\((\d+)/.exec(color)?.[1] ?? '0';
+  return `fill:hsl(${hue} 72% var(--pl-heat-l))`;
+}
+
 export function makeHeat(overlay: Overlay | null | undefined): Heat | null {
   if (!overlay || typeof overlay.values !== 'object' || overlay.values === null) return null;
   const vals = Object.values(overlay.values).filter((v) => typeof v === 'number' && Number.isFinite(v));

@@ -1,5 +1,7 @@
 // Hierarchical layout: each expanded group is laid out on its own (children = nodes and child groups as
 // boxes), bottom-up, and cached; opening a group lays out that group and re-lays its ancestors only.
+
+import { NOTE_GAP, type NoteBox } from './callout';
 import { type Group, groupKey, type Hierarchy, itemKey, nodeKey } from './groups';
 import type { LayoutClient } from './layout-client';
 import type { LayoutResult } from './layout-engine';
@@ -20,6 +22,15 @@ export interface Box {
   h: number;
   group?: Group;
   id?: Id;
+  /** a node's note callout (absolute top-left corner), laid out beside it */
+  note?: NoteBox & { x: number; y: number };
+}
+
+export interface SizeRules {
+  /** a node's note, wrapped: the node's layout box widens by it */
+  noteOf?: (id: Id) => NoteBox | null;
+  /** a closed group's size (default: collapsedWidth × GROUP_H) */
+  collapsedSize?: (g: Group) => [number, number];
 }
 
 export interface Placement {
@@ -62,7 +73,19 @@ export class HierLayout {
     private h: Hierarchy,
     private nodes: Map<Id, GraphNode>,
     private client: LayoutClient,
+    private rules: SizeRules = {},
   ) {}
+
+  /** Layout size of a node item: the node plus its note callout, if any. */
+  private nodeSize(id: Id): [number, number] {
+    const w = nodeWidth(this.nodes.get(id)!);
+    const note = this.rules.noteOf?.(id);
+    return note ? [w + NOTE_GAP + note.w, Math.max(NODE_H, note.h)] : [w, NODE_H];
+  }
+
+  private closedSize(g: Group): [number, number] {
+    return this.rules.collapsedSize?.(g) ?? [collapsedWidth(g), GROUP_H];
+  }
 
   private async layGroup(
     g: Group,
@@ -73,13 +96,12 @@ export class HierLayout {
     await Promise.all(
       g.children.map(async (it) => {
         if (it.kind === 'node') {
-          const n = this.nodes.get(it.id)!;
-          sizes.set(nodeKey(it.id), [nodeWidth(n), NODE_H]);
+          sizes.set(nodeKey(it.id), this.nodeSize(it.id));
         } else if (expanded.has(it.group.key)) {
           const [w, hh] = await this.layGroup(it.group, expanded, stats);
           sizes.set(groupKey(it.group.key), [w + 2 * PAD, hh + HEADER + 2 * PAD]);
         } else {
-          sizes.set(groupKey(it.group.key), [collapsedWidth(it.group), GROUP_H]);
+          sizes.set(groupKey(it.group.key), this.closedSize(it.group));
         }
       }),
     );
@@ -143,7 +165,15 @@ export class HierLayout {
         const x = ox + cx;
         const y = oy + cy;
         if (it.kind === 'node') {
-          boxes.set(k, { key: k, kind: 'node', x, y, w: nodeWidth(this.nodes.get(it.id)!), h: NODE_H, id: it.id });
+          const w = nodeWidth(this.nodes.get(it.id)!);
+          const note = this.rules.noteOf?.(it.id);
+          if (note) {
+            // node on the left of its layout box, the callout on the right, both centred vertically
+            const [lw] = this.nodeSize(it.id);
+            const nx = x - lw / 2 + w / 2;
+            const callout = { ...note, x: nx + w / 2 + NOTE_GAP, y: y - note.h / 2 };
+            boxes.set(k, { key: k, kind: 'node', x: nx, y, w, h: NODE_H, id: it.id, note: callout });
+          } else boxes.set(k, { key: k, kind: 'node', x, y, w, h: NODE_H, id: it.id });
         } else if (expanded.has(it.group.key)) {
           const [iw, ih] = this.cache.get(it.group.key)!.size;
           const bw = iw + 2 * PAD;
@@ -151,7 +181,8 @@ export class HierLayout {
           boxes.set(k, { key: k, kind: 'expanded', x, y, w: bw, h: bh, group: it.group });
           put(it.group, x - bw / 2 + PAD, y - bh / 2 + HEADER + PAD);
         } else {
-          boxes.set(k, { key: k, kind: 'collapsed', x, y, w: collapsedWidth(it.group), h: GROUP_H, group: it.group });
+          const [cw, ch] = this.closedSize(it.group);
+          boxes.set(k, { key: k, kind: 'collapsed', x, y, w: cw, h: ch, group: it.group });
         }
       }
     };

@@ -1,12 +1,13 @@
 // Node and group boxes of one pane: role colours, observer group fills, annotation marker, output-spec
 // badge, notes; tooltips carry observer stats and q/dq parameters as text.
-import { fmtNum, fmtNums, h, s, truncate } from './dom';
-import type { Facts } from './facts';
-import { type Heat, heatColor } from './heat';
+import { allFp32, BADGE_GAP, type Badge, badgesOf, badgeWidth, type Summary } from './badges';
+import { NOTE_LINE, NOTE_PAD } from './callout';
+import { fmtNums, s, truncate } from './dom';
+import { heatStyle } from './heat';
 import { type Box, groupLabel, HEADER } from './hier-layout';
 import type { Scene } from './scene';
-import { groupFill, INT_EDGE, ROLE_COLORS } from './styles';
-import { type GraphNode, ROLES } from './types';
+import { groupFill } from './styles';
+import type { GraphNode } from './types';
 
 /** Second line of a node: its id when the label is the short target, else what else identifies it. */
 function subLabel(n: GraphNode, group?: number): string {
@@ -19,7 +20,6 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   const d = sc.doc;
   const f = sc.facts;
   const n = f.nodes.get(b.id!)!;
-  const c = ROLE_COLORS[n.role] ?? ROLE_COLORS.compute;
   const g = s(d, 'g', {
     class: `pl-node pl-role-${n.role}`,
     'data-id': n.id,
@@ -27,18 +27,21 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
     transform: `translate(${b.x - b.w / 2},${b.y - b.h / 2})`,
   });
   const obs = f.observerOf(n.id);
-  const fill = n.role === 'observer' && obs ? groupFill(obs.group) : c.fill;
-  g.appendChild(s(d, 'rect', { class: 'pl-box', width: b.w, height: b.h, rx: 6, fill, stroke: c.stroke }));
+  // role colours come from the stylesheet (.pl-role-*); an observer is filled by its sharing group
+  g.appendChild(
+    s(d, 'rect', {
+      class: 'pl-box',
+      width: b.w,
+      height: b.h,
+      rx: 6,
+      style: n.role === 'observer' && obs ? `fill:${groupFill(obs.group)}` : undefined,
+    }),
+  );
   const heat = sc.heat?.of(n.id);
   const cx = heat ? b.w / 2 + 3 : b.w / 2; // text clears the overlay bar
   const maxChars = Math.max(6, Math.floor((b.w - 12) / 7));
   g.appendChild(
-    s(
-      d,
-      'text',
-      { class: 'pl-label', x: cx, y: 17, 'text-anchor': 'middle', fill: c.text },
-      truncate(n.target, maxChars),
-    ),
+    s(d, 'text', { class: 'pl-label', x: cx, y: 17, 'text-anchor': 'middle' }, truncate(n.target, maxChars)),
   );
   g.appendChild(
     s(
@@ -62,12 +65,10 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   const a = f.annotation.get(n.id);
   if (a) {
     const mark = s(d, 'circle', {
-      class: 'pl-annotated-mark',
+      class: `pl-annotated-mark${a.annotated ? '' : ' pl-off'}`,
       cx: heat ? 13 : 6,
       cy: 6,
       r: 4,
-      fill: a.annotated ? '#0f172a' : '#fff',
-      stroke: '#0f172a',
       'stroke-width': 1.2,
     });
     mark.appendChild(
@@ -85,7 +86,7 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
         'data-spec': a.output,
         transform: `translate(${b.w - 28},${b.h - 4})`,
       });
-      badge.appendChild(s(d, 'rect', { width: 24, height: 13, rx: 3, fill: f.specColor(a.output) }));
+      badge.appendChild(s(d, 'rect', { width: 24, height: 13, rx: 3, style: `fill:${f.specColor(a.output)}` }));
       badge.appendChild(s(d, 'text', { x: 12, y: 10, 'text-anchor': 'middle' }, truncate(a.output, 5)));
       badge.appendChild(s(d, 'title', undefined, `output spec ${a.output}`));
       g.appendChild(badge);
@@ -104,6 +105,7 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
       height: b.h,
       rx: 3,
       fill: heat.color,
+      style: heatStyle(heat.color),
       'data-value': sc.heat!.overlay.values[n.id],
     });
     bar.appendChild(s(d, 'title', undefined, heat.text));
@@ -112,7 +114,7 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   }
   const note = sc.notes?.[n.id];
   if (note) {
-    g.appendChild(s(d, 'text', { class: 'pl-note', x: b.w + 6, y: 16 }, `✎ ${truncate(note, 48)}`));
+    if (b.note) g.appendChild(callout(sc, b));
     tip.push(`note: ${note}`);
   }
   g.appendChild(s(d, 'title', undefined, tip.join('\n')));
@@ -122,6 +124,57 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   });
   return g;
 }
+
+/** A note's callout box to the right of its node (coordinates relative to the node's corner). */
+function callout(sc: Scene, b: Box): SVGElement {
+  const d = sc.doc;
+  const c = b.note!;
+  const ox = b.x - b.w / 2;
+  const oy = b.y - b.h / 2;
+  const x = c.x - ox;
+  const y = c.y - oy;
+  const g = s(d, 'g', { class: 'pl-callout' });
+  g.appendChild(s(d, 'path', { d: `M${b.w},${b.h / 2} L${x},${b.h / 2}` }));
+  g.appendChild(s(d, 'rect', { x, y, width: c.w, height: c.h, rx: 4 }));
+  c.lines.forEach((line, i) => {
+    g.appendChild(s(d, 'text', { x: x + NOTE_PAD, y: y + NOTE_PAD + 11 + i * NOTE_LINE }, line));
+  });
+  return g;
+}
+
+/** A row of badges saying what a closed group holds. */
+function badgeRow(d: Document, bs: Badge[], x: number, y: number): SVGElement {
+  const row = s(d, 'g', { class: 'pl-gbadges', transform: `translate(${x},${y})` });
+  let cx = 0;
+  for (const b of bs) {
+    const w = badgeWidth(b);
+    const g = s(d, 'g', {
+      class: `pl-gbadge pl-gbadge-${b.kind}`,
+      'data-kind': b.kind,
+      transform: `translate(${cx},0)`,
+    });
+    g.appendChild(s(d, 'rect', { width: w, height: 15, rx: 7, style: `stroke:${BADGE_COLOR[b.kind]}` }));
+    g.appendChild(
+      s(d, 'text', { x: w / 2, y: 11, 'text-anchor': 'middle', style: `fill:${BADGE_COLOR[b.kind]}` }, b.text),
+    );
+    g.appendChild(s(d, 'title', undefined, b.title));
+    row.appendChild(g);
+    cx += w + BADGE_GAP;
+  }
+  return row;
+}
+
+export const BADGE_COLOR: Record<Badge['kind'], string> = {
+  quantize: 'var(--pl-quantize-stroke)',
+  dequantize: 'var(--pl-dequantize-stroke)',
+  observer: 'var(--pl-observer-stroke)',
+  annotated: 'var(--pl-fg)',
+  fp32: 'var(--pl-muted)',
+  island: 'var(--pl-warn)',
+  worst: 'var(--pl-fg)',
+};
+
+export const BADGE_ROW_H = 18;
 
 export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): SVGElement {
   const d = sc.doc;
@@ -137,7 +190,14 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
   const chars = Math.max(8, Math.floor((b.w - 30) / 6.6));
   if (collapsed) {
     g.appendChild(s(d, 'text', { class: 'pl-glabel', x: 10, y: 18 }, `⊞ ${truncate(label, chars)}`));
-    g.appendChild(s(d, 'text', { class: 'pl-gsub', x: 10, y: 34 }, `${grp.total} nodes — click to open`));
+    g.appendChild(s(d, 'text', { class: 'pl-gsub', x: 10, y: 33 }, `${grp.total} nodes — click to open`));
+    const sum = sc.summary?.get(grp.key);
+    const bs = sum ? badgesOf(sum, sc.heat) : [];
+    if (bs.length) g.appendChild(badgeRow(d, bs, 10, 40));
+    if (sum) {
+      setSummaryData(g, sum);
+      if (allFp32(sum)) g.classList.add('pl-all-fp32');
+    }
   } else {
     g.appendChild(
       s(d, 'rect', { class: 'pl-ghead', width: b.w, height: HEADER, fill: 'transparent', style: 'cursor:pointer' }),
@@ -165,54 +225,11 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
   return g;
 }
 
-/** Legend for what this pane shows. */
-export function legend(d: Document, facts: Facts, nodes: GraphNode[], heat: Heat | null = null): HTMLElement {
-  const lg = h(d, 'div', { class: 'pl-legend' });
-  const present = new Set(nodes.map((n) => n.role));
-  for (const r of ROLES) {
-    if (!present.has(r)) continue;
-    const item = h(d, 'span');
-    const sw = h(d, 'span', {
-      class: 'pl-swatch',
-      style: `background:${ROLE_COLORS[r].fill};border-color:${ROLE_COLORS[r].stroke}`,
-    });
-    item.append(sw, d.createTextNode(r));
-    lg.appendChild(item);
-  }
-  if (facts.snap.qdq.length)
-    lg.appendChild(h(d, 'span', { style: `color:${INT_EDGE};font-weight:600` }, '━ quantized (int) edge'));
-  if (facts.snap.annotations.length) {
-    lg.appendChild(h(d, 'span', undefined, '━ coloured edge/badge = quantization spec · ● annotated · ┄ shared spec'));
-  }
-  for (const sp of facts.snap.specs) {
-    const item = h(d, 'span', { title: sp.kind });
-    item.append(
-      h(d, 'span', {
-        class: 'pl-swatch',
-        style: `background:${facts.specColor(sp.id)};border-color:${facts.specColor(sp.id)}`,
-      }),
-    );
-    item.append(
-      d.createTextNode(
-        `${sp.id} ${sp.kind.replace('QuantizationSpec', '') || 'Quant'}${sp.dtype ? ` ${sp.dtype}` : ''}${sp.qscheme ? ` ${sp.qscheme}` : ''}`,
-      ),
-    );
-    lg.appendChild(item);
-  }
-  if (facts.snap.observers.length) lg.appendChild(h(d, 'span', undefined, 'observer fill = sharing group'));
-  if (heat) {
-    const o = heat.overlay;
-    const item = h(d, 'span', {
-      class: 'pl-heat-legend',
-      title: `${o.name}${o.unit ? ` (${o.unit})` : ''}: ${o.higher_is_better ? 'higher' : 'lower'} is better`,
-    });
-    const [lo, hi] = o.higher_is_better ? [heatColor(0), heatColor(1)] : [heatColor(1), heatColor(0)];
-    item.append(
-      d.createTextNode(`${o.name}${o.unit ? ` (${o.unit})` : ''}: ${fmtNum(heat.min)} `),
-      h(d, 'span', { class: 'pl-heat-scale', style: `background:linear-gradient(90deg,${lo},${hi})` }),
-      d.createTextNode(` ${fmtNum(heat.max)} · ${o.higher_is_better ? 'higher' : 'lower'} is better`),
-    );
-    lg.appendChild(item);
-  }
-  return lg;
+function setSummaryData(g: SVGElement, sm: Summary): void {
+  g.setAttribute('data-q', String(sm.quantize));
+  g.setAttribute('data-dq', String(sm.dequantize));
+  g.setAttribute('data-obs', String(sm.observers));
+  g.setAttribute('data-annotated', String(sm.annotated));
+  g.setAttribute('data-fp32', String(sm.fp32));
+  g.setAttribute('data-islands', String(sm.islands));
 }

@@ -1,27 +1,92 @@
-// Zoom (wheel, around the pointer), pan (drag), fit and centring of one pane's SVG viewport.
+// Zoom, pan, fit and centring of one pane's SVG viewport. Fit never shrinks text below a readable size
+// (past that the graph is panned, not shrunk); the view re-fits when its container changes size until the
+// user moves it; the wheel zooms only with Ctrl/⌘ or after a click into the graph (as map widgets do),
+// otherwise it scrolls the page. Panes of one compare view share their scale (ScaleLink).
+import { h } from './dom';
 import type { Placement } from './hier-layout';
+
+/** Smallest fit scale: node labels (12 px) stay at ≥ 9 px on screen. */
+export const MIN_READABLE = 0.75;
+export const MAX_FIT = 1.3;
+export const MARGIN = 20;
+
+/** Scale that shows a W×H drawing in a cw×ch canvas: the whole drawing if that keeps text readable,
+ * else its full width (up to 1:1, showing the top), never below MIN_READABLE. */
+export function fitScale(cw: number, ch: number, W: number, H: number): number {
+  const w = W + 2 * MARGIN;
+  const hh = H + 2 * MARGIN;
+  const all = Math.min(MAX_FIT, cw / w, ch / hh);
+  if (all >= MIN_READABLE) return all;
+  return Math.max(MIN_READABLE, Math.min(1, cw / w));
+}
+
+/** Mean x of the boxes in the drawing's top row (nodes and closed groups). */
+export function topRowX(P: Placement): number {
+  let minY = Infinity;
+  for (const b of P.boxes.values()) if (b.kind !== 'expanded') minY = Math.min(minY, b.y - b.h / 2);
+  const row = [...P.boxes.values()].filter((b) => b.kind !== 'expanded' && b.y - b.h / 2 <= minY + 4);
+  return row.length ? row.reduce((s, b) => s + b.x, 0) / row.length : P.width / 2;
+}
+
+/** Panes whose fits use one scale (the smallest any of them needs), so compare panes read alike. */
+export class ScaleLink {
+  readonly members: PanZoom[] = [];
+  add(p: PanZoom): void {
+    this.members.push(p);
+    p.link = this;
+  }
+  fitAll(): void {
+    const ready = this.members.filter((m) => m.measurable());
+    if (!ready.length) return;
+    const k = Math.min(...ready.map((m) => m.bestScale()));
+    for (const m of ready) m.fitAt(k);
+  }
+}
 
 export class PanZoom {
   /** screen = t.k * layout + (t.x, t.y) */
   t = { x: 20, y: 20, k: 1 };
-  /** false until a fit happened at a real size (or the user zoomed) */
+  /** false until a fit happened at a real size */
   fitted = false;
+  /** the user zoomed or panned: a container resize then keeps the view instead of re-fitting */
+  userMoved = false;
+  /** zoom with the plain wheel (after a click into the graph, until the pointer leaves it) */
+  active = false;
+  link: ScaleLink | null = null;
   private resize: ResizeObserver | null = null;
+  private lastSize = '';
+  private hint: HTMLElement;
+  private hintTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private svg: SVGSVGElement,
     private viewport: SVGElement,
-    canvas: HTMLElement,
+    private canvas: HTMLElement,
     private placement: () => Placement | null,
   ) {
+    const mac = /Mac|iPhone|iPad/.test(canvas.ownerDocument.defaultView?.navigator?.platform ?? '');
+    this.hint = h(
+      canvas.ownerDocument,
+      'div',
+      { class: 'pl-hint', 'aria-hidden': 'true' },
+      `${mac ? '⌘' : 'Ctrl'} + wheel zooms (or click the graph first)`,
+    );
+    canvas.appendChild(this.hint);
     this.bind();
-    // drawn while detached or hidden (a collapsed output, a background tab): fit once it gets a size
     if (typeof ResizeObserver !== 'undefined') {
-      this.resize = new ResizeObserver(() => {
-        if (!this.fitted && this.placement() && svg.getBoundingClientRect().width) this.fit();
-      });
+      this.resize = new ResizeObserver(() => this.onResize());
       this.resize.observe(canvas);
     }
+  }
+
+  private onResize(): void {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !this.placement()) return;
+    const key = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (key === this.lastSize && this.fitted) return;
+    this.lastSize = key;
+    // hidden then shown, or resized while the user has not moved the view: fit to the new size
+    if (!this.fitted || !this.userMoved) this.fit();
   }
 
   apply(): void {
@@ -33,26 +98,64 @@ export class PanZoom {
     return [r.width || 800, r.height || 520];
   }
 
+  /** has a drawing and a size (a hidden pane has none) */
+  measurable(): boolean {
+    return this.placement() !== null && this.svg.getBoundingClientRect().width > 0;
+  }
+
+  /** the scale a fit of this pane alone would use */
+  bestScale(): number {
+    const P = this.placement();
+    if (!P) return 1;
+    const [cw, ch] = this.size();
+    return fitScale(cw, ch, P.width, P.height);
+  }
+
+  /** Fit (the linked panes together when linked). */
   fit(): void {
+    this.userMoved = false;
+    if (this.link && this.measurable()) this.link.fitAll();
+    else this.fitAt(this.bestScale());
+  }
+
+  /** Show the drawing at scale k, its top at the top margin (so linked panes align): centred when it fits the
+   * width, else centred on its top row (where a graph starts) without leaving blank space at either side. */
+  fitAt(k: number): void {
     const P = this.placement();
     if (!P) return;
-    const [cw, ch] = this.size();
-    const W = P.width + 40;
-    const H = P.height + 40;
-    let k = Math.max(0.02, Math.min(1.3, cw / W, ch / H));
-    // A tall graph would shrink to unreadable text: fit the width instead (up to a readable zoom), show the top.
-    if (k < 0.75) k = Math.max(k, Math.min(0.95, cw / W));
-    this.t = { k, x: (cw - P.width * k) / 2, y: Math.max(10, (ch - P.height * k) / 2) };
+    const [cw] = this.size();
+    let x = (cw - P.width * k) / 2;
+    if (P.width * k > cw - 2 * MARGIN * k) {
+      const top = topRowX(P);
+      x = Math.min(MARGIN * k, Math.max(cw - (P.width + MARGIN) * k, cw / 2 - top * k));
+    }
+    this.t = { k, x, y: MARGIN * k };
     this.fitted = this.svg.getBoundingClientRect().width > 0;
+    this.userMoved = false;
     this.apply();
   }
 
-  centerOn(x: number, y: number): void {
+  centerOn(x: number, y: number, rightInset = 0): void {
     const [cw, ch] = this.size();
-    if (this.t.k < 0.6) this.t.k = 0.9;
-    this.t.x = cw / 2 - x * this.t.k;
+    if (this.t.k < MIN_READABLE) this.t.k = 0.9;
+    this.t.x = (cw - rightInset) / 2 - x * this.t.k;
     this.t.y = ch / 2 - y * this.t.k;
+    this.userMoved = true;
     this.apply();
+  }
+
+  /** Pan just enough that a box stays visible left of `rightInset` px (the details drawer). */
+  keepVisible(key: string, rightInset: number): void {
+    const b = this.placement()?.boxes.get(key);
+    if (!b) return;
+    const [cw, ch] = this.size();
+    const l = this.t.x + (b.x - b.w / 2) * this.t.k;
+    const r = this.t.x + (b.x + b.w / 2) * this.t.k;
+    const tp = this.t.y + (b.y - b.h / 2) * this.t.k;
+    const bt = this.t.y + (b.y + b.h / 2) * this.t.k;
+    const avail = cw - rightInset;
+    if (l >= 8 && r <= avail - 8 && tp >= 8 && bt <= ch - 8) return;
+    this.centerOn(b.x, b.y, rightInset);
   }
 
   /** Screen position of a box's top-left corner (to keep it in place across a relayout). */
@@ -70,11 +173,26 @@ export class PanZoom {
     this.apply();
   }
 
+  private showHint(): void {
+    this.hint.classList.add('pl-show');
+    clearTimeout(this.hintTimer);
+    this.hintTimer = setTimeout(() => this.hint.classList.remove('pl-show'), 1200);
+  }
+
+  private setActive(on: boolean): void {
+    this.active = on;
+    this.canvas.classList.toggle('pl-active', on);
+  }
+
   private bind(): void {
     const svg = this.svg;
     svg.addEventListener(
       'wheel',
       (e: WheelEvent) => {
+        if (!(e.ctrlKey || e.metaKey || this.active)) {
+          this.showHint(); // let the page scroll
+          return;
+        }
         e.preventDefault();
         const r = svg.getBoundingClientRect();
         const px = e.clientX - r.left;
@@ -84,28 +202,40 @@ export class PanZoom {
         this.t.y = py - ((py - this.t.y) * k) / this.t.k;
         this.t.k = k;
         this.fitted = true;
+        this.userMoved = true;
         this.apply();
       },
       { passive: false },
     );
     let drag: { x: number; y: number; tx: number; ty: number } | null = null;
     svg.addEventListener('pointerdown', (e: PointerEvent) => {
+      this.setActive(true);
       if (e.button === 0) drag = { x: e.clientX, y: e.clientY, tx: this.t.x, ty: this.t.y };
     });
     svg.addEventListener('pointermove', (e: PointerEvent) => {
       if (!drag) return;
-      this.t.x = drag.tx + e.clientX - drag.x;
-      this.t.y = drag.ty + e.clientY - drag.y;
+      const dx = e.clientX - drag.x;
+      const dy = e.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 2) this.userMoved = true;
+      this.t.x = drag.tx + dx;
+      this.t.y = drag.ty + dy;
       this.apply();
     });
     const end = (): void => {
       drag = null;
     };
     svg.addEventListener('pointerup', end);
-    svg.addEventListener('pointerleave', end);
+    svg.addEventListener('pointerleave', () => {
+      end();
+      this.setActive(false);
+    });
+    svg.addEventListener('keydown', (e: KeyboardEvent) => {
+      if (e.key === 'Escape') this.setActive(false);
+    });
   }
 
   destroy(): void {
     this.resize?.disconnect();
+    clearTimeout(this.hintTimer);
   }
 }

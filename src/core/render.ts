@@ -3,6 +3,7 @@ import { counterparts, diffMarks } from './compare';
 import { clear, h } from './dom';
 import { GraphView } from './graph-view';
 import { getLayoutClient, type LayoutClient } from './layout-client';
+import { ScaleLink } from './pan-zoom';
 import { injectStyles } from './styles';
 import { renderTable } from './tables';
 import type { Table, View } from './types';
@@ -31,6 +32,7 @@ const TABLE_LABELS: Record<string, string> = {
   qdq: 'Q/DQ',
   decomposition: 'Decomposition',
   op_diff: 'Op diff',
+  sharing: 'Sharing groups',
 };
 const TABLE_ORDER = ['annotations', 'observers', 'qdq', 'decomposition', 'op_diff'];
 
@@ -57,19 +59,27 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
     notes: ctx.view.notes[i] ?? {},
     marks: n > 1 ? diffMarks(ctx.view.diffs, n, i) : undefined,
     overlay: pane.overlay ?? null,
+    compare: n > 1,
     onSelect: (id) => sync(i, id),
+    onHover: (id) => {
+      if (n < 2) return;
+      const sets = id ? counterparts(ctx.view.diffs, n, i, id) : null;
+      ctx.panes.forEach((p, j) => {
+        if (p && j !== i) p.showHover(sets ? sets[j] : new Set());
+      });
+    },
   });
   ctx.panes[i] = gv;
   ctx.waits.push(gv.ready);
   return gv;
 }
 
-function findings(ctx: Ctx, i: number): HTMLElement | null {
+function findings(ctx: Ctx, i: number): HTMLElement {
   const focus = ctx.view.focus?.[i] ? new Set(ctx.view.focus[i]) : null;
   const fs = ctx.view.panes[i].snapshot.findings.filter(
     (f) => !focus || f.nodes.length === 0 || f.nodes.some((n) => focus.has(n)),
   );
-  if (!fs.length) return null;
+  // always there (maybe empty): compare panes line up their rows, so a banner never pushes one pane down
   const ul = h(ctx.doc, 'ul', { class: 'pl-findings' });
   for (const f of fs)
     ul.appendChild(
@@ -81,8 +91,7 @@ function findings(ctx: Ctx, i: number): HTMLElement | null {
 function paneBox(ctx: Ctx, i: number, gv: GraphView, label: boolean): HTMLElement {
   const box = h(ctx.doc, 'div', { class: 'pl-pane', 'data-pane': i });
   if (label) box.appendChild(h(ctx.doc, 'div', { class: 'pl-pane-label' }, ctx.view.panes[i].label));
-  const fi = findings(ctx, i);
-  if (fi) box.appendChild(fi);
+  box.appendChild(findings(ctx, i));
   box.appendChild(gv.el);
   return box;
 }
@@ -163,13 +172,18 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
   }
   const row = h(doc, 'div', { class: 'pl-panes' });
   const count = view.mode === 'graph' ? 1 : n;
-  for (let i = 0; i < count; i++) row.appendChild(paneBox(ctx, i, makePane(ctx, i, sync), count > 1));
+  const link = new ScaleLink();
+  for (let i = 0; i < count; i++) {
+    const gv = makePane(ctx, i, sync);
+    if (count > 1 && gv.panZoom) link.add(gv.panZoom);
+    row.appendChild(paneBox(ctx, i, gv, count > 1));
+  }
   host.appendChild(row);
 }
 
 function renderTables(ctx: Ctx, host: HTMLElement, list: Table[]): void {
   if (!list.length) host.appendChild(h(ctx.doc, 'div', { class: 'pl-empty' }, 'no tables'));
-  for (const t of list) host.appendChild(renderTable(ctx.doc, t));
+  for (const t of list) host.appendChild(renderTable(ctx.doc, t, undefined, { skipTitle: ctx.view.title }));
 }
 
 export function render(el: HTMLElement, input: unknown, options: RenderOptions = {}): RenderHandle {
@@ -223,7 +237,7 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
           graphHost.style.display = i === 0 ? '' : 'none';
           for (const [j, e] of tableHosts.entries()) e.style.display = i === j + 1 ? '' : 'none';
           if (i > 0 && !tableHosts[i - 1].firstChild)
-            tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1], showNode));
+            tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1], showNode, { skipTitle: view.title }));
           if (i === 0) for (const p of handle.panes) p?.shown();
         },
         'pl-main-tabs',

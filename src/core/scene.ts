@@ -1,5 +1,6 @@
 // What the drawing functions of one pane share: the facts, the hierarchy, the current placement and which
 // box stands for each node.
+import type { Summary } from './badges';
 import type { Facts } from './facts';
 import type { Hierarchy } from './groups';
 import type { Heat } from './heat';
@@ -18,6 +19,8 @@ export interface Scene {
   heat: Heat | null;
   /** id of an arrowhead marker in this pane's <defs> for a colour */
   marker(color: string): string;
+  /** what each group holds (badges on closed groups) */
+  summary?: Map<string, Summary>;
   /** nodes and closed groups, for the edge/box crossing test */
   solid: Box[];
 }

@@ -1,96 +1,179 @@
-// Colours and the one stylesheet, injected once per document (or shadow root) by render().
-import type { Role } from './types';
+// The one stylesheet, injected once per document (or shadow root) by render(). Every colour is a `--pl-*`
+// custom property: the palette (palette.ts) in a light and a dark variant, and the surface colours taken
+// from the host when it has them — `--pl-host-*` (set by the JupyterLab stylesheet from `--jp-*`), else
+// VS Code's `--vscode-*`, else the palette. The dark variant applies in a dark JupyterLab or VS Code theme
+// and, on pages of neither (static report, nbconvert), when the browser prefers a dark colour scheme.
+import { DARK, LIGHT, type Theme } from './palette';
+import { ROLES } from './types';
 
-export const ROLE_COLORS: Record<Role, { fill: string; stroke: string; text: string }> = {
-  input: { fill: '#dbeafe', stroke: '#1d4ed8', text: '#1e3a8a' },
-  param: { fill: '#f1f5f9', stroke: '#94a3b8', text: '#475569' },
-  compute: { fill: '#e0e7ff', stroke: '#4338ca', text: '#1e1b4b' },
-  observer: { fill: '#ccfbf1', stroke: '#0f766e', text: '#134e4a' },
-  quantize: { fill: '#fce7f3', stroke: '#be185d', text: '#831843' },
-  dequantize: { fill: '#dcfce7', stroke: '#15803d', text: '#14532d' },
-  output: { fill: '#fee2e2', stroke: '#b91c1c', text: '#7f1d1d' },
-};
+export const SPEC_COLORS = LIGHT.specs.length;
+export const GROUP_COLORS = LIGHT.groups.length;
 
-/** Fill for an observer's sharing group (observers[].group): well separated pastel hues. */
+/** Fill for an observer's sharing group (observers[].group). */
 export function groupFill(group: number): string {
-  const hue = Math.round((group * 137.508 + 170) % 360);
-  return `hsl(${hue}, 70%, 84%)`;
+  return `var(--pl-group-${((group % GROUP_COLORS) + GROUP_COLORS) % GROUP_COLORS})`;
 }
 
-/** Stroke colour for a spec id (index in specs[]). */
+/** Colour for a spec id (index in specs[]). */
 export function specColor(index: number): string {
-  const hue = Math.round((index * 97 + 20) % 360);
-  return `hsl(${hue}, 70%, 38%)`;
+  return `var(--pl-spec-${((index % SPEC_COLORS) + SPEC_COLORS) % SPEC_COLORS})`;
 }
 
-export const INT_EDGE = '#7c3aed';
-export const FLOAT_EDGE = '#94a3b8';
+export const INT_EDGE = 'var(--pl-int)';
+export const FLOAT_EDGE = 'var(--pl-edge)';
+export const AGG_EDGE = 'var(--pl-gstroke)';
+
+/** The palette as custom properties (surface colours under `--pl-t-*`, resolved against the host below). */
+export function themeVars(t: Theme): string {
+  const v: Array<[string, string | number]> = [
+    ['t-bg', t.bg],
+    ['t-canvas', t.canvas],
+    ['t-fg', t.fg],
+    ['t-muted', t.muted],
+    ['t-border', t.border],
+    ['t-raised', t.raised],
+    ['t-btn', t.btn],
+    ['t-btn-hover', t.btnHover],
+    ['sub', t.sub],
+    ['edge', t.edge],
+    ['int', t.int],
+    ['removed', t.removed],
+    ['added', t.added],
+    ['match', t.match],
+    ['selected', t.selected],
+    ['gfill', t.groupFill],
+    ['gstroke', t.groupStroke],
+    ['warn', t.warn],
+    ['warn-bg', t.warnBg],
+    ['note-bg', t.noteBg],
+    ['heat-l', `${t.heatL}%`],
+  ];
+  for (const r of ROLES) {
+    v.push([`${r}-fill`, t.roles[r].fill], [`${r}-stroke`, t.roles[r].stroke], [`${r}-text`, t.roles[r].text]);
+  }
+  t.groups.forEach((c, i) => {
+    v.push([`group-${i}`, c]);
+  });
+  t.specs.forEach((c, i) => {
+    v.push([`spec-${i}`, c]);
+  });
+  return v.map(([k, x]) => `--pl-${k}:${x}`).join(';');
+}
+
+const HOST = [
+  // ours ← host-provided (JupyterLab stylesheet) ← VS Code ← palette
+  ['bg', '--vscode-editor-background'],
+  ['canvas', '--vscode-editor-background'],
+  ['fg', '--vscode-editor-foreground'],
+  ['muted', '--vscode-descriptionForeground'],
+  ['border', '--vscode-editorWidget-border'],
+  ['raised', '--vscode-editorWidget-background'],
+  ['btn', '--vscode-button-secondaryBackground'],
+  ['btn-hover', '--vscode-button-secondaryHoverBackground'],
+]
+  .map(([k, vs]) => `--pl-${k}:var(--pl-host-${k},var(${vs},var(--pl-t-${k})))`)
+  .join(';');
+
+const DARK_SCOPES = [
+  'body[data-jp-theme-light="false"] .pt2e-lens',
+  'body.vscode-dark .pt2e-lens',
+  'body.vscode-high-contrast:not(.vscode-high-contrast-light) .pt2e-lens',
+  '.pt2e-lens[data-pl-theme="dark"]',
+].join(',');
+// a page that says nothing about its theme follows the browser's colour scheme
+const AUTO_DARK =
+  'body:not([data-jp-theme-light]):not(.vscode-light):not(.vscode-high-contrast-light) .pt2e-lens:not([data-pl-theme="light"])';
+
+const roleRules = ROLES.map(
+  (r) =>
+    `.pt2e-lens .pl-role-${r}>rect.pl-box{fill:var(--pl-${r}-fill);stroke:var(--pl-${r}-stroke)}.pt2e-lens .pl-role-${r}>text.pl-label{fill:var(--pl-${r}-text)}`,
+).join('\n');
 
 const CSS = `
-.pt2e-lens{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;font-size:13px;color:#1e293b;background:#fff;border:1px solid #e2e8f0;border-radius:6px;padding:8px;box-sizing:border-box}
+.pt2e-lens{${themeVars(LIGHT)};${HOST};color-scheme:light}
+${DARK_SCOPES}{${themeVars(DARK)};color-scheme:dark}
+@media (prefers-color-scheme: dark){${AUTO_DARK}{${themeVars(DARK)};color-scheme:dark}}
+.pt2e-lens{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","DejaVu Sans",sans-serif;font-size:13px;color:var(--pl-fg);background:var(--pl-bg);border:1px solid var(--pl-border);border-radius:6px;padding:8px;box-sizing:border-box}
 .pt2e-lens *{box-sizing:border-box}
 .pt2e-lens .pl-title{font-size:15px;font-weight:600;margin:0 0 6px}
-.pt2e-lens .pl-message{padding:14px;background:#fff7ed;border:1px solid #fdba74;border-radius:4px;color:#7c2d12}
-.pt2e-lens .pl-empty{padding:14px;color:#64748b;font-style:italic}
-.pt2e-lens .pl-tabs{display:flex;gap:2px;border-bottom:1px solid #cbd5e1;margin:4px 0 6px;flex-wrap:wrap}
-.pt2e-lens .pl-tab{border:1px solid transparent;border-bottom:none;background:none;padding:4px 10px;cursor:pointer;font:inherit;color:#475569;border-radius:4px 4px 0 0}
-.pt2e-lens .pl-tab[aria-selected="true"]{border-color:#cbd5e1;background:#f8fafc;color:#0f172a;font-weight:600;margin-bottom:-1px}
-.pt2e-lens .pl-panes{display:flex;gap:8px;align-items:stretch}
-.pt2e-lens .pl-pane{flex:1 1 0;min-width:0;display:flex;flex-direction:column;border:1px solid #e2e8f0;border-radius:4px}
-.pt2e-lens .pl-pane-label{font-weight:600;padding:4px 8px;background:#f8fafc;border-bottom:1px solid #e2e8f0}
-.pt2e-lens .pl-toolbar{display:flex;gap:6px;align-items:center;padding:4px 6px;border-bottom:1px solid #f1f5f9;flex-wrap:wrap}
-.pt2e-lens .pl-toolbar input{font:inherit;padding:2px 6px;border:1px solid #cbd5e1;border-radius:3px;width:14em}
-.pt2e-lens button.pl-btn{font:inherit;padding:2px 8px;border:1px solid #cbd5e1;border-radius:3px;background:#fff;cursor:pointer}
-.pt2e-lens button.pl-btn:hover{background:#f1f5f9}
-.pt2e-lens .pl-status{color:#64748b;font-size:12px}
+.pt2e-lens .pl-message{padding:14px;background:var(--pl-warn-bg);border:1px solid var(--pl-warn);border-radius:4px;color:var(--pl-fg)}
+.pt2e-lens .pl-empty{padding:14px;color:var(--pl-muted);font-style:italic}
+.pt2e-lens .pl-tabs{display:flex;gap:2px;border-bottom:1px solid var(--pl-border);margin:4px 0 6px;flex-wrap:wrap}
+.pt2e-lens .pl-tab{border:1px solid transparent;border-bottom:none;background:none;padding:4px 10px;cursor:pointer;font:inherit;color:var(--pl-muted);border-radius:4px 4px 0 0}
+.pt2e-lens .pl-tab[aria-selected="true"]{border-color:var(--pl-border);background:var(--pl-raised);color:var(--pl-fg);font-weight:600;margin-bottom:-1px}
+.pt2e-lens .pl-panes{display:grid;grid-auto-columns:minmax(0,1fr);grid-auto-flow:column;grid-template-rows:repeat(6,auto);column-gap:8px}
+.pt2e-lens .pl-pane{min-width:0;display:grid;grid-template-columns:minmax(0,1fr);grid-row:span 6;grid-template-rows:subgrid;border:1px solid var(--pl-border);border-radius:4px}
+.pt2e-lens .pl-pane>.pl-graph{display:contents}
+.pt2e-lens .pl-pane-label{font-weight:600;padding:4px 8px;background:var(--pl-raised);border-bottom:1px solid var(--pl-border)}
+.pt2e-lens .pl-toolbar{display:flex;gap:6px;align-items:center;padding:4px 6px;border-bottom:1px solid var(--pl-border);flex-wrap:wrap}
+.pt2e-lens .pl-toolbar input{font:inherit;padding:2px 6px;border:1px solid var(--pl-border);border-radius:3px;width:14em;max-width:100%;background:var(--pl-bg);color:var(--pl-fg)}
+.pt2e-lens button.pl-btn{font:inherit;padding:2px 8px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
+.pt2e-lens button.pl-btn:hover{background:var(--pl-btn-hover)}
+.pt2e-lens .pl-status{color:var(--pl-muted);font-size:12px}
 .pt2e-lens .pl-results{display:flex;flex-wrap:wrap;gap:4px;padding:0 6px 4px}
-.pt2e-lens .pl-result{font:inherit;font-size:12px;border:1px solid #e2e8f0;border-radius:3px;background:#f8fafc;cursor:pointer;padding:1px 5px}
-.pt2e-lens .pl-canvas{position:relative;height:var(--pl-height,520px);overflow:hidden;background:#fcfcfd;cursor:grab}
+.pt2e-lens .pl-result{font:inherit;font-size:12px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-raised);color:var(--pl-fg);cursor:pointer;padding:1px 5px}
+.pt2e-lens .pl-stage{position:relative;min-width:0}
+.pt2e-lens .pl-canvas{position:relative;height:var(--pl-height,520px);overflow:hidden;background:var(--pl-canvas);cursor:grab}
 .pt2e-lens .pl-canvas svg{width:100%;height:100%;display:block;user-select:none}
-.pt2e-lens .pl-legend{display:flex;flex-wrap:wrap;gap:8px;padding:4px 6px;font-size:11px;color:#475569;border-top:1px solid #f1f5f9}
-.pt2e-lens .pl-swatch{display:inline-block;width:10px;height:10px;border:1.5px solid;border-radius:2px;margin-right:3px;vertical-align:-1px}
-.pt2e-lens .pl-findings{margin:0 0 6px;padding:0;list-style:none}
-.pt2e-lens .pl-findings li{background:#fefce8;border-left:3px solid #ca8a04;padding:3px 8px;margin:2px 0}
-.pt2e-lens .pl-details{border-top:1px solid #e2e8f0;padding:6px 8px;font-size:12px;max-height:260px;overflow:auto}
-.pt2e-lens .pl-details:empty{display:none}
-.pt2e-lens .pl-details h4{margin:2px 0 4px;font-size:13px}
+.pt2e-lens .pl-hint{position:absolute;left:50%;top:8px;transform:translateX(-50%);background:var(--pl-raised);color:var(--pl-fg);border:1px solid var(--pl-border);border-radius:4px;padding:3px 10px;font-size:12px;pointer-events:none;opacity:0;transition:opacity .2s}
+.pt2e-lens .pl-hint.pl-show{opacity:.95}
+.pt2e-lens .pl-canvas.pl-active{outline:1px dashed var(--pl-muted);outline-offset:-2px}
+.pt2e-lens .pl-legend{display:flex;flex-wrap:wrap;gap:4px 10px;padding:4px 6px;font-size:12px;color:var(--pl-muted);border-top:1px solid var(--pl-border)}
+.pt2e-lens .pl-swatch{display:inline-block;width:11px;height:11px;border:2px solid;border-radius:2px;margin-right:3px;vertical-align:-1px}
+.pt2e-lens .pl-line{display:inline-block;width:18px;height:0;border-top:3px solid;margin-right:4px;vertical-align:3px}
+.pt2e-lens .pl-findings{margin:0;padding:0 4px;list-style:none}
+.pt2e-lens .pl-findings li{background:var(--pl-warn-bg);border-left:3px solid var(--pl-warn);padding:3px 8px;margin:2px 0}
+.pt2e-lens .pl-drawer{position:absolute;top:0;right:0;bottom:0;width:min(340px,70%);overflow:auto;background:var(--pl-bg);color:var(--pl-fg);border-left:1px solid var(--pl-border);box-shadow:-4px 0 10px rgba(0,0,0,.18);padding:6px 8px;font-size:12px;z-index:2}
+.pt2e-lens .pl-drawer[hidden]{display:none}
+.pt2e-lens .pl-drawer-close{float:right;margin-left:6px}
+.pt2e-lens .pl-details h4{margin:2px 0 4px;font-size:13px;overflow-wrap:anywhere}
 .pt2e-lens .pl-details dl{display:grid;grid-template-columns:max-content 1fr;gap:1px 10px;margin:0 0 4px}
-.pt2e-lens .pl-details dt{color:#64748b}
-.pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;word-break:break-all}
+.pt2e-lens .pl-details dt{color:var(--pl-muted)}
+.pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;overflow-wrap:anywhere}
 .pt2e-lens .pl-table-wrap{margin:4px 0 10px}
-.pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid #e2e8f0}
+.pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid var(--pl-border)}
 .pt2e-lens table.pl-table{border-collapse:collapse;font-size:12px;width:100%}
-.pt2e-lens table.pl-table th{position:sticky;top:0;background:#f1f5f9;text-align:left;padding:3px 6px;cursor:pointer;white-space:nowrap;border-bottom:1px solid #cbd5e1}
-.pt2e-lens table.pl-table td{padding:2px 6px;border-bottom:1px solid #f1f5f9;font-family:ui-monospace,"DejaVu Sans Mono",monospace;white-space:nowrap}
-.pt2e-lens table.pl-table td.pl-num{text-align:right}
-.pt2e-lens table.pl-table tr:hover td{background:#f8fafc}
-.pt2e-lens svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
+.pt2e-lens table.pl-table th{position:sticky;top:0;background:var(--pl-raised);color:var(--pl-fg);text-align:left;padding:3px 6px;cursor:pointer;white-space:nowrap;border-bottom:1px solid var(--pl-border)}
+.pt2e-lens table.pl-table td{padding:2px 6px;border-bottom:1px solid var(--pl-border);font-family:ui-monospace,"DejaVu Sans Mono",monospace;vertical-align:top;max-width:28em;overflow-wrap:break-word}
+.pt2e-lens table.pl-table td.pl-num{text-align:right;white-space:nowrap}
+.pt2e-lens table.pl-table td.pl-pos{color:var(--pl-added);font-weight:600}
+.pt2e-lens table.pl-table td.pl-neg{color:var(--pl-removed);font-weight:600}
+.pt2e-lens table.pl-table tr:hover td{background:var(--pl-raised)}
+.pt2e-lens .pl-table-stage{font-size:12px;color:var(--pl-muted);margin:0 0 4px}
+.pt2e-lens svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","DejaVu Sans",sans-serif}
 .pt2e-lens .pl-node{cursor:pointer}
 .pt2e-lens .pl-node rect.pl-box{stroke-width:1.5}
+${roleRules}
 .pt2e-lens .pl-node text.pl-label{font-size:12px;font-weight:600}
-.pt2e-lens .pl-node text.pl-sub{font-size:10px;fill:#475569}
-.pt2e-lens .pl-node.pl-removed rect.pl-box{stroke-dasharray:5 3;opacity:.75;stroke:#dc2626;stroke-width:2}
-.pt2e-lens .pl-node.pl-added rect.pl-box{stroke:#f59e0b;stroke-width:4;paint-order:stroke;filter:drop-shadow(0 0 3px #fbbf24)}
-.pt2e-lens .pl-node.pl-match rect.pl-box{stroke:#f59e0b;stroke-width:3}
-.pt2e-lens .pl-node.pl-counterpart rect.pl-box{stroke:#0284c7;stroke-width:3.5}
-.pt2e-lens .pl-node.pl-selected rect.pl-box{stroke:#0f172a;stroke-width:3.5}
-.pt2e-lens .pl-group rect.pl-gbox{fill:#f8fafc;stroke:#cbd5e1;stroke-width:1}
-.pt2e-lens .pl-group.pl-collapsed rect.pl-gbox{fill:#f1f5f9;stroke:#64748b;stroke-width:1.5;cursor:pointer}
-.pt2e-lens .pl-group.pl-collapsed.pl-counterpart rect.pl-gbox,.pt2e-lens .pl-group.pl-collapsed.pl-selected rect.pl-gbox{stroke:#0284c7;stroke-width:3}
-.pt2e-lens .pl-group.pl-collapsed.pl-match rect.pl-gbox{stroke:#f59e0b;stroke-width:3}
-.pt2e-lens .pl-group text.pl-glabel{font-size:11px;font-weight:600;fill:#334155;cursor:pointer}
-.pt2e-lens .pl-group text.pl-gsub{font-size:10px;fill:#64748b}
-.pt2e-lens .pl-edge{fill:none;stroke:${FLOAT_EDGE};stroke-width:1.2}
-.pt2e-lens .pl-edge.pl-int{stroke:${INT_EDGE};stroke-width:2.6}
+.pt2e-lens .pl-node text.pl-sub{font-size:10px;fill:var(--pl-sub)}
+.pt2e-lens .pl-node.pl-removed rect.pl-box{stroke-dasharray:5 3;stroke:var(--pl-removed);stroke-width:2.5}
+.pt2e-lens .pl-node.pl-added rect.pl-box{stroke:var(--pl-added);stroke-width:4;paint-order:stroke}
+.pt2e-lens .pl-node.pl-match rect.pl-box,.pt2e-lens .pl-group.pl-collapsed.pl-match rect.pl-gbox{stroke:var(--pl-match);stroke-width:3.5}
+.pt2e-lens .pl-node.pl-counterpart rect.pl-box,.pt2e-lens .pl-node.pl-hover rect.pl-box,.pt2e-lens .pl-group.pl-collapsed.pl-counterpart rect.pl-gbox,.pt2e-lens .pl-group.pl-collapsed.pl-hover rect.pl-gbox{stroke:var(--pl-selected);stroke-width:3;stroke-dasharray:6 3}
+.pt2e-lens .pl-node.pl-selected rect.pl-box,.pt2e-lens .pl-group.pl-collapsed.pl-selected rect.pl-gbox{stroke:var(--pl-selected);stroke-width:3.5;stroke-dasharray:none}
+.pt2e-lens .pl-annotated-mark{stroke:var(--pl-selected);fill:var(--pl-selected)}
+.pt2e-lens .pl-annotated-mark.pl-off{fill:var(--pl-canvas)}
+.pt2e-lens .pl-group rect.pl-gbox{fill:none;stroke:var(--pl-border);stroke-width:1}
+.pt2e-lens .pl-group.pl-collapsed rect.pl-gbox{fill:var(--pl-gfill);stroke:var(--pl-gstroke);stroke-width:1.5;cursor:pointer}
+.pt2e-lens .pl-group.pl-collapsed.pl-all-fp32 rect.pl-gbox{stroke:var(--pl-warn);stroke-width:2}
+.pt2e-lens .pl-group text.pl-glabel{font-size:12px;font-weight:600;fill:var(--pl-fg);cursor:pointer}
+.pt2e-lens .pl-group text.pl-gsub{font-size:10px;fill:var(--pl-muted)}
+.pt2e-lens .pl-gbadge rect{fill:var(--pl-canvas);stroke-width:1.3}
+.pt2e-lens .pl-gbadge text{font-size:10px;font-weight:700}
+.pt2e-lens .pl-edge{fill:none;stroke:var(--pl-edge);stroke-width:1.3}
+.pt2e-lens .pl-edge.pl-int{stroke:var(--pl-int);stroke-width:2.6}
 .pt2e-lens .pl-edge.pl-spec{stroke-width:2.2}
-.pt2e-lens .pl-edge.pl-agg{stroke:#64748b;stroke-width:1.6}
+.pt2e-lens .pl-edge.pl-agg{stroke:var(--pl-gstroke);stroke-width:1.6}
+.pt2e-lens .pl-edge.pl-agg.pl-int{stroke:var(--pl-int);stroke-width:2.6}
 .pt2e-lens .pl-shared{fill:none;stroke-dasharray:4 3;stroke-width:1.5}
 .pt2e-lens .pl-stub{cursor:pointer}
 .pt2e-lens .pl-heat-scale{display:inline-block;width:60px;height:9px;border-radius:2px;vertical-align:-1px}
-.pt2e-lens .pl-stub-label{font-size:9px;fill:#64748b;font-style:italic}
-.pt2e-lens .pl-edge-label{font-size:9px;fill:${INT_EDGE};font-weight:600}
-.pt2e-lens .pl-note{font-size:11px;fill:#92400e;font-style:italic}
-.pt2e-lens .pl-badge text{font-size:9px;font-weight:700;fill:#fff}
+.pt2e-lens .pl-stub-label{font-size:10px;fill:var(--pl-muted);font-style:italic}
+.pt2e-lens .pl-edge-label{font-size:10px;fill:var(--pl-int);font-weight:700}
+.pt2e-lens .pl-callout rect{fill:var(--pl-note-bg);stroke:var(--pl-warn);stroke-width:1}
+.pt2e-lens .pl-callout path{stroke:var(--pl-warn);stroke-width:1;fill:none}
+.pt2e-lens .pl-callout text{font-size:11px;fill:var(--pl-fg)}
+.pt2e-lens .pl-badge text{font-size:9px;font-weight:700;fill:var(--pl-canvas)}
 `;
 
 const STYLE_ID = 'pt2e-lens-style';

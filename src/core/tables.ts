@@ -4,6 +4,29 @@ import type { Cell, Table } from './types';
 
 export const MAX_ROWS = 2000;
 
+/** Columns people read first, per table (the rest keep their order after these). */
+const FIRST: Record<string, string[]> = {
+  observers: ['id', 'observer', 'observes', 'min', 'max', 'scale', 'zero_point', 'dtype', 'qscheme', 'group'],
+  qdq: ['node', 'kind', 'scale', 'zero_point', 'dtype', 'tensor'],
+  annotations: ['node', 'op', 'inputs', 'input specs', 'output', 'output spec'],
+};
+
+/** Display order of a table's columns, as indices into its columns. */
+export function columnOrder(t: Table): number[] {
+  const first = FIRST[t.name] ?? [];
+  const idx = t.columns.map((_, i) => i);
+  const rank = (i: number): number => {
+    const r = first.indexOf(t.columns[i]);
+    return r < 0 ? first.length + i : r;
+  };
+  return idx.sort((a, b) => rank(a) - rank(b));
+}
+
+/** A signed delta: "+2", "−2", "0". */
+export function signed(v: number): string {
+  return v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0';
+}
+
 function cellText(c: Cell): string {
   return c === null ? '' : String(c);
 }
@@ -16,10 +39,18 @@ function compare(a: Cell, b: Cell): number {
 }
 
 /** `onNode`: called with a row's `node` cell when the table has such a column and the row is clicked. */
-export function renderTable(doc: Document, t: Table, onNode?: (id: string) => void): HTMLElement {
+export function renderTable(
+  doc: Document,
+  t: Table,
+  onNode?: (id: string) => void,
+  o: { skipTitle?: string | null } = {},
+): HTMLElement {
   const nodeCol = onNode ? t.columns.indexOf('node') : -1;
+  const order = columnOrder(t);
+  const deltaCol = t.columns.indexOf('delta');
   const wrap = h(doc, 'div', { class: 'pl-table-wrap', 'data-table': t.name });
-  if (t.title) wrap.appendChild(h(doc, 'div', { class: 'pl-title' }, t.title));
+  // the view's own title is not repeated over its table
+  if (t.title && t.title !== o.skipTitle) wrap.appendChild(h(doc, 'div', { class: 'pl-title' }, t.title));
   const bar = h(doc, 'div', { class: 'pl-toolbar' });
   const filter = h(doc, 'input', { type: 'search', placeholder: 'filter rows…', 'aria-label': 'filter rows' });
   const count = h(doc, 'span', { class: 'pl-status' });
@@ -36,7 +67,8 @@ export function renderTable(doc: Document, t: Table, onNode?: (id: string) => vo
   let sortDir = 1;
   const heads: HTMLElement[] = [];
   const hr = h(doc, 'tr');
-  t.columns.forEach((c, i) => {
+  order.forEach((i) => {
+    const c = t.columns[i];
     const th = h(doc, 'th', { 'data-col': i, title: 'click to sort' }, c);
     th.addEventListener('click', () => {
       sortDir = sortCol === i ? -sortDir : 1;
@@ -52,7 +84,8 @@ export function renderTable(doc: Document, t: Table, onNode?: (id: string) => vo
     const q = filter.value.trim().toLowerCase();
     let rows = q ? t.rows.filter((r) => r.some((c) => cellText(c).toLowerCase().includes(q))) : t.rows.slice();
     if (sortCol >= 0) rows = rows.sort((a, b) => sortDir * compare(a[sortCol], b[sortCol]));
-    heads.forEach((th, i) => {
+    heads.forEach((th, j) => {
+      const i = order[j];
       th.textContent = t.columns[i] + (i === sortCol ? (sortDir > 0 ? ' ▲' : ' ▼') : '');
       th.setAttribute('aria-sort', i === sortCol ? (sortDir > 0 ? 'ascending' : 'descending') : 'none');
     });
@@ -65,10 +98,13 @@ export function renderTable(doc: Document, t: Table, onNode?: (id: string) => vo
         tr.style.cursor = 'pointer';
         tr.addEventListener('click', () => onNode!(id));
       }
-      for (let i = 0; i < t.columns.length; i++)
-        tr.appendChild(
-          h(doc, 'td', typeof r[i] === 'number' ? { class: 'pl-num' } : undefined, cellText(r[i] ?? null)),
-        );
+      for (const i of order) {
+        const v = r[i] ?? null;
+        if (i === deltaCol && typeof v === 'number') {
+          const cls = v > 0 ? 'pl-num pl-pos' : v < 0 ? 'pl-num pl-neg' : 'pl-num';
+          tr.appendChild(h(doc, 'td', { class: cls }, signed(v)));
+        } else tr.appendChild(h(doc, 'td', typeof v === 'number' ? { class: 'pl-num' } : undefined, cellText(v)));
+      }
       tbody.appendChild(tr);
     }
     count.textContent =

@@ -85,7 +85,7 @@ describe('run, focus, tables, details', () => {
     const { el } = await mount(view, { worker: false });
     const ids = [...el.querySelectorAll('.pl-node')].map((n) => n.getAttribute('data-id')).sort();
     expect(ids).toEqual([...view.focus[0]].sort());
-    expect(el.querySelector('[data-id="relu"] .pl-note')!.textContent).toBe('✎ fused with conv1');
+    expect(el.querySelector('[data-id="relu"] .pl-callout')!.textContent).toBe('✎ fused with conv1');
   });
 
   it('details show annotation, observer stats and q/dq params', async () => {
@@ -107,9 +107,18 @@ describe('run, focus, tables, details', () => {
     const d3 = conv.el.querySelector('.pl-details')!.textContent!;
     expect(d3).toContain('dequantize_per_channel (per_channel)');
     expect(d3).toContain('axis=0');
+    // int8 edges: out of every quantize node and into every dequantize node (arg 0), frozen int8 weights included
+    const cs = fixture('conv_converted.json').panes[0].snapshot;
+    const int = cs.edges.filter(
+      (e: any) => e.src.startsWith('quantize_per_tensor') || (e.dst.startsWith('dequantize_') && e.arg === 0),
+    );
+    expect(
+      cs.edges.some(
+        (e: any) => e.dst.startsWith('dequantize_per_channel') && e.arg === 0 && !e.src.startsWith('quantize'),
+      ),
+    ).toBe(true);
     expect(conv.el.querySelectorAll('.pl-edge.pl-int').length).toBe(
-      fixture('conv_converted.json').panes[0].snapshot.edges.filter((e: any) => e.src.startsWith('quantize_per_tensor'))
-        .length,
+      new Set(int.map((e: any) => `${e.src}>${e.dst}`)).size,
     );
   });
 

@@ -27,8 +27,9 @@ describe.skipIf(!has('real_run.json'))('real pt2e_lens output', () => {
           view.panes[i].label,
         ).toEqual(countBy(snap.nodes, (n: any) => n.role));
       const quantize = new Set(snap.qdq.filter((q: any) => q.kind === 'quantize').map((q: any) => q.node));
+      const dequantize = new Set(snap.qdq.filter((q: any) => q.kind === 'dequantize').map((q: any) => q.node));
       expect(pane.querySelectorAll('.pl-edge.pl-int').length).toBe(
-        snap.edges.filter((e: any) => quantize.has(e.src)).length,
+        snap.edges.filter((e: any) => quantize.has(e.src) || (dequantize.has(e.dst) && e.arg === 0)).length,
       );
     }
     expect(view.panes.some((p: any) => p.snapshot.qdq.length > 0)).toBe(true);

@@ -86,6 +86,28 @@ describe('nbconvert page of the executed quickstart, offline', () => {
     await page.screenshot({ path: join(OUT, 'compare.png') });
   });
 
+  it('follows the notebook theme: the dark export draws the outputs dark (screenshots of both)', async () => {
+    const colours = async (p) =>
+      p.evaluate(() => {
+        const root = [...document.querySelectorAll('.pt2e-lens')].find((r) => r.querySelector('.pl-node rect'));
+        root.scrollIntoView();
+        return [getComputedStyle(root).backgroundColor, getComputedStyle(root.querySelector('.pl-node rect')).fill];
+      });
+    const light = await colours(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'views-notebook-light.png') });
+    const dark = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    await dark.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
+    await dark.goto(pathToFileURL(join(OUT, 'quickstart-dark.html')).href);
+    await dark.waitForFunction(() => document.querySelector('.pt2e-lens[data-state="ready"]'), null, {
+      timeout: 60000,
+    });
+    const got = await colours(dark);
+    assert.notEqual(got[0], light[0]);
+    assert.notEqual(got[1], light[1]);
+    await dark.screenshot({ path: join(ARTIFACTS, 'views-notebook-dark.png') });
+    await dark.close();
+  });
+
   it('ran without page errors or dialogs', () => {
     assert.deepEqual(problems, { dialogs: [], errors: [] });
   });

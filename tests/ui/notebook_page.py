@@ -50,6 +50,8 @@ def main(out: Path) -> int:
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     (out / "quickstart.html").write_text(body, encoding="utf-8")
+    dark, _ = HTMLExporter(template_name="lab", theme="dark").from_notebook_node(nb)  # the views follow it
+    (out / "quickstart-dark.html").write_text(dark, encoding="utf-8")
     (out / "expected.json").write_text(json.dumps(expected()), encoding="utf-8")
     return 0
 

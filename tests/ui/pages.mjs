@@ -28,7 +28,8 @@ export function reportPage(docs, title = 'pt2e-lens report', head = '') {
     )
     .join('\n');
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${title}</title>
-${head}<style>body{margin:12px;background:#fff}</style></head><body>
+<meta name="color-scheme" content="light dark">
+${head}<style>body{margin:12px}</style></head><body>
 ${outputs}
 <script>${bundle}</script>
 </body></html>\n`;

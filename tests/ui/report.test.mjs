@@ -152,7 +152,11 @@ describe('report bundle in chromium (file://, offline)', () => {
     const before = await vp.getAttribute('transform');
     const box = await page.locator('.pl-canvas').boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // the plain wheel scrolls the page (views.test.mjs); Ctrl + wheel zooms
+    await page.keyboard.down('Control');
     await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
+    await page.waitForTimeout(50);
     const zoomed = await vp.getAttribute('transform');
     assert.notEqual(zoomed, before);
     const scale = (t) => Number(/scale\(([^)]+)\)/.exec(t)[1]);

@@ -1,0 +1,138 @@
+// What a closed group holds, counted from facts the JSON carries (roles, annotations, fp32-island
+// findings, the overlay's values): shown as badges so a closed model still says which layers are int8.
+import type { Facts } from './facts';
+import type { Group, Hierarchy } from './groups';
+import type { Heat } from './heat';
+import type { Id } from './types';
+
+export interface Summary {
+  quantize: number;
+  dequantize: number;
+  observers: number;
+  /** compute nodes with an annotation whose _annotated is true */
+  annotated: number;
+  /** compute nodes (call_function) without such an annotation, counted only on a quantized stage */
+  fp32: number;
+  /** fp32-island findings whose op (the finding's first node) is inside */
+  islands: number;
+  /** worst overlay value inside (lowest when higher is better), if the pane has an overlay */
+  worst: number | null;
+}
+
+export interface Badge {
+  kind: 'quantize' | 'dequantize' | 'observer' | 'annotated' | 'fp32' | 'island' | 'worst';
+  text: string;
+  title: string;
+}
+
+const empty = (): Summary => ({
+  quantize: 0,
+  dequantize: 0,
+  observers: 0,
+  annotated: 0,
+  fp32: 0,
+  islands: 0,
+  worst: null,
+});
+
+/** A stage is quantized (so unannotated compute is worth calling fp32) once it has annotations, observers or q/dq. */
+export function isQuantizedStage(f: Facts): boolean {
+  return f.snap.annotations.length > 0 || f.snap.observers.length > 0 || f.snap.qdq.length > 0;
+}
+
+/** One pass bottom-up over the hierarchy: a summary per group key. */
+export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map<string, Summary> {
+  const quantized = isQuantizedStage(f);
+  const islandOps = new Set<Id>();
+  for (const fi of f.snap.findings) if (fi.kind === 'fp32-island' && fi.nodes.length) islandOps.add(fi.nodes[0]);
+  const better = heat?.overlay.higher_is_better ?? true;
+  const out = new Map<string, Summary>();
+  const walk = (g: Group): Summary => {
+    const s = empty();
+    const worse = (v: number): void => {
+      if (s.worst === null || (better ? v < s.worst : v > s.worst)) s.worst = v;
+    };
+    for (const it of g.children) {
+      if (it.kind === 'group') {
+        const c = walk(it.group);
+        s.quantize += c.quantize;
+        s.dequantize += c.dequantize;
+        s.observers += c.observers;
+        s.annotated += c.annotated;
+        s.fp32 += c.fp32;
+        s.islands += c.islands;
+        if (c.worst !== null) worse(c.worst);
+        continue;
+      }
+      const n = f.nodes.get(it.id);
+      if (!n) continue;
+      if (n.role === 'quantize') s.quantize++;
+      else if (n.role === 'dequantize') s.dequantize++;
+      else if (n.role === 'observer') s.observers++;
+      else if (n.role === 'compute' && n.op === 'call_function') {
+        if (f.annotation.get(n.id)?.annotated) s.annotated++;
+        else if (quantized) s.fp32++;
+      }
+      if (islandOps.has(n.id)) s.islands++;
+      const v = heat?.overlay.values[n.id];
+      if (typeof v === 'number' && Number.isFinite(v)) worse(v);
+    }
+    out.set(g.key, s);
+    return s;
+  };
+  walk(h.root);
+  return out;
+}
+
+function fmt(v: number): string {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1);
+}
+
+/** Badges for a closed group, most telling first; empty counts are left out. */
+export function badgesOf(s: Summary, heat: Heat | null = null): Badge[] {
+  const b: Badge[] = [];
+  if (s.annotated) b.push({ kind: 'annotated', text: `● ${s.annotated}`, title: `${s.annotated} annotated ops` });
+  if (s.fp32)
+    b.push({
+      kind: 'fp32',
+      text: `fp32 ${s.fp32}`,
+      title: `${s.fp32} compute ops without annotation (stay fp32)`,
+    });
+  if (s.islands)
+    b.push({
+      kind: 'island',
+      text: `⚠ island ${s.islands}`,
+      title: `${s.islands} fp32 island(s): dq → fp32 op → q`,
+    });
+  if (s.quantize) b.push({ kind: 'quantize', text: `q ${s.quantize}`, title: `${s.quantize} quantize nodes` });
+  if (s.dequantize)
+    b.push({ kind: 'dequantize', text: `dq ${s.dequantize}`, title: `${s.dequantize} dequantize nodes` });
+  if (s.observers) b.push({ kind: 'observer', text: `obs ${s.observers}`, title: `${s.observers} observers` });
+  if (s.worst !== null && heat) {
+    const o = heat.overlay;
+    const unit = o.unit ? ` ${o.unit}` : '';
+    b.push({
+      kind: 'worst',
+      text: `${o.higher_is_better ? 'min' : 'max'} ${fmt(s.worst)}${unit}`,
+      title: `worst ${o.name} inside: ${fmt(s.worst)}${unit}`,
+    });
+  }
+  return b;
+}
+
+/** Width of a badge in px at 10 px bold (the layout reserves it before drawing). */
+export function badgeWidth(b: Badge): number {
+  return Math.ceil([...b.text].length * 6.4 + 10);
+}
+
+export const BADGE_GAP = 4;
+
+/** Width of a row of badges. */
+export function badgesWidth(bs: Badge[]): number {
+  return bs.reduce((w, b) => w + badgeWidth(b), 0) + Math.max(0, bs.length - 1) * BADGE_GAP;
+}
+
+/** A closed group with compute ops and none annotated on a quantized stage: it stayed fp32 entirely. */
+export function allFp32(s: Summary): boolean {
+  return s.fp32 > 0 && s.annotated === 0 && s.quantize === 0 && s.dequantize === 0;
+}

@@ -1,0 +1,91 @@
+// WCAG contrast over the whole palette, in both themes: text ≥ 4.5:1, marks ≥ 3:1 against what they sit on.
+import { describe, expect, it } from 'vitest';
+import { contrast, DARK, heatHue, hslRgb, LIGHT, type Theme } from '../../src/core/palette';
+import { ROLES } from '../../src/core/types';
+
+// canvases the graph is drawn on: ours, and the hosts' own backgrounds (JupyterLab, VS Code default themes)
+const CANVASES = {
+  light: ['#ffffff', '#fcfcfd', '#f3f3f3'],
+  dark: ['#111111', '#181a1f', '#1e1e1e', '#252526'],
+};
+
+function checks(t: Theme, canvases: string[]): Array<[string, number, number]> {
+  const out: Array<[string, number, number]> = [];
+  for (const r of ROLES) {
+    const c = t.roles[r];
+    out.push([`${r} label on its fill`, contrast(c.text, c.fill), 4.5]);
+    out.push([`sub text on ${r} fill`, contrast(t.sub, c.fill), 4.5]);
+  }
+  for (const [i, g] of t.groups.entries()) {
+    out.push([`observer label on group fill ${i}`, contrast(t.roles.observer.text, g), 4.5]);
+    out.push([`sub text on group fill ${i}`, contrast(t.sub, g), 4.5]);
+  }
+  out.push(['group label on closed group', contrast(t.fg, t.groupFill), 4.5]);
+  out.push(['muted text on closed group', contrast(t.muted, t.groupFill), 4.5]);
+  out.push(['button text', contrast(t.fg, t.btn), 4.5]);
+  out.push(['button text (hover)', contrast(t.fg, t.btnHover), 4.5]);
+  out.push(['text on raised surfaces', contrast(t.fg, t.raised), 4.5]);
+  out.push(['muted text on raised surfaces', contrast(t.muted, t.raised), 4.5]);
+  out.push(['note text', contrast(t.fg, t.noteBg), 4.5]);
+  out.push(['finding text', contrast(t.fg, t.warnBg), 4.5]);
+  for (const bg of [...canvases, t.bg]) {
+    out.push([`text on ${bg}`, contrast(t.fg, bg), 4.5]);
+    out.push([`muted text on ${bg}`, contrast(t.muted, bg), 4.5]);
+    // text drawn in a mark colour: int8 edge labels, badges, signed deltas
+    for (const [k, c] of Object.entries({
+      int: t.int,
+      added: t.added,
+      removed: t.removed,
+      warn: t.warn,
+      q: t.roles.quantize.stroke,
+      dq: t.roles.dequantize.stroke,
+      obs: t.roles.observer.stroke,
+    }))
+      out.push([`${k} text on ${bg}`, contrast(c, bg), 4.5]);
+    for (const [k, c] of Object.entries({ edge: t.edge, match: t.match, selected: t.selected, gstroke: t.groupStroke }))
+      out.push([`${k} mark on ${bg}`, contrast(c, bg), 3]);
+    for (const r of ROLES) out.push([`${r} stroke on ${bg}`, contrast(t.roles[r].stroke, bg), 3]);
+    for (const [i, c] of t.specs.entries()) out.push([`spec ${i} on ${bg}`, contrast(c, bg), 4.5]);
+    for (let g = 0; g <= 10; g++)
+      out.push([`heat ${g / 10} on ${bg}`, contrast(hslRgb(heatHue(g / 10), 72, t.heatL), bg), 3]);
+  }
+  // output-spec badges: canvas-coloured text on the spec colour
+  for (const [i, c] of t.specs.entries()) out.push([`badge text on spec ${i}`, contrast(t.canvas, c), 4.5]);
+  return out;
+}
+
+describe('palette contrast (WCAG 2)', () => {
+  for (const [name, t, cv] of [
+    ['light', LIGHT, CANVASES.light],
+    ['dark', DARK, CANVASES.dark],
+  ] as const) {
+    it(`${name}: text ≥ 4.5:1 and marks ≥ 3:1`, () => {
+      const bad = checks(t, cv)
+        .filter(([, r, min]) => r < min)
+        .map(([what, r, min]) => `${what}: ${r.toFixed(2)} < ${min}`);
+      expect(bad).toEqual([]);
+    });
+  }
+
+  it('contrast arithmetic matches known WCAG values', () => {
+    expect(contrast('#000000', '#ffffff')).toBeCloseTo(21, 5);
+    expect(contrast('#777777', '#ffffff')).toBeCloseTo(4.48, 2);
+    expect(hslRgb(0, 100, 50)).toEqual([255, 0, 0]);
+    expect(hslRgb(120, 100, 25)).toEqual([0, 128, 0]);
+  });
+
+  it('one meaning per colour: the dark theme changes every fill, no two roles share a colour', () => {
+    for (const t of [LIGHT, DARK]) {
+      const fills = ROLES.map((r) => t.roles[r].fill);
+      expect(new Set(fills).size).toBe(ROLES.length);
+      const strokes = ROLES.map((r) => t.roles[r].stroke);
+      expect(new Set(strokes).size).toBe(ROLES.length);
+      // observer group fills are never a quantize / dequantize / output fill
+      for (const g of t.groups)
+        expect([t.roles.quantize.fill, t.roles.dequantize.fill, t.roles.output.fill]).not.toContain(g);
+      const marks = [t.int, t.removed, t.added, t.match, t.warn];
+      expect(new Set(marks).size).toBe(marks.length);
+    }
+    for (const r of ROLES) expect(DARK.roles[r].fill).not.toBe(LIGHT.roles[r].fill);
+  });
+});
