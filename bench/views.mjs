@@ -9,7 +9,8 @@
 // Medians of --repeats (3) fresh pages per document. Times vary with machine load: read the ratios.
 //
 //   npm run bench:views                        (builds the front end first)
-//   node bench/views.mjs [--repeats N] [--only synth-5k,resnet-1000,…] [--docs DIR] [--json-out FILE]
+//   node bench/views.mjs [--repeats N] [--only synth-5k,resnet-1000,…] [--docs DIR] [--json-out FILE] [--no-me]
+//   node bench/views.mjs --from-json FILE      (print the tables of a saved run again)
 // Real graphs are written by bench/view_docs.py with $PT2E_LENS_PYTHON (default .venv/bin/python);
 // --docs DIR keeps them there and reuses them on the next run.
 
@@ -20,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { synthView } from '../tests/ts/fixtures/synth.mjs';
 import { launch } from '../tests/ui/browser.mjs';
-import { anchorTable, meMeasure, meSetup } from './views_anchor.mjs';
+import { anchorTable, meGraphOf, meMeasure, meSetup } from './views_anchor.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const GOALS = { interactive: 1000, expand: 250, expandAll: 3000, fps: 30, longTask: 200 };
@@ -29,14 +30,18 @@ const CANVAS_PX = 760;
 
 function args() {
   const a = process.argv.slice(2);
-  const opt = { repeats: 3, only: null, docs: null, jsonOut: null, me: true };
+  const opt = { repeats: 3, only: null, docs: null, jsonOut: null, me: true, fromJson: null };
   for (let i = 0; i < a.length; i++) {
     if (a[i] === '--repeats') opt.repeats = Number(a[++i]);
     else if (a[i] === '--only') opt.only = a[++i].split(',');
     else if (a[i] === '--docs') opt.docs = a[++i];
     else if (a[i] === '--json-out') opt.jsonOut = a[++i];
     else if (a[i] === '--no-me') opt.me = false;
-    else throw new Error(`unknown argument ${a[i]}: --repeats N, --only a,b, --docs DIR, --json-out FILE, --no-me`);
+    else if (a[i] === '--from-json') opt.fromJson = a[++i];
+    else
+      throw new Error(
+        `unknown argument ${a[i]}: --repeats N, --only a,b, --docs DIR, --json-out FILE, --no-me, --from-json FILE`,
+      );
   }
   return opt;
 }
@@ -315,6 +320,12 @@ function goalCell(v, goal, higherIsBetter = false, unit = 'ms') {
 
 async function main() {
   const opt = args();
+  if (opt.fromJson) {
+    // print the tables of an earlier run again (e.g. after changing how they are printed)
+    const { meta, results } = JSON.parse(readFileSync(opt.fromJson, 'utf8'));
+    report(results, meta);
+    return;
+  }
   if (!existsSync(join(ROOT, 'kernel_pkg/pt2e_lens/_static/report.js'))) {
     console.error('kernel_pkg/pt2e_lens/_static/report.js is missing: run `npm run build` first');
     process.exit(2);
@@ -333,19 +344,24 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'pt2e-lens-views-pages-'));
   const browser = await launch();
   const results = {};
+  const meRuns = new Map(); // ME graph → its runs (a synthetic graph shares the real resnet of its size)
   try {
     for (const doc of docs) {
       const url = page(dir, doc);
       const runs = [];
-      const meRuns = [];
+      const g = meGraphOf(doc.name);
+      if (!meRuns.has(g)) meRuns.set(g, []);
+      // ME at 20k nodes takes minutes per run on a busy machine: once per graph there, else each repeat
+      const meWanted = doc.nodes >= 10000 ? 1 : opt.repeats;
       for (let i = 0; i < opt.repeats; i++) {
         runs.push(await measure(browser, url, doc));
-        const mr = meMeasure(me, doc.name); // interleaved: both see the same machine load
-        if (mr) meRuns.push(mr);
+        if (meRuns.get(g).length < meWanted) {
+          const mr = meMeasure(me, doc.name); // interleaved: both see the same machine load
+          if (mr) meRuns.get(g).push(mr);
+        }
       }
       results[doc.name] = medians(runs);
       results[doc.name].runs = runs;
-      if (meRuns.length) results[doc.name].me = meRuns.some((r) => r.error) ? meRuns[0] : medians(meRuns);
       const r = results[doc.name];
       const lt = Math.max(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan ?? 0);
       console.log(
@@ -359,10 +375,23 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
     if (!opt.docs) rmSync(docsDir, { recursive: true, force: true });
   }
-  const load1 = loadavg()[0];
+  for (const [name, r] of Object.entries(results)) {
+    const mr = meRuns.get(meGraphOf(name)) ?? [];
+    if (mr.length) r.me = mr.some((x) => x.error) ? mr.find((x) => x.error) : { ...medians(mr), runs: mr.length };
+  }
+  const meta = {
+    load: [load0, loadavg()[0]],
+    repeats: opt.repeats,
+    seconds: ((Date.now() - started) / 1000).toFixed(0),
+  };
+  report(results, meta);
+  if (opt.jsonOut) writeFileSync(opt.jsonOut, JSON.stringify({ meta, results }, null, 1));
+}
+
+function report(results, meta) {
   console.log(
-    `\nChromium headless (software rendering), ${cpus().length} cpus, load average ${load0.toFixed(1)} → ${load1.toFixed(1)}` +
-      ` (${load1 > cpus().length ? 'busy machine: read ratios' : 'quiet'}), medians of ${opt.repeats}, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    `\nChromium headless (software rendering), ${cpus().length} cpus, load average ${meta.load[0].toFixed(1)} → ${meta.load[1].toFixed(1)}` +
+      ` (${meta.load[1] > cpus().length ? 'busy machine: read ratios' : 'quiet'}), medians of ${meta.repeats}, ${meta.seconds} s\n`,
   );
   console.log(
     '| graph | nodes | interactive (≤ 1 s) | expand biggest group (≤ 0.25 s) | expand all, drawn (≤ 3 s) | pan/zoom, all visible (≥ 30 fps) | longest task (≤ 200 ms) |',
@@ -396,7 +425,6 @@ async function main() {
   );
   console.log('');
   console.log(anchorTable(results));
-  if (opt.jsonOut) writeFileSync(opt.jsonOut, JSON.stringify({ load: [load0, load1], results }, null, 1));
 }
 
 await main();

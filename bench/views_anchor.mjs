@@ -22,6 +22,8 @@ const REFERENCE = {
 // a synthetic graph is anchored on the real resnet of its size (ME cannot read a pt2e-lens View)
 const ME_GRAPH = { 'synth-5k': 'resnet-250', 'synth-20k': 'resnet-1000' };
 
+export const meGraphOf = (name) => ME_GRAPH[name] ?? name;
+
 /** Write ME's graphs of the real bench graphs into `dir`; null (with the reason printed) without an ME venv. */
 export function meSetup(dir, names) {
   const py = process.env.PT2E_LENS_ME_PYTHON ?? join(ROOT, '.bench-venv/bin/python');
@@ -61,18 +63,25 @@ export function anchorTable(results) {
   const lines = [];
   if (measured) {
     lines.push(
-      "Model Explorer's layout worker, measured in this run (medians; its worker only — ME's WebGL drawing is not included, ours is):",
+      "Model Explorer's layout worker, measured in this run, interleaved with ours (medians of the runs shown). Its worker",
+      "only: ME's WebGL drawing is not included, our drawing and paint are. ME's wall time on a busy machine is inflated",
+      'far more than its CPU time (a single-threaded Node process waiting for a core), so ours is also divided by ME CPU',
+      'time — the ratio that is fairer to ME. "layout" = our layout-worker time alone.',
       '',
-      '| graph | ME graph (nodes) | ME initial | ours interactive ÷ ME initial | ME expand biggest group | ours expand ÷ ME (layout only) | ME expand all | ours expand all drawn ÷ ME (layout only) |',
+      '| graph | ME graph (nodes), runs | ME initial: wall (CPU) | ours interactive ÷ ME wall / ÷ ME CPU | ME expand biggest group: wall (CPU) | ours expand ÷ ME wall / ÷ ME CPU / layout ÷ ME CPU | ME expand all: wall (CPU) | ours expand all drawn ÷ ME wall / ÷ ME CPU / layout ÷ ME CPU |',
       '|---|---|---|---|---|---|---|---|',
     );
     for (const [name, r] of Object.entries(results)) {
       if (!r.me || r.me.error) continue;
       const m = r.me;
-      const q = (a, b) => (a / b).toFixed(2);
+      const q = (...xs) => xs.map(([a, b]) => (a / b).toFixed(2)).join(' / ');
       lines.push(
-        `| ${name} | ${m.graph} (${m.nodes}) | ${fmt(m.initial)} | ${q(r.interactive, m.initial)} | ${fmt(m.expand)} (\`${m.expandKey}\`, ${m.expandChildren} children) | ` +
-          `${q(r.expand, m.expand)} (${q(r.expandLayout, m.expand)}) | ${fmt(m.expandAll)} | ${q(r.expandAll, m.expandAll)} (${q(r.expandAllLayout, m.expandAll)}) |`,
+        `| ${name} | ${m.graph} (${m.nodes}), ${m.runs} | ${fmt(m.initial)} (${fmt(m.cpuInitial)}) | ` +
+          `${q([r.interactive, m.initial], [r.interactive, m.cpuInitial])} | ` +
+          `${fmt(m.expand)} (${fmt(m.cpuExpand)}; ${m.expandChildren} children) | ` +
+          `${q([r.expand, m.expand], [r.expand, m.cpuExpand], [r.expandLayout, m.cpuExpand])} | ` +
+          `${fmt(m.expandAll)} (${fmt(m.cpuExpandAll)}) | ` +
+          `${q([r.expandAll, m.expandAll], [r.expandAll, m.cpuExpandAll], [r.expandAllLayout, m.cpuExpandAll])} |`,
       );
     }
     lines.push('');
