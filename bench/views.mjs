@@ -1,0 +1,432 @@
+// Views in the browser: the built report bundle (kernel_pkg/pt2e_lens/_static/report.js, the core every host
+// uses) in headless Chromium on synthetic and real View documents, measured in one run against issue 9's goals:
+//   interactive  output inserted → first layout drawn and painted (handlers are bound when drawn)
+//   expand       opening the group with the most direct children (its ancestors opened first, untimed)
+//   expand all   every group open, drawn and painted
+//   pan/zoom     frame times (requestAnimationFrame deltas) while CDP drives wheel zoom and a drag,
+//                with every node of the expanded graph inside the view
+//   long task    the longest 'longtask' entry of the PerformanceObserver, per phase
+// Medians of --repeats (3) fresh pages per document. Times vary with machine load: read the ratios.
+//
+//   npm run bench:views                        (builds the front end first)
+//   node bench/views.mjs [--repeats N] [--only synth-5k,resnet-1000,…] [--docs DIR] [--json-out FILE] [--no-me]
+//   node bench/views.mjs --from-json FILE      (print the tables of a saved run again)
+// Real graphs are written by bench/view_docs.py with $PT2E_LENS_PYTHON (default .venv/bin/python);
+// --docs DIR keeps them there and reuses them on the next run.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { synthView } from '../tests/ts/fixtures/synth.mjs';
+import { launch } from '../tests/ui/browser.mjs';
+import { anchorTable, meGraphOf, meMeasure, meSetup } from './views_anchor.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const GOALS = { interactive: 1000, expand: 250, expandAll: 3000, fps: 30, longTask: 200 };
+const VIEWPORT = { width: 1280, height: 900 };
+const CANVAS_PX = 760;
+
+function args() {
+  const a = process.argv.slice(2);
+  const opt = { repeats: 3, only: null, docs: null, jsonOut: null, me: true, fromJson: null };
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === '--repeats') opt.repeats = Number(a[++i]);
+    else if (a[i] === '--only') opt.only = a[++i].split(',');
+    else if (a[i] === '--docs') opt.docs = a[++i];
+    else if (a[i] === '--json-out') opt.jsonOut = a[++i];
+    else if (a[i] === '--no-me') opt.me = false;
+    else if (a[i] === '--from-json') opt.fromJson = a[++i];
+    else
+      throw new Error(
+        `unknown argument ${a[i]}: --repeats N, --only a,b, --docs DIR, --json-out FILE, --no-me, --from-json FILE`,
+      );
+  }
+  return opt;
+}
+
+const median = (xs) => {
+  const v = xs.filter((x) => x !== null && x !== undefined && !Number.isNaN(x)).sort((a, b) => a - b);
+  return v.length ? v[Math.floor(v.length / 2)] : null;
+};
+const medians = (runs) =>
+  Object.fromEntries(
+    Object.keys(runs[0]).map((k) => [k, typeof runs[0][k] === 'number' ? median(runs.map((r) => r[k])) : runs[0][k]]),
+  );
+const fmt = (ms) => (ms === null ? '—' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+
+// ---- documents ------------------------------------------------------------------------------------
+
+const REAL = ['resnet-250', 'resnet-1000', 'transformer-100'];
+
+function realDocs(dir, wanted) {
+  const py = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv/bin/python');
+  const missing = wanted.filter((n) => !existsSync(join(dir, `${n}.json`)));
+  if (missing.length) {
+    console.log(`writing ${missing.join(', ')} with bench/view_docs.py (torch.export + pl.show) …`);
+    const r = spawnSync(py, [join(ROOT, 'bench/view_docs.py'), dir, ...missing], { encoding: 'utf8' });
+    if (r.status !== 0) {
+      console.log(`  bench/view_docs.py failed (${r.stderr.trim().split('\n').pop()}); real graphs skipped`);
+      return [];
+    }
+    for (const line of r.stdout.trim().split('\n')) {
+      const [name, nodes, bytes, secs] = line.split(' ');
+      console.log(`  ${name}: ${nodes} nodes, ${(bytes / 1e6).toFixed(1)} MB of View JSON, ${secs} s`);
+    }
+  }
+  return wanted.map((name) => ({ name, text: readFileSync(join(dir, `${name}.json`), 'utf8') }));
+}
+
+function documents(opt, dir) {
+  const pick = (n) => !opt.only || opt.only.includes(n);
+  const docs = [];
+  for (const [name, n] of [
+    ['synth-5k', 5000],
+    ['synth-20k', 20000],
+  ])
+    if (pick(name)) docs.push({ name, text: JSON.stringify(synthView(n)) });
+  const real = REAL.filter(pick);
+  if (real.length) docs.push(...realDocs(dir, real));
+  for (const d of docs) d.nodes = JSON.parse(d.text).panes[0].snapshot.nodes.length;
+  return docs;
+}
+
+// ---- the page -------------------------------------------------------------------------------------
+
+function page(dir, doc) {
+  const bundle = readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/_static/report.js'), 'utf8').replace(
+    /<\/script/gi,
+    '<\\/script',
+  );
+  // the View sits in a script the report bundle does not render (type application/json): the page
+  // inserts the output itself, so the clock starts at insertion, not at page load
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>
+<style>body{margin:8px;background:#fff}</style></head><body>
+<script type="application/json" id="bench-doc">${doc.text.replace(/</g, '\\u003c')}</script>
+<script>${bundle}</script></body></html>`;
+  const p = join(dir, `${doc.name}.html`);
+  writeFileSync(p, html);
+  return pathToFileURL(p).href;
+}
+
+// Runs in the page before any script: long tasks are recorded from the start.
+function observeLongTasks() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  window.__painted = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+}
+
+const inPage = {
+  // output inserted → ready (layout drawn) → two frames later (painted)
+  async insert([height]) {
+    // start in a task of the page's own (a timer): work run inside a CDP evaluate is not seen by 'longtask'
+    await new Promise((r) => setTimeout(r, 0));
+    const t0 = performance.now();
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    const text = document.getElementById('bench-doc').textContent;
+    window.__handle = window.pt2eLens.render(host, text, { height });
+    const t1 = performance.now(); // render() returned: the synchronous part (parse, check, groups)
+    await window.__handle.ready;
+    const t2 = performance.now();
+    await window.__painted();
+    const t3 = performance.now();
+    const gv = window.__handle.panes.find((p) => p);
+    const layoutMs = gv?.lastLayout.ms ?? null;
+    return {
+      t0,
+      sync: t1 - t0,
+      layoutMs,
+      draw: t2 - t1 - (layoutMs ?? 0),
+      paint: t3 - t2,
+      ms: t3 - t0,
+      mode: window.pt2eLens.layoutMode?.() ?? '?',
+    };
+  },
+  async expandBiggest() {
+    const gv = window.__handle.panes.find((p) => p);
+    let big = null;
+    for (const g of gv.hier.groups.values()) if (g.parent && (!big || g.children.length > big.children.length)) big = g;
+    const path = [];
+    for (let g = big.parent; g?.parent; g = g.parent) path.unshift(g.key);
+    for (const k of path) gv.expanded.add(k);
+    gv.expanded.delete(big.key);
+    await gv.redraw();
+    await window.__painted();
+    const t0 = performance.now();
+    await gv.toggle(big.key); // what a click on the closed group calls
+    const t1 = performance.now();
+    await window.__painted();
+    const ms = performance.now() - t0;
+    const layoutMs = gv.lastLayout.ms;
+    return {
+      t0,
+      ms,
+      layoutMs,
+      draw: t1 - t0 - layoutMs,
+      paint: ms - (t1 - t0),
+      key: big.key,
+      children: big.children.length,
+    };
+  },
+  async expandAll() {
+    const gv = window.__handle.panes.find((p) => p);
+    const t0 = performance.now();
+    gv.expanded = new Set(gv.hier.groups.keys()); // what "Expand all" does (the button exists up to 5k nodes)
+    await gv.redraw();
+    const t1 = performance.now();
+    await window.__painted();
+    const svg = gv.el.querySelector('svg');
+    const ms = performance.now() - t0;
+    return {
+      t0,
+      ms,
+      layoutMs: gv.lastLayout.ms,
+      draw: t1 - t0 - gv.lastLayout.ms,
+      paint: ms - (t1 - t0),
+      drawn: Number(svg?.getAttribute('data-nodes') ?? NaN),
+      elements: svg ? svg.getElementsByTagName('*').length : null,
+    };
+  },
+  // zoom out until the whole layout is inside the canvas: every node visible (small), nothing culled
+  showAll() {
+    const gv = window.__handle.panes.find((p) => p);
+    const P = gv.placement;
+    const pz = gv.pz;
+    const r = gv.el.querySelector('svg').getBoundingClientRect();
+    if (!P || !pz?.t || typeof pz.apply !== 'function') return { ok: false };
+    const k = Math.min(r.width / (P.width + 40), r.height / (P.height + 40));
+    pz.t = { k, x: (r.width - P.width * k) / 2, y: (r.height - P.height * k) / 2 };
+    pz.apply();
+    return { ok: true, k, rect: [r.left, r.top, r.width, r.height] };
+  },
+  startFrames() {
+    window.__frames = [];
+    window.__framing = true;
+    const tick = (t) => {
+      window.__frames.push(t);
+      if (window.__framing) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    return performance.now();
+  },
+  stopFrames() {
+    window.__framing = false;
+    return window.__frames;
+  },
+  longTasks: () => window.__longTasks,
+};
+
+// a task belongs to the phase it ends in: the one that runs render() starts before the clock does
+const longest = (tasks, from, to) =>
+  Math.max(0, ...tasks.filter(([s, d]) => s + d >= from && s + d < to).map(([, d]) => d));
+
+// Wheel zoom in and out, then a drag, through CDP input events (each awaited: a busy page slows the
+// stream down, as it would a user's). Frame times are the rAF deltas meanwhile.
+async function gestures(pg, cdp, rect) {
+  const [left, top, w, h] = rect;
+  const x = Math.round(left + w / 2);
+  const y = Math.round(top + h / 2);
+  const mouse = (type, extra = {}) => cdp.send('Input.dispatchMouseEvent', { type, x, y, button: 'none', ...extra });
+  await mouse('mouseMoved');
+  const t0 = await pg.evaluate(inPage.startFrames);
+  const deadline = Date.now() + 6000;
+  for (let i = 0; i < 24 && Date.now() < deadline; i++)
+    await mouse('mouseWheel', { deltaX: 0, deltaY: i < 12 ? -80 : 80 });
+  await mouse('mousePressed', { button: 'left', buttons: 1, clickCount: 1 });
+  for (let i = 1; i <= 24 && Date.now() < deadline + 3000; i++)
+    await cdp.send('Input.dispatchMouseEvent', {
+      type: 'mouseMoved',
+      x: x + 8 * i,
+      y: y + 4 * i,
+      button: 'left',
+      buttons: 1,
+    });
+  await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: x + 192, y: y + 96, button: 'left' });
+  await pg.evaluate(() => window.__painted());
+  const frames = await pg.evaluate(inPage.stopFrames);
+  const d = frames.slice(1).map((t, i) => t - frames[i]);
+  const span = frames.length > 1 ? frames[frames.length - 1] - frames[0] : null;
+  return {
+    t0,
+    t1: frames[frames.length - 1] ?? t0,
+    fps: span ? (frames.length - 1) / (span / 1000) : null,
+    medianFrame: median(d),
+    p90Frame: d.length ? d.slice().sort((a, b) => a - b)[Math.floor(d.length * 0.9)] : null,
+    worstFrame: d.length ? Math.max(...d) : null,
+    frames: frames.length,
+  };
+}
+
+async function measure(browser, url, doc) {
+  const ctx = await browser.newContext({ viewport: VIEWPORT });
+  await ctx.addInitScript(observeLongTasks);
+  const pg = await ctx.newPage();
+  const errors = [];
+  pg.on('pageerror', (e) => errors.push(String(e)));
+  await pg.goto(url);
+  await pg.waitForFunction(() => window.pt2eLens);
+  const cdp = await ctx.newCDPSession(pg);
+  const r = { nodes: doc.nodes };
+  const ins = await pg.evaluate(inPage.insert, [CANVAS_PX]);
+  const exp = await pg.evaluate(inPage.expandBiggest);
+  const all = await pg.evaluate(inPage.expandAll);
+  const shown = await pg.evaluate(inPage.showAll);
+  const pan = shown.ok ? await gestures(pg, cdp, shown.rect) : null;
+  const lt = await pg.evaluate(inPage.longTasks);
+  Object.assign(r, {
+    layoutMode: ins.mode,
+    interactive: ins.ms,
+    renderSync: ins.sync,
+    firstLayout: ins.layoutMs,
+    firstDraw: ins.draw,
+    firstPaint: ins.paint,
+    expand: exp.ms,
+    expandLayout: exp.layoutMs,
+    expandDraw: exp.draw,
+    expandPaint: exp.paint,
+    expandKey: `${exp.key} (${exp.children} children)`,
+    expandAll: all.ms,
+    expandAllLayout: all.layoutMs,
+    expandAllDraw: all.draw,
+    expandAllPaint: all.paint,
+    drawn: all.drawn,
+    elements: all.elements,
+    fps: pan?.fps ?? null,
+    medianFrame: pan?.medianFrame ?? null,
+    p90Frame: pan?.p90Frame ?? null,
+    worstFrame: pan?.worstFrame ?? null,
+    framesSeen: pan?.frames ?? null,
+    ltInteractive: longest(lt, ins.t0, exp.t0),
+    ltExpand: longest(lt, exp.t0, all.t0),
+    ltExpandAll: longest(lt, all.t0, pan?.t0 ?? Infinity),
+    ltPan: pan ? longest(lt, pan.t0, Infinity) : null,
+    errors,
+  });
+  await ctx.close();
+  return r;
+}
+
+// ---- report -------------------------------------------------------------------------------------
+
+function goalCell(v, goal, higherIsBetter = false, unit = 'ms') {
+  if (v === null) return '—';
+  const ok = higherIsBetter ? v >= goal : v <= goal;
+  const shown = unit === 'fps' ? `${v.toFixed(1)} fps` : fmt(v);
+  const ratio = higherIsBetter ? v / goal : v / goal;
+  return `${shown} (${ratio.toFixed(2)}× goal${ok ? '' : ', not met'})`;
+}
+
+async function main() {
+  const opt = args();
+  if (opt.fromJson) {
+    // print the tables of an earlier run again (e.g. after changing how they are printed)
+    const { meta, results } = JSON.parse(readFileSync(opt.fromJson, 'utf8'));
+    report(results, meta);
+    return;
+  }
+  if (!existsSync(join(ROOT, 'kernel_pkg/pt2e_lens/_static/report.js'))) {
+    console.error('kernel_pkg/pt2e_lens/_static/report.js is missing: run `npm run build` first');
+    process.exit(2);
+  }
+  const started = Date.now();
+  const load0 = loadavg()[0];
+  const docsDir = opt.docs ?? mkdtempSync(join(tmpdir(), 'pt2e-lens-views-'));
+  mkdirSync(docsDir, { recursive: true });
+  const docs = documents(opt, docsDir);
+  const me = opt.me
+    ? meSetup(
+        docsDir,
+        docs.map((d) => d.name),
+      )
+    : null;
+  const dir = mkdtempSync(join(tmpdir(), 'pt2e-lens-views-pages-'));
+  const browser = await launch();
+  const results = {};
+  const meRuns = new Map(); // ME graph → its runs (a synthetic graph shares the real resnet of its size)
+  try {
+    for (const doc of docs) {
+      const url = page(dir, doc);
+      const runs = [];
+      const g = meGraphOf(doc.name);
+      if (!meRuns.has(g)) meRuns.set(g, []);
+      // ME at 20k nodes takes minutes per run on a busy machine: once per graph there, else each repeat
+      const meWanted = doc.nodes >= 10000 ? 1 : opt.repeats;
+      for (let i = 0; i < opt.repeats; i++) {
+        runs.push(await measure(browser, url, doc));
+        if (meRuns.get(g).length < meWanted) {
+          const mr = meMeasure(me, doc.name); // interleaved: both see the same machine load
+          if (mr) meRuns.get(g).push(mr);
+        }
+      }
+      results[doc.name] = medians(runs);
+      results[doc.name].runs = runs;
+      const r = results[doc.name];
+      const lt = Math.max(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan ?? 0);
+      console.log(
+        `${doc.name} (${doc.nodes} nodes): interactive ${fmt(r.interactive)}, expand ${fmt(r.expand)}, ` +
+          `expand all ${fmt(r.expandAll)}, pan/zoom ${r.fps?.toFixed(1) ?? '—'} fps, longest task ${fmt(lt)}` +
+          `${r.errors.length ? `, page errors: ${r.errors.join(' | ')}` : ''}`,
+      );
+    }
+  } finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+    if (!opt.docs) rmSync(docsDir, { recursive: true, force: true });
+  }
+  for (const [name, r] of Object.entries(results)) {
+    const mr = meRuns.get(meGraphOf(name)) ?? [];
+    if (mr.length) r.me = mr.some((x) => x.error) ? mr.find((x) => x.error) : { ...medians(mr), runs: mr.length };
+  }
+  const meta = {
+    load: [load0, loadavg()[0]],
+    repeats: opt.repeats,
+    seconds: ((Date.now() - started) / 1000).toFixed(0),
+  };
+  report(results, meta);
+  if (opt.jsonOut) writeFileSync(opt.jsonOut, JSON.stringify({ meta, results }, null, 1));
+}
+
+function report(results, meta) {
+  console.log(
+    `\nChromium headless (software rendering), ${cpus().length} cpus, load average ${meta.load[0].toFixed(1)} → ${meta.load[1].toFixed(1)}` +
+      ` (${meta.load[1] > cpus().length ? 'busy machine: read ratios' : 'quiet'}), medians of ${meta.repeats}, ${meta.seconds} s\n`,
+  );
+  console.log(
+    '| graph | nodes | interactive (≤ 1 s) | expand biggest group (≤ 0.25 s) | expand all, drawn (≤ 3 s) | pan/zoom, all visible (≥ 30 fps) | longest task (≤ 200 ms) |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [name, r] of Object.entries(results)) {
+    const lt = Math.max(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan ?? 0);
+    console.log(
+      `| ${name} | ${r.nodes} | ${goalCell(r.interactive, GOALS.interactive)} | ${goalCell(r.expand, GOALS.expand)} | ` +
+        `${goalCell(r.expandAll, GOALS.expandAll)} | ${goalCell(r.fps, GOALS.fps, true, 'fps')} | ${goalCell(lt, GOALS.longTask)} |`,
+    );
+  }
+  console.log(
+    '\nWhere the time goes (medians). sync = render() itself (parse, check, module groups, toolbar); layout = the' +
+      ' layout worker; DOM = building the SVG after layout; paint = style, layout and paint until two frames later.\n',
+  );
+  console.log(
+    '| graph | interactive: sync / layout / DOM / paint | expand: layout / DOM / paint | group expanded | expand all: layout / DOM / paint | nodes drawn (SVG elements) | frames: median / p90 / worst (count) | longest task: open / expand / all / pan |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  const parts = (...xs) => xs.map(fmt).join(' / ');
+  for (const [name, r] of Object.entries(results)) {
+    console.log(
+      `| ${name} | ${parts(r.renderSync, r.firstLayout, r.firstDraw, r.firstPaint)} | ${parts(r.expandLayout, r.expandDraw, r.expandPaint)} | \`${r.expandKey}\` | ` +
+        `${parts(r.expandAllLayout, r.expandAllDraw, r.expandAllPaint)} | ${r.drawn} (${r.elements}) | ${parts(r.medianFrame, r.p90Frame, r.worstFrame)} (${r.framesSeen}) | ` +
+        `${parts(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan)} |`,
+    );
+  }
+  console.log(
+    `\nlayout ran ${Object.values(results)[0]?.layoutMode === 'worker' ? 'in a Web Worker' : `in mode ${Object.values(results)[0]?.layoutMode}`}`,
+  );
+  console.log('');
+  console.log(anchorTable(results));
+}
+
+await main();
