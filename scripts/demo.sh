@@ -27,7 +27,8 @@ LAB=(jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.root_dir="$PW
 
 case "$MODE" in
   report)
-    exec pt2e-lens report --example tiny --quantizer composable --out out/tiny --html out/tiny/report.html
+    # --force: running the demo again replaces its own earlier report
+    exec pt2e-lens report --example tiny --quantizer composable --out out/tiny --html out/tiny/report.html --force
     ;;
   check)
     exec python scripts/check_lab.py "${LAB[@]}"
