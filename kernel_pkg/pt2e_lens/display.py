@@ -14,9 +14,8 @@ import json
 from typing import Any
 
 from ._static import bundle
+from .schema import MIME_TYPE as MIME
 from .views import compare_view, graph_view, view_of
-
-MIME = "application/vnd.pt2e-lens.v1+json"
 
 
 def script_json(view: dict) -> str:

@@ -9,10 +9,11 @@ from .analyses import Decomposition, annotations, diff_ops, observers, qdq, stag
 from .analyses import focus as focus_ids
 from .analyses.table import Table
 from .errors import Pt2eLensError
-from .snapshot import SCHEMA_VERSION, snapshot
+from .schema import SCHEMA_VERSION, VIEW_FORMAT
+from .snapshot import snapshot
 from .why import sharing
 
-FORMAT = "pt2e-lens.view"
+FORMAT = VIEW_FORMAT
 
 
 def _view(mode: str, title: str | None, panes=(), diffs=(), focus=None, notes=None, tables=()) -> dict:

@@ -1,77 +1,13 @@
-// The pt2e-lens comm protocol (docs/protocol.md), as the panel sees it. Only types: no behaviour.
-import type { View } from '../../core/types';
+// The pt2e-lens comm protocol (docs/protocol.md), as the panel sees it. The message types are generated
+// from kernel_pkg/pt2e_lens/schema/protocol.schema.json; only the error class below is written by hand.
+import type { ErrorReply, HelloEvent, ModelsEvent, OkReply } from './protocol.generated';
 
-export const TARGET = 'pt2e-lens';
-export const PROTOCOL = 1;
+export * from './protocol.generated';
+// the names the panel has always used
+export { COMM_TARGET as TARGET, PROTOCOL_VERSION as PROTOCOL } from './protocol.generated';
 
-export interface ModelRow {
-  name: string;
-  type: 'Run' | 'ExportedProgram' | 'GraphModule';
-  node_count: number;
-  stages: string[];
-  stage: string;
-  /** changes whenever the kernel sees this model created, replaced or changed */
-  revision: number;
-}
-
-export interface Models {
-  current: string | null;
-  pinned: string | null;
-  models: ModelRow[];
-}
-
-export interface GroupRow {
-  group: string;
-  class: string;
-  node_count: number;
-  annotations: number;
-  observers: number;
-  qdq: number;
-}
-
-export interface StageResult {
-  name: string;
-  stage: string;
-  group: string;
-  bytes: number;
-  collapsed: boolean;
-  parent?: string | null;
-  total_nodes?: number;
-  groups?: GroupRow[];
-  view: View | null;
-}
-
-export interface DiffResult {
-  name: string;
-  from: string;
-  to: string;
-  view: View;
-}
-
-export interface ReportResult {
-  name: string;
-  filename: string;
-  html: string;
-}
-
-export interface Hello {
-  protocol: number;
-  pt2e_lens: string;
-  schema_version: number;
-  requests: string[];
-  max_bytes: number;
-}
-
-export interface ErrorInfo {
-  code: string;
-  message: string;
-}
-
-export type Incoming =
-  | { protocol: number; type: 'reply'; id: string | number | null; request: string | null; ok: true; result: unknown }
-  | { protocol: number; type: 'reply'; id: string | number | null; request: string | null; ok: false; error: ErrorInfo }
-  | { protocol: number; type: 'event'; event: 'hello'; result: Hello }
-  | { protocol: number; type: 'event'; event: 'models'; result: Models };
+/** Every message the kernel sends on the comm. */
+export type Incoming = OkReply | ErrorReply | HelloEvent | ModelsEvent;
 
 /** A request failed: the kernel's error code and its one-line message. */
 export class RequestFailed extends Error {
