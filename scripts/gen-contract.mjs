@@ -54,6 +54,7 @@ function checkKeywords(s, where) {
 const lit = (v) =>
   typeof v === 'string' ? `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'` : JSON.stringify(v);
 const PRIM = { string: 'string', integer: 'number', number: 'number', boolean: 'boolean', null: 'null' };
+const DOC_PRIM = { ...PRIM, integer: 'integer' }; // the docs keep JSON's integer
 const doc = (d, indent) => (d ? `${indent}/** ${d.replaceAll('*/', '*\\/')} */\n` : '');
 const wrap = (t) => (/[|&]/.test(t) ? `(${t})` : t);
 
@@ -76,7 +77,7 @@ function ts(s, ctx, indent = '') {
     return `${wrap(item)}[]`;
   }
   if (types.length === 1 && types[0] === 'object') return objectBody(s, ctx, indent);
-  if (types.length) return types.map((t) => PRIM[t] ?? 'unknown').join(' | ');
+  if (types.length) return types.map((t) => (ctx.doc ? DOC_PRIM : PRIM)[t] ?? 'unknown').join(' | ');
   return 'unknown';
 }
 
@@ -145,14 +146,19 @@ function protocolFile() {
 // docs: one table per object definition, between <!-- generated:NAME --> and <!-- /generated:NAME -->
 const cell = (t) => String(t).replaceAll('|', '\\|').replaceAll('\n', ' ');
 function typeText(s) {
-  const ctx = { imports: new Set() };
+  const ctx = { imports: new Set(), doc: true };
   return ts(s, ctx, '').replace(/\s+/g, ' ');
 }
 function fieldTables(schema, defs) {
   let out = '';
   for (const def of defs) {
     const s = schema.$defs[def];
-    out += `\n### ${def}\n${s.description ?? ''}\n\n`;
+    out += `\n### ${def}\n${s.description ? `${s.description}\n` : ''}\n`;
+    if (s.oneOf?.every((x) => 'const' in x)) {
+      out += '| value | meaning |\n|---|---|\n';
+      for (const x of s.oneOf) out += `| \`${cell(JSON.stringify(x.const))}\` | ${cell(x.description ?? '')} |\n`;
+      continue;
+    }
     if (!isObject(s)) {
       out += `\`${cell(typeText(s))}\`\n`;
       continue;
@@ -204,6 +210,13 @@ const outputs = {
     'docs/protocol.md',
   ),
 };
+
+// the VS Code manifest must be plain JSON: checked, not generated
+const renderers = JSON.parse(readFileSync('extension/vscode/package.json', 'utf8')).contributes.notebookRenderer;
+if (!renderers.every((r) => r.mimeTypes.includes(constants.mime_type))) {
+  console.error(`extension/vscode/package.json: its notebookRenderer mimeTypes must list ${constants.mime_type}`);
+  process.exit(1);
+}
 
 if (process.argv.includes('--check')) {
   const stale = Object.entries(outputs)

@@ -120,9 +120,8 @@ export interface ErrorInfo {
   message: string;
 }
 
-/** See docs/protocol.md, Errors. */
+/** What went wrong with a request. */
 export type ErrorCode = 'malformed' | 'unknown_request' | 'bad_field' | 'protocol_mismatch' | 'no_model' | 'no_stage' | 'no_node' | 'no_group' | 'too_large' | 'model_error' | 'internal';
-export const ERROR_CODE_VALUES: readonly ErrorCode[] = ['malformed', 'unknown_request', 'bad_field', 'protocol_mismatch', 'no_model', 'no_stage', 'no_node', 'no_group', 'too_large', 'model_error', 'internal'];
 
 /** Kernel → panel, unsolicited. */
 export type Event = HelloEvent | ModelsEvent;
