@@ -36,6 +36,13 @@ function show(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 39)}…` : s;
 }
 
+function describe(s: Schema): string {
+  if (typeof s.$ref === 'string') return s.$ref.split('/').pop() ?? s.$ref;
+  if ('const' in s) return show(s.const);
+  if (Array.isArray(s.type)) return s.type.join(' or ');
+  return typeof s.type === 'string' ? s.type : 'a valid form';
+}
+
 function resolve(ref: string, root: Schema): Schema {
   const name = ref.replace('#/$defs/', '');
   return (root.$defs as Record<string, Schema> | undefined)?.[name] ?? {};
@@ -59,8 +66,11 @@ function check(v: unknown, s: Schema, root: Schema, path: string): Err {
     const matches = errors.filter((e) => e === null).length;
     if (matches > 1) return { path, what: 'matches more than one form' };
     if (matches === 0) {
-      // the branch that got furthest explains best: the longest path
-      return errors.reduce((a, b) => ((b?.path.length ?? 0) > (a?.path.length ?? 0) ? b : a));
+      // the branch that got furthest explains best; if none got past `v`, name them all
+      const deepest = errors.reduce((a, b) => ((b?.path.length ?? 0) > (a?.path.length ?? 0) ? b : a));
+      if (deepest && deepest.path.length > path.length) return deepest;
+      const forms = (s.oneOf as Schema[]).map(describe).join(' or ');
+      return { path, what: `expected ${forms}, got ${typeOf(v)} ${show(v)}` };
     }
   }
   if (Array.isArray(v)) return checkArray(v, s, root, path);

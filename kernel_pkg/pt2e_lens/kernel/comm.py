@@ -59,7 +59,7 @@ def check_fields(kind: str, data: dict) -> dict:
         raise RequestError(
             "bad_field", f"{kind} takes no field {extra[0]!r}; it takes: {', '.join(fields) or 'nothing'}"
         )
-    problem = schema_error(data, PROTOCOL_SCHEMA["$id"], definition, root=kind)
+    problem = schema_error(data, PROTOCOL_SCHEMA, definition, root=kind)
     if problem:
         raise RequestError("bad_field", problem)
     return data

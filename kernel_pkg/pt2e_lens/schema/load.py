@@ -21,12 +21,12 @@ def load_snapshot(text: Any) -> dict:
     if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
         raise Pt2eLensError(f"not a pt2e-lens snapshot: its 'format' is not {SNAPSHOT_FORMAT!r}.")
     version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if type(version) is not int or version != SCHEMA_VERSION:  # true is not 1
         raise Pt2eLensError(
             f"snapshot schema_version {version!r} is not supported (this pt2e-lens reads "
             f"{SCHEMA_VERSION}): upgrade pt2e-lens or re-create the snapshot."
         )
-    problem = schema_error(data, VIEW_SCHEMA["$id"], "Snapshot") or reference_error(data)
+    problem = schema_error(data, VIEW_SCHEMA, "Snapshot", root="snapshot") or reference_error(data)
     if problem:
         raise Pt2eLensError(f"not a valid pt2e-lens snapshot: {problem}; {_REDO}.")
     return data
