@@ -194,22 +194,32 @@ function splice(text, name, content, file) {
 
 const viewDefs = Object.keys(view.$defs);
 const protocolDefs = Object.keys(protocol.$defs).filter((d) => !d.endsWith('Request') && d !== 'RequestId');
-const outputs = {
-  'src/core/contract.generated.ts': coreFile(),
-  'src/lab/panel/protocol.generated.ts': protocolFile(),
-  'docs/contract.md': splice(
-    readFileSync('docs/contract.md', 'utf8'),
-    'fields',
-    fieldTables(view, viewDefs),
-    'docs/contract.md',
-  ),
-  'docs/protocol.md': splice(
-    splice(readFileSync('docs/protocol.md', 'utf8'), 'requests', requestTable(), 'docs/protocol.md'),
-    'messages',
-    fieldTables(protocol, protocolDefs),
-    'docs/protocol.md',
-  ),
-};
+function generate() {
+  return {
+    'src/core/contract.generated.ts': coreFile(),
+    'src/lab/panel/protocol.generated.ts': protocolFile(),
+    'docs/contract.md': splice(
+      readFileSync('docs/contract.md', 'utf8'),
+      'fields',
+      fieldTables(view, viewDefs),
+      'docs/contract.md',
+    ),
+    'docs/protocol.md': splice(
+      splice(readFileSync('docs/protocol.md', 'utf8'), 'requests', requestTable(), 'docs/protocol.md'),
+      'messages',
+      fieldTables(protocol, protocolDefs),
+      'docs/protocol.md',
+    ),
+  };
+}
+
+let outputs;
+try {
+  outputs = generate();
+} catch (e) {
+  console.error(e.message); // one line: which schema, which keyword or marker
+  process.exit(1);
+}
 
 // the VS Code manifest must be plain JSON: checked, not generated
 const renderers = JSON.parse(readFileSync('extension/vscode/package.json', 'utf8')).contributes.notebookRenderer;
