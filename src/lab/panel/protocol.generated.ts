@@ -124,7 +124,7 @@ export interface ErrorInfo {
 export type ErrorCode = 'malformed' | 'unknown_request' | 'bad_field' | 'protocol_mismatch' | 'no_model' | 'no_stage' | 'no_node' | 'no_group' | 'too_large' | 'model_error' | 'internal';
 
 /** Kernel → panel, unsolicited. */
-export type Event = HelloEvent | ModelsEvent;
+export type KernelEvent = HelloEvent | ModelsEvent;
 
 /** Sent on open. */
 export interface HelloEvent {
