@@ -120,6 +120,21 @@ const HEADER =
 
 const DOC_ONLY = new Set(['description', '$comment', 'title', '$schema', '$id']);
 
+// the schema without its doc-only keywords (a *property* named `title` stays: only keywords go)
+function checkingOnly(s) {
+  if (Array.isArray(s)) return s.map(checkingOnly);
+  if (typeof s !== 'object' || s === null) return s;
+  const out = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (DOC_ONLY.has(k)) continue;
+    out[k] =
+      k === 'properties' || k === '$defs'
+        ? Object.fromEntries(Object.entries(v).map(([n, d]) => [n, checkingOnly(d)]))
+        : checkingOnly(v);
+  }
+  return out;
+}
+
 function coreFile() {
   const ctx = { imports: new Set() };
   const body = declarations(view, ctx);
@@ -129,7 +144,7 @@ function coreFile() {
     `export const SCHEMA_VERSION = ${view.$defs.SchemaVersion.const};\n\n` +
     body +
     '/** The schema itself, for src/core/validate.ts (only what checking needs: it is inlined in saved notebooks). */\n' +
-    `export const VIEW_SCHEMA: unknown = ${JSON.stringify(view, (k, v) => (DOC_ONLY.has(k) ? undefined : v))};\n`
+    `export const VIEW_SCHEMA: unknown = ${JSON.stringify(checkingOnly(view))};\n`
   );
 }
 
