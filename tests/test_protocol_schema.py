@@ -6,7 +6,7 @@ import json
 import jsonschema
 import pytest
 import torch
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
 
@@ -174,6 +174,7 @@ def test_fuzz_messages(fuzzed, data):
     reply = send(comm, data)  # an exception here fails the test: none may escape the handler
     assert len(comm.sent) == sent + 1
     validate(reply, "Reply")
+    event(reply["error"]["code"] if not reply["ok"] else "ok")
     if reply["ok"]:
         validate(reply["result"], RESULT[data["type"]])
     else:
