@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import __version__, report
 from ..errors import Pt2eLensError, first_line
-from ..schema import COMM_TARGET, PROTOCOL_SCHEMA, PROTOCOL_VERSION, SCHEMA_VERSION
+from ..schema import COMM_TARGET, PROTOCOL_SCHEMA, PROTOCOL_VERSION, REQUESTS, SCHEMA_VERSION
 from ..schema.check import schema_error
 from . import collapse, models
 from .names import suggest
@@ -39,15 +39,6 @@ class Client:
     comm: Any
     subscribed: bool = False
     max_bytes: int = MAX_REPLY_BYTES
-
-
-# request type → its definition in protocol.schema.json: the allow-list and every field's type live there
-REQUESTS: dict[str, str] = {
-    PROTOCOL_SCHEMA["$defs"][ref["$ref"].rsplit("/", 1)[1]]["properties"]["type"]["const"]: ref["$ref"].rsplit("/", 1)[
-        1
-    ]
-    for ref in PROTOCOL_SCHEMA["$defs"]["Request"]["oneOf"]
-}
 
 
 def check_fields(kind: str, data: dict) -> dict:

@@ -26,3 +26,15 @@ MIME_TYPE: str = _CONSTANTS["mime_type"]
 COMM_TARGET: str = _CONSTANTS["comm_target"]
 SNAPSHOT_FORMAT: str = VIEW_SCHEMA["$defs"]["Snapshot"]["properties"]["format"]["const"]
 VIEW_FORMAT: str = VIEW_SCHEMA["$defs"]["View"]["properties"]["format"]["const"]
+
+
+def _request_definitions() -> dict[str, str]:
+    out = {}
+    for ref in PROTOCOL_SCHEMA["$defs"]["Request"]["oneOf"]:
+        definition = ref["$ref"].rsplit("/", 1)[1]
+        out[PROTOCOL_SCHEMA["$defs"][definition]["properties"]["type"]["const"]] = definition
+    return out
+
+
+# the comm's allow-list: request type → its definition in protocol.schema.json (`get_stage` → `GetStageRequest`)
+REQUESTS: dict[str, str] = _request_definitions()
