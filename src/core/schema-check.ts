@@ -1,17 +1,26 @@
-// A small JSON Schema interpreter for exactly the keywords view.schema.json uses (scripts/gen-contract.mjs
+// A small JSON Schema checker for exactly the keywords view.schema.json uses (scripts/gen-contract.mjs
 // refuses any other keyword, so nothing in the schema is silently skipped here). The report and widget
 // bundles are inlined into saved notebooks: a full validator (ajv and the like) would cost more than the
-// rest of the viewer, and compiles code at run time, which strict hosts forbid.
+// rest of the viewer, and compiles code with `new Function`, which strict hosts forbid. Each schema node
+// is turned into a closure once, and the path of a value is only spelled out when it is wrong: a 20k-node
+// graph is checked on every render.
 
 type Schema = Record<string, unknown>;
+type Key = string | number;
+type Err = { path: Key[]; what: string } | null;
+type Check = (v: unknown) => Err;
 
 /** The first way `value` breaks `schema`, as `path: what` (one line), or null. Never throws. */
-export function schemaError(value: unknown, schema: Schema, root: Schema, path = ''): string | null {
-  const err = check(value, schema, root, path);
-  return err && `${err.path || 'the document'}: ${err.what}`;
+export function schemaError(value: unknown, schema: Schema, root: Schema): string | null {
+  stack.length = 0;
+  const err = compile(schema, root)(value);
+  return err && `${spell(err.path) || 'the document'}: ${err.what}`;
 }
 
-type Err = { path: string; what: string } | null;
+// the path to the value being checked; copied only into an error
+const stack: Key[] = [];
+const fail = (what: string): Err => ({ path: stack.slice(), what });
+const spell = (path: Key[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 
 function typeOf(v: unknown): string {
   if (v === null) return 'null';
@@ -20,10 +29,26 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-function hasType(v: unknown, t: string): boolean {
-  const actual = typeOf(v);
-  if (t === 'number') return (actual === 'number' || actual === 'integer') && Number.isFinite(v as number);
-  return actual === t;
+const TYPE_TESTS: Record<string, (v: unknown) => boolean> = {
+  null: (v) => v === null,
+  boolean: (v) => typeof v === 'boolean',
+  integer: (v) => Number.isInteger(v),
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  string: (v) => typeof v === 'string',
+  array: (v) => Array.isArray(v),
+  object: (v) => isObject(v),
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// an own field: inherited ones (Object.prototype's "constructor", "__proto__") are functions or objects,
+// so a primitive value needs no further look (Object.hasOwn is ES2022)
+function present(o: Record<string, unknown>, k: string): boolean {
+  const v = o[k];
+  if (v === undefined) return false;
+  return (typeof v !== 'object' && typeof v !== 'function') || Object.getOwnPropertyDescriptor(o, k) !== undefined;
 }
 
 function show(v: unknown): string {
@@ -48,68 +73,118 @@ function resolve(ref: string, root: Schema): Schema {
   return (root.$defs as Record<string, Schema> | undefined)?.[name] ?? {};
 }
 
-function check(v: unknown, s: Schema, root: Schema, path: string): Err {
+const compiled = new WeakMap<Schema, Check>();
+
+function compile(s: Schema, root: Schema): Check {
+  const known = compiled.get(s);
+  if (known) return known;
+  const parts: Check[] = [];
   if (typeof s.$ref === 'string') {
-    const err = check(v, resolve(s.$ref, root), root, path);
-    if (err) return err;
+    const ref = s.$ref;
+    let target: Check | undefined; // resolved on first use: the schema refers to itself
+    parts.push((v) => {
+      target ??= compile(resolve(ref, root), root);
+      return target(v);
+    });
   }
-  if ('const' in s && v !== s.const) return { path, what: `expected ${show(s.const)}, got ${show(v)}` };
-  if (Array.isArray(s.enum) && !s.enum.includes(v))
-    return { path, what: `expected one of ${s.enum.map(show).join(', ')}, got ${show(v)}` };
+  if ('const' in s) {
+    const c = s.const;
+    parts.push((v) => (v === c ? null : fail(`expected ${show(c)}, got ${show(v)}`)));
+  }
+  if (Array.isArray(s.enum)) {
+    const values = s.enum;
+    parts.push((v) =>
+      values.includes(v) ? null : fail(`expected one of ${values.map(show).join(', ')}, got ${show(v)}`),
+    );
+  }
   if (s.type !== undefined) {
     const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
-    if (!types.some((t) => hasType(v, t)))
-      return { path, what: `expected ${types.join(' or ')}, got ${typeOf(v)} ${show(v)}` };
+    const tests = types.map((t) => TYPE_TESTS[t] ?? (() => false));
+    parts.push((v) =>
+      tests.some((t) => t(v)) ? null : fail(`expected ${types.join(' or ')}, got ${typeOf(v)} ${show(v)}`),
+    );
   }
-  if (Array.isArray(s.oneOf)) {
-    const errors = (s.oneOf as Schema[]).map((b) => check(v, b, root, path));
+  if (Array.isArray(s.oneOf)) parts.push(oneOf(s, root));
+  if ('items' in s || 'minItems' in s || 'maxItems' in s) parts.push(array(s, root));
+  if ('properties' in s || 'required' in s || 'additionalProperties' in s) parts.push(object(s, root));
+  if (typeof s.minimum === 'number') {
+    const min = s.minimum;
+    parts.push((v) => (typeof v === 'number' && v < min ? fail(`expected at least ${min}, got ${v}`) : null));
+  }
+  const check: Check =
+    parts.length === 1
+      ? parts[0]
+      : (v) => {
+          for (const part of parts) {
+            const err = part(v);
+            if (err) return err;
+          }
+          return null;
+        };
+  compiled.set(s, check);
+  return check;
+}
+
+function oneOf(s: Schema, root: Schema): Check {
+  const forms = s.oneOf as Schema[];
+  const branches = forms.map((b) => compile(b, root));
+  return (v) => {
+    const depth = stack.length;
+    const errors: Err[] = [];
+    for (const branch of branches) {
+      errors.push(branch(v));
+      stack.length = depth; // a failed branch leaves its path behind
+    }
     const matches = errors.filter((e) => e === null).length;
-    if (matches > 1) return { path, what: 'matches more than one form' };
-    if (matches === 0) {
-      // the branch that got furthest explains best; if none got past `v`, name them all
-      const deepest = errors.reduce((a, b) => ((b?.path.length ?? 0) > (a?.path.length ?? 0) ? b : a));
-      if (deepest && deepest.path.length > path.length) return deepest;
-      const forms = (s.oneOf as Schema[]).map(describe).join(' or ');
-      return { path, what: `expected ${forms}, got ${typeOf(v)} ${show(v)}` };
-    }
-  }
-  if (Array.isArray(v)) return checkArray(v, s, root, path);
-  if (typeOf(v) === 'object') return checkObject(v as Record<string, unknown>, s, root, path);
-  if (typeof s.minimum === 'number' && typeof v === 'number' && v < s.minimum)
-    return { path, what: `expected at least ${s.minimum}, got ${v}` };
-  return null;
+    if (matches === 1) return null;
+    if (matches > 1) return fail('matches more than one form');
+    // the branch that got furthest explains best; if none got past `v`, name them all
+    const deepest = errors.reduce((a, b) => ((b?.path.length ?? 0) > (a?.path.length ?? 0) ? b : a));
+    if (deepest && deepest.path.length > depth) return deepest;
+    return fail(`expected ${forms.map(describe).join(' or ')}, got ${typeOf(v)} ${show(v)}`);
+  };
 }
 
-function checkArray(v: unknown[], s: Schema, root: Schema, path: string): Err {
-  if (typeof s.minItems === 'number' && v.length < s.minItems)
-    return { path, what: `expected at least ${s.minItems} items, got ${v.length}` };
-  if (typeof s.maxItems === 'number' && v.length > s.maxItems)
-    return { path, what: `expected at most ${s.maxItems} items, got ${v.length}` };
-  if (typeof s.items === 'object' && s.items !== null) {
-    for (let i = 0; i < v.length; i++) {
-      const err = check(v[i], s.items as Schema, root, `${path}[${i}]`);
-      if (err) return err;
+function array(s: Schema, root: Schema): Check {
+  const min = typeof s.minItems === 'number' ? s.minItems : 0;
+  const max = typeof s.maxItems === 'number' ? s.maxItems : Number.POSITIVE_INFINITY;
+  const item = isObject(s.items) ? compile(s.items, root) : null;
+  return (v) => {
+    if (!Array.isArray(v)) return null;
+    if (v.length < min) return fail(`expected at least ${min} items, got ${v.length}`);
+    if (v.length > max) return fail(`expected at most ${max} items, got ${v.length}`);
+    if (item) {
+      for (let i = 0; i < v.length; i++) {
+        stack.push(i);
+        const err = item(v[i]);
+        if (err) return err;
+        stack.pop();
+      }
     }
-  }
-  return null;
+    return null;
+  };
 }
 
-// own keys only: a document's "constructor" must not find Object.prototype's (Object.hasOwn is ES2022)
-const own = (o: object, k: string) => Object.getOwnPropertyDescriptor(o, k) !== undefined;
-
-function checkObject(v: Record<string, unknown>, s: Schema, root: Schema, path: string): Err {
-  const props = (s.properties ?? {}) as Record<string, Schema>;
-  const dot = (k: string) => (path ? `${path}.${k}` : k);
-  for (const k of (s.required ?? []) as string[]) {
-    if (!own(v, k)) return { path, what: `missing the field "${k}"` };
-  }
-  for (const [k, value] of Object.entries(v)) {
-    const sub = own(props, k) ? props[k] : s.additionalProperties;
-    if (sub === false) return { path, what: `unknown field ${show(k)}` };
-    if (typeof sub === 'object' && sub !== null) {
-      const err = check(value, sub as Schema, root, dot(k));
+function object(s: Schema, root: Schema): Check {
+  const props = new Map<string, Check>();
+  for (const [k, p] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) props.set(k, compile(p, root));
+  const required = (s.required ?? []) as string[];
+  const extra = s.additionalProperties;
+  const other = isObject(extra) ? compile(extra, root) : null;
+  return (v) => {
+    if (!isObject(v)) return null;
+    for (const k of required) if (!present(v, k)) return fail(`missing the field "${k}"`);
+    for (const k of Object.keys(v)) {
+      const check = props.get(k) ?? other;
+      if (!check) {
+        if (extra === false) return fail(`unknown field ${show(k)}`);
+        continue;
+      }
+      stack.push(k);
+      const err = check(v[k]);
       if (err) return err;
+      stack.pop();
     }
-  }
-  return null;
+    return null;
+  };
 }

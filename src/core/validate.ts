@@ -7,6 +7,8 @@ export type Checked = { ok: true; view: View } | { ok: false; message: string };
 
 const PREFIX = 'pt2e-lens: ';
 const ROOT = VIEW_SCHEMA as Record<string, unknown>;
+const AS_VIEW = { $ref: '#/$defs/View' };
+const AS_SNAPSHOT = { $ref: '#/$defs/Snapshot' };
 
 function versionMessage(v: unknown): string {
   return `${PREFIX}this output uses schema_version ${String(v)}; this viewer understands ${SCHEMA_VERSION} — upgrade pt2e-lens`;
@@ -60,7 +62,7 @@ export function checkDoc(input: unknown): Checked {
   const version = otherVersion(doc);
   if (version !== SCHEMA_VERSION) return { ok: false, message: versionMessage(version) };
   const bare = doc.format === 'pt2e-lens.snapshot';
-  const err = schemaError(doc, { $ref: bare ? '#/$defs/Snapshot' : '#/$defs/View' }, ROOT);
+  const err = schemaError(doc, bare ? AS_SNAPSHOT : AS_VIEW, ROOT);
   if (err) return { ok: false, message: `${PREFIX}malformed output: ${err}` };
   return { ok: true, view: bare ? snapshotView(doc as unknown as Snapshot) : (doc as unknown as View) };
 }
