@@ -3,8 +3,9 @@
 import pytest
 from kernel_client import kernel_fixture
 
+from pt2e_lens.schema import MIME_TYPE as MIME
+
 kernel = kernel_fixture()
-MIME = "application/vnd.pt2e-lens.v1+json"
 
 
 @pytest.fixture(scope="module")

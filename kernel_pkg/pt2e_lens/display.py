@@ -17,9 +17,8 @@ from ._ipython import install_short_errors
 from ._static import bundle
 from .display_hook import register_renderer
 from .errors import Pt2eLensError
+from .schema import MIME_TYPE as MIME
 from .views import check_hops, compare_view, graph_view, view_of
-
-MIME = "application/vnd.pt2e-lens.v1+json"
 
 
 def script_json(view: dict) -> str:

@@ -13,10 +13,10 @@ from .analyses.focus import Pt2eLensWarning, check_hops, check_title, parse_focu
 from .analyses.table import Table
 from .capture import Run, Stage
 from .errors import Pt2eLensError
-from .snapshot import SCHEMA_VERSION
+from .schema import SCHEMA_VERSION, VIEW_FORMAT
 from .why import Accuracy, sharing
 
-FORMAT = "pt2e-lens.view"
+FORMAT = VIEW_FORMAT
 
 
 def _view(mode: str, title: str | None, panes=(), diffs=(), focus=None, notes=None, tables=()) -> dict:

@@ -1,9 +1,14 @@
-// Checks `format` / `schema_version` before anything is drawn. Never throws.
-import { SCHEMA_VERSION, type Snapshot, type View } from './types';
+// Checks a document against the contract (view.schema.json, structurally, every field) before anything
+// is drawn: a bad document shows one line, never a broken view. Never throws.
+import { schemaError } from './schema-check';
+import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
 export type Checked = { ok: true; view: View } | { ok: false; message: string };
 
 const PREFIX = 'pt2e-lens: ';
+const ROOT = VIEW_SCHEMA as Record<string, unknown>;
+const AS_VIEW = { $ref: '#/$defs/View' };
+const AS_SNAPSHOT = { $ref: '#/$defs/Snapshot' };
 
 function versionMessage(v: unknown): string {
   return `${PREFIX}this output uses schema_version ${String(v)}; this viewer understands ${SCHEMA_VERSION} — upgrade pt2e-lens`;
@@ -13,15 +18,14 @@ function isObj(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-function checkSnapshot(s: unknown, where: string): string | null {
-  if (!isObj(s)) return `${PREFIX}malformed output: ${where} is not an object`;
-  if (s.format !== 'pt2e-lens.snapshot')
-    return `${PREFIX}malformed output: ${where} has format ${JSON.stringify(s.format)}`;
-  if (s.schema_version !== SCHEMA_VERSION) return versionMessage(s.schema_version);
-  for (const k of ['nodes', 'edges', 'specs', 'annotations', 'observers', 'qdq', 'findings']) {
-    if (!Array.isArray(s[k])) return `${PREFIX}malformed output: ${where}.${k} is not a list`;
+/** Another schema_version anywhere (the document or a pane's snapshot) gets the upgrade message. */
+function otherVersion(doc: Record<string, unknown>): unknown {
+  if (doc.schema_version !== SCHEMA_VERSION) return doc.schema_version;
+  const panes = Array.isArray(doc.panes) ? doc.panes : [];
+  for (const p of panes) {
+    if (isObj(p) && isObj(p.snapshot) && p.snapshot.schema_version !== SCHEMA_VERSION) return p.snapshot.schema_version;
   }
-  return null;
+  return SCHEMA_VERSION;
 }
 
 /** Wrap a bare Snapshot (the schema allows one at top level) into a one-pane graph View. */
@@ -55,30 +59,10 @@ export function checkDoc(input: unknown): Checked {
   if (doc.format !== 'pt2e-lens.view' && doc.format !== 'pt2e-lens.snapshot') {
     return { ok: false, message: `${PREFIX}unknown format ${JSON.stringify(doc.format)}; expected "pt2e-lens.view"` };
   }
-  if (doc.schema_version !== SCHEMA_VERSION) return { ok: false, message: versionMessage(doc.schema_version) };
-  if (doc.format === 'pt2e-lens.snapshot') {
-    const err = checkSnapshot(doc, 'snapshot');
-    return err ? { ok: false, message: err } : { ok: true, view: snapshotView(doc as unknown as Snapshot) };
-  }
-  if (!['graph', 'compare', 'run', 'table'].includes(doc.mode as string)) {
-    return { ok: false, message: `${PREFIX}unknown mode ${JSON.stringify(doc.mode)}` };
-  }
-  if (!Array.isArray(doc.panes)) return { ok: false, message: `${PREFIX}malformed output: panes is not a list` };
-  for (let i = 0; i < doc.panes.length; i++) {
-    const p = doc.panes[i];
-    if (!isObj(p)) return { ok: false, message: `${PREFIX}malformed output: panes[${i}] is not an object` };
-    const err = checkSnapshot(p.snapshot, `panes[${i}].snapshot`);
-    if (err) return { ok: false, message: err };
-  }
-  const view = doc as unknown as View;
-  return {
-    ok: true,
-    view: {
-      ...view,
-      diffs: Array.isArray(view.diffs) ? view.diffs : [],
-      notes: Array.isArray(view.notes) ? view.notes : [],
-      tables: Array.isArray(view.tables) ? view.tables : [],
-      focus: Array.isArray(view.focus) ? view.focus : null,
-    },
-  };
+  const version = otherVersion(doc);
+  if (version !== SCHEMA_VERSION) return { ok: false, message: versionMessage(version) };
+  const bare = doc.format === 'pt2e-lens.snapshot';
+  const err = schemaError(doc, bare ? AS_SNAPSHOT : AS_VIEW, ROOT);
+  if (err) return { ok: false, message: `${PREFIX}malformed output: ${err}` };
+  return { ok: true, view: bare ? snapshotView(doc as unknown as Snapshot) : (doc as unknown as View) };
 }

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(ROOT, 'tests/ui/artifacts');
-export const MIME = 'application/vnd.pt2e-lens.v1+json';
+export const MIME = JSON.parse(readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/schema/contract.json'), 'utf8')).mime_type;
 
 /** JSON safe inside <script>: no "</script>", no "<!--". */
 export function scriptJson(doc) {

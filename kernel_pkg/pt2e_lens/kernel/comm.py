@@ -16,13 +16,14 @@ from typing import Any
 from .. import report
 from .._version import __version__
 from ..errors import Pt2eLensError, first_line
-from ..snapshot import SCHEMA_VERSION
+from ..schema import COMM_TARGET, PROTOCOL_SCHEMA, PROTOCOL_VERSION, REQUESTS, SCHEMA_VERSION
+from ..schema.check import schema_error
 from . import models, panel_views, parts
 from .names import suggest
 from .tracker import Tracker
 
-PROTOCOL = 1
-TARGET = "pt2e-lens"
+PROTOCOL = PROTOCOL_VERSION
+TARGET = COMM_TARGET
 MAX_REQUEST_BYTES = 64 * 1024
 MAX_REPLY_BYTES = 4 * 1024 * 1024
 MIN_REPLY_BYTES = 16 * 1024
@@ -43,35 +44,18 @@ class Client:
     max_bytes: int = MAX_REPLY_BYTES
 
 
-# request type → {field: (types, required)}
-_OPT_STR = ((str,), False)
-FIELDS: dict[str, dict[str, tuple]] = {
-    "hello": {"protocol": ((int,), False), "max_bytes": ((int,), False)},
-    "list_models": {},
-    "select_model": {"name": ((str, type(None)), True)},
-    "get_stage": {"name": _OPT_STR, "stage": _OPT_STR, "group": _OPT_STR, "nodes": ((list,), False)},
-    "get_node": {"name": _OPT_STR, "stage": _OPT_STR, "node": ((str,), True)},
-    "get_diff": {"name": _OPT_STR, "from": ((str,), True), "to": ((str,), True)},
-    "get_report": {"name": _OPT_STR},
-    "subscribe": {},
-    "unsubscribe": {},
-}
-
-
 def check_fields(kind: str, data: dict) -> dict:
-    spec = FIELDS[kind]
-    extra = sorted(set(data) - set(spec) - {"type", "id"})
+    """`data` validated against the request's JSON Schema; a bad field raises one `bad_field` line."""
+    definition = REQUESTS[kind]
+    fields = [f for f in PROTOCOL_SCHEMA["$defs"][definition]["properties"] if f not in ("type", "id")]
+    extra = sorted(set(data) - set(fields) - {"type", "id"})
     if extra:
-        raise RequestError("bad_field", f"{kind} takes no field {extra[0]!r}; it takes: {', '.join(spec) or 'nothing'}")
-    for field, (types, required) in spec.items():
-        if field not in data:
-            if required:
-                raise RequestError("bad_field", f"{kind} needs the field {field!r}")
-            continue
-        value = data[field]
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            want = " or ".join("null" if t is type(None) else t.__name__ for t in types)
-            raise RequestError("bad_field", f"{kind}.{field} must be {want}, got {type(value).__name__}")
+        raise RequestError(
+            "bad_field", f"{kind} takes no field {extra[0]!r}; it takes: {', '.join(fields) or 'nothing'}"
+        )
+    problem = schema_error(data, PROTOCOL_SCHEMA, definition, root=kind)
+    if problem:
+        raise RequestError("bad_field", problem)
     return data
 
 
@@ -100,7 +84,7 @@ class Backend:
             "subscribe": lambda c, d: self._subscribe(c, True),
             "unsubscribe": lambda c, d: self._subscribe(c, False),
         }
-        assert set(self.handlers) == set(FIELDS)
+        assert set(self.handlers) == set(REQUESTS)
 
     # -- comm plumbing
     def open(self, comm, open_msg=None) -> None:
@@ -116,7 +100,8 @@ class Backend:
 
     def reply(self, client: Client, data: Any) -> dict:
         """The reply to one request; never raises."""
-        rid = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), _ID_TYPES) else None
+        rid = data.get("id") if isinstance(data, dict) else None
+        rid = rid if isinstance(rid, _ID_TYPES) and not isinstance(rid, bool) else None
         kind = data.get("type") if isinstance(data, dict) else None
         out = {"protocol": PROTOCOL, "type": "reply", "id": rid, "request": kind if isinstance(kind, str) else None}
         try:

@@ -10,7 +10,9 @@ from functools import cached_property
 
 import torch
 
-from ..errors import Pt2eLensError, first_line
+from ..errors import first_line
+from ..schema import SCHEMA_VERSION, SNAPSHOT_FORMAT
+from ..schema.load import load_snapshot
 from ._nodes import nodes_and_edges
 from ._observers import observers
 from ._qdq import qdq
@@ -18,8 +20,7 @@ from ._specs import SpecTable
 from ._specs import annotations as annotation_dicts
 from .inserted import roles_from_provenance
 
-SCHEMA_VERSION = 1
-FORMAT = "pt2e-lens.snapshot"
+FORMAT = SNAPSHOT_FORMAT
 
 
 @dataclass
@@ -80,19 +81,11 @@ class Snapshot:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Snapshot:
-        try:
-            data = json.loads(text)
-        except ValueError as e:
-            raise Pt2eLensError(f"not a pt2e-lens snapshot: invalid JSON ({e}).") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise Pt2eLensError("not a pt2e-lens snapshot: its 'format' is not 'pt2e-lens.snapshot'.")
-        version = data.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise Pt2eLensError(
-                f"snapshot schema_version {version!r} is not supported (this pt2e-lens reads "
-                f"{SCHEMA_VERSION}): upgrade pt2e-lens or re-create the snapshot."
-            )
-        return cls(data)
+        """A snapshot saved by `to_json`, checked against the contract (docs/contract.md) before anything reads it.
+
+        Bad input (not JSON, NaN, deep nesting, a missing or mistyped field, an unknown node id) raises one
+        Pt2eLensError line."""
+        return cls(load_snapshot(text))
 
     def __repr__(self) -> str:
         return f"<Snapshot stage={self.stage!r} nodes={len(self.nodes)} observers={len(self.observers)} qdq={len(self.qdq)}>"

@@ -23,7 +23,9 @@ export class OutlineGroups {
   private readonly inside = new Map<string, string[]>();
 
   constructor(outline: Outline) {
-    const nodes = outline.nodes.map(([id, role, s]) => ({ id, role, module_stack: outline.stacks[s] ?? [] }));
+    // the schema types a node as a 3-tuple; protocol.schema.json's description gives its parts
+    const triples = outline.nodes as Array<[string, Role, number]>;
+    const nodes = triples.map(([id, role, s]) => ({ id, role, module_stack: outline.stacks[s] ?? [] }));
     nodes.forEach((n, i) => {
       this.position.set(n.id, i);
       this.role.set(n.id, n.role);

@@ -1,0 +1,40 @@
+"""The contract's single definition (docs/contract.md): the JSON Schemas and constants in this folder.
+
+Everything else reads them: the snapshot builder and views (SCHEMA_VERSION), the display (MIME_TYPE),
+the comm (PROTOCOL_VERSION, COMM_TARGET, request validation), `Snapshot.from_json` (document validation),
+and scripts/gen-contract.mjs, which generates the TypeScript types and the docs' field tables.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from typing import Any
+
+
+def _read(name: str) -> Any:
+    return json.loads(files(__name__).joinpath(name).read_text(encoding="utf-8"))
+
+
+VIEW_SCHEMA: dict = _read("view.schema.json")
+PROTOCOL_SCHEMA: dict = _read("protocol.schema.json")
+_CONSTANTS: dict = _read("contract.json")
+
+SCHEMA_VERSION: int = VIEW_SCHEMA["$defs"]["SchemaVersion"]["const"]
+PROTOCOL_VERSION: int = PROTOCOL_SCHEMA["$defs"]["ProtocolVersion"]["const"]
+MIME_TYPE: str = _CONSTANTS["mime_type"]
+COMM_TARGET: str = _CONSTANTS["comm_target"]
+SNAPSHOT_FORMAT: str = VIEW_SCHEMA["$defs"]["Snapshot"]["properties"]["format"]["const"]
+VIEW_FORMAT: str = VIEW_SCHEMA["$defs"]["View"]["properties"]["format"]["const"]
+
+
+def _request_definitions() -> dict[str, str]:
+    out = {}
+    for ref in PROTOCOL_SCHEMA["$defs"]["Request"]["oneOf"]:
+        definition = ref["$ref"].rsplit("/", 1)[1]
+        out[PROTOCOL_SCHEMA["$defs"][definition]["properties"]["type"]["const"]] = definition
+    return out
+
+
+# the comm's allow-list: request type → its definition in protocol.schema.json (`get_stage` → `GetStageRequest`)
+REQUESTS: dict[str, str] = _request_definitions()

@@ -1,0 +1,190 @@
+// A small JSON Schema checker for exactly the keywords view.schema.json uses (scripts/gen-contract.mjs
+// refuses any other keyword, so nothing in the schema is silently skipped here). The report and widget
+// bundles are inlined into saved notebooks: a full validator (ajv and the like) would cost more than the
+// rest of the viewer, and compiles code with `new Function`, which strict hosts forbid. Each schema node
+// is turned into a closure once, and the path of a value is only spelled out when it is wrong: a 20k-node
+// graph is checked on every render.
+
+type Schema = Record<string, unknown>;
+type Key = string | number;
+type Err = { path: Key[]; what: string } | null;
+type Check = (v: unknown) => Err;
+
+/** The first way `value` breaks `schema`, as `path: what` (one line), or null. Never throws. */
+export function schemaError(value: unknown, schema: Schema, root: Schema): string | null {
+  stack.length = 0;
+  const err = compile(schema, root)(value);
+  return err && `${spell(err.path) || 'the document'}: ${err.what}`;
+}
+
+// the path to the value being checked; copied only into an error
+const stack: Key[] = [];
+const fail = (what: string): Err => ({ path: stack.slice(), what });
+const spell = (path: Key[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
+
+function typeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+const TYPE_TESTS: Record<string, (v: unknown) => boolean> = {
+  null: (v) => v === null,
+  boolean: (v) => typeof v === 'boolean',
+  integer: (v) => Number.isInteger(v),
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  string: (v) => typeof v === 'string',
+  array: (v) => Array.isArray(v),
+  object: (v) => isObject(v),
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// an own field: inherited ones (Object.prototype's "constructor", "__proto__") are functions or objects,
+// so a primitive value needs no further look (Object.hasOwn is ES2022)
+function present(o: Record<string, unknown>, k: string): boolean {
+  const v = o[k];
+  if (v === undefined) return false;
+  return (typeof v !== 'object' && typeof v !== 'function') || Object.getOwnPropertyDescriptor(o, k) !== undefined;
+}
+
+function show(v: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
+  return s.length > 40 ? `${s.slice(0, 39)}…` : s;
+}
+
+function describe(s: Schema): string {
+  if (typeof s.$ref === 'string') return s.$ref.split('/').pop() ?? s.$ref;
+  if ('const' in s) return show(s.const);
+  if (Array.isArray(s.type)) return s.type.join(' or ');
+  return typeof s.type === 'string' ? s.type : 'a valid form';
+}
+
+function resolve(ref: string, root: Schema): Schema {
+  const name = ref.replace('#/$defs/', '');
+  return (root.$defs as Record<string, Schema> | undefined)?.[name] ?? {};
+}
+
+const compiled = new WeakMap<Schema, Check>();
+
+function compile(s: Schema, root: Schema): Check {
+  const known = compiled.get(s);
+  if (known) return known;
+  const parts: Check[] = [];
+  if (typeof s.$ref === 'string') {
+    const ref = s.$ref;
+    let target: Check | undefined; // resolved on first use: the schema refers to itself
+    parts.push((v) => {
+      target ??= compile(resolve(ref, root), root);
+      return target(v);
+    });
+  }
+  if ('const' in s) {
+    const c = s.const;
+    parts.push((v) => (v === c ? null : fail(`expected ${show(c)}, got ${show(v)}`)));
+  }
+  if (Array.isArray(s.enum)) {
+    const values = s.enum;
+    parts.push((v) =>
+      values.includes(v) ? null : fail(`expected one of ${values.map(show).join(', ')}, got ${show(v)}`),
+    );
+  }
+  if (s.type !== undefined) {
+    const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
+    const tests = types.map((t) => TYPE_TESTS[t] ?? (() => false));
+    parts.push((v) =>
+      tests.some((t) => t(v)) ? null : fail(`expected ${types.join(' or ')}, got ${typeOf(v)} ${show(v)}`),
+    );
+  }
+  if (Array.isArray(s.oneOf)) parts.push(oneOf(s, root));
+  if ('items' in s || 'minItems' in s || 'maxItems' in s) parts.push(array(s, root));
+  if ('properties' in s || 'required' in s || 'additionalProperties' in s) parts.push(object(s, root));
+  if (typeof s.minimum === 'number') {
+    const min = s.minimum;
+    parts.push((v) => (typeof v === 'number' && v < min ? fail(`expected at least ${min}, got ${v}`) : null));
+  }
+  const check: Check =
+    parts.length === 1
+      ? parts[0]
+      : (v) => {
+          for (const part of parts) {
+            const err = part(v);
+            if (err) return err;
+          }
+          return null;
+        };
+  compiled.set(s, check);
+  return check;
+}
+
+function oneOf(s: Schema, root: Schema): Check {
+  const forms = s.oneOf as Schema[];
+  const branches = forms.map((b) => compile(b, root));
+  return (v) => {
+    const depth = stack.length;
+    const errors: Err[] = [];
+    for (const branch of branches) {
+      errors.push(branch(v));
+      stack.length = depth; // a failed branch leaves its path behind
+    }
+    const matches = errors.filter((e) => e === null).length;
+    if (matches === 1) return null;
+    if (matches > 1) return fail('matches more than one form');
+    // the branch that got furthest explains best; if none got past `v`, name them all
+    const deepest = errors.reduce((a, b) => ((b?.path.length ?? 0) > (a?.path.length ?? 0) ? b : a));
+    if (deepest && deepest.path.length > depth) return deepest;
+    return fail(`expected ${forms.map(describe).join(' or ')}, got ${typeOf(v)} ${show(v)}`);
+  };
+}
+
+function array(s: Schema, root: Schema): Check {
+  const min = typeof s.minItems === 'number' ? s.minItems : 0;
+  const max = typeof s.maxItems === 'number' ? s.maxItems : Number.POSITIVE_INFINITY;
+  const item = isObject(s.items) ? compile(s.items, root) : null;
+  return (v) => {
+    if (!Array.isArray(v)) return null;
+    if (v.length < min) return fail(`expected at least ${min} items, got ${v.length}`);
+    if (v.length > max) return fail(`expected at most ${max} items, got ${v.length}`);
+    if (item) {
+      for (let i = 0; i < v.length; i++) {
+        stack.push(i);
+        const err = item(v[i]);
+        if (err) return err;
+        stack.pop();
+      }
+    }
+    return null;
+  };
+}
+
+function object(s: Schema, root: Schema): Check {
+  const props = new Map<string, Check>();
+  for (const [k, p] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) props.set(k, compile(p, root));
+  const required = (s.required ?? []) as string[];
+  const extra = s.additionalProperties;
+  const other = isObject(extra) ? compile(extra, root) : null;
+  return (v) => {
+    if (!isObject(v)) return null;
+    for (const k of required) if (!present(v, k)) return fail(`missing the field "${k}"`);
+    for (const k of Object.keys(v)) {
+      const check = props.get(k) ?? other;
+      if (!check) {
+        if (extra === false) return fail(`unknown field ${show(k)}`);
+        continue;
+      }
+      stack.push(k);
+      const err = check(v[k]);
+      if (err) return err;
+      stack.pop();
+    }
+    return null;
+  };
+}
