@@ -15,3 +15,7 @@ python -m pytest -q tests
 npm test
 npm run test:browser
 npm run test:lab
+# real hosts (code-server with our .vsix, ...) over one executed quickstart, made by the first that needs it
+export PT2E_LENS_EXECUTED="$PWD/tests/ui/artifacts/executed"
+rm -rf "$PT2E_LENS_EXECUTED"
+npm run test:hosts

@@ -40,26 +40,33 @@ def summary(view: dict) -> str:
     return f"pt2e-lens {view['mode']} — {title}" + " | ".join(parts)
 
 
+# Inline styles, not a stylesheet: they survive script- and style-stripping viewers, and they win over
+# nbconvert's `table-layout: fixed` and right-aligned cells and over Jupyter Book / JupyterLab table themes.
+_TABLE = "table-layout:auto;width:auto;border-collapse:collapse;margin:6px 0;font-size:12px"
+_CELL = "text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:nowrap;vertical-align:top"
+
+
 def table_html(t: dict) -> str:
     """The contract's Table as a plain, escaped HTML table: what a host without the front end shows."""
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t["columns"])
+    head = "".join(f'<th style="{_CELL}">{html.escape(str(c))}</th>' for c in t["columns"])
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>" for v in r) + "</tr>" for r in t["rows"]
+        "<tr>" + "".join(f'<td style="{_CELL}">{html.escape("" if v is None else str(v))}</td>' for v in r) + "</tr>"
+        for r in t["rows"]
     )
     return (
-        f'<table class="pt2e-lens-table"><caption>{html.escape(t["title"] or t["name"])}</caption>'
+        f'<table class="pt2e-lens-table" style="{_TABLE}">'
+        f'<caption style="text-align:left">{html.escape(t["title"] or t["name"])}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
 
 
-def html_fragment(view: dict) -> str:
-    """A self-contained fragment: a mount point, the View as JSON, and the report bundle inline."""
+def html_fragment(view: dict, picture: str | None = None) -> str:
+    """A self-contained fragment: a mount point, the View as JSON, and the report bundle inline.
+    The mount point holds what shows where no script runs (the script replaces it): the summary, the static
+    `picture` (SVG, from `pt2e_lens.pictures`) when given, and the tables as real HTML tables."""
     js = bundle("report.js")
-    fallback = (
-        f"<p>{html.escape(summary(view))}</p>{''.join(table_html(t) for t in view['tables'])}"
-        if js is None
-        else f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>"
-    )
+    tables = "".join(table_html(t) for t in view["tables"])
+    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{picture or ''}{tables}"
     parts = [f'<div class="pt2e-lens-root">{fallback}</div>', f'<script type="{MIME}">{script_json(view)}</script>']
     if js is not None:
         parts.append(f"<script>{js}</script>")

@@ -1,3 +1,4 @@
+export { picture } from './picture';
 export type { RenderHandle, RenderOptions } from './render';
 export { render } from './render';
 export type { Snapshot, View } from './types';

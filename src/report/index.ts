@@ -1,6 +1,6 @@
 // Static-page entry (IIFE): renders each <script type="application/vnd.pt2e-lens.v1+json"> into the
 // element right before it. Python writes the bundle once per page plus one such script per output.
-import { render } from '../core/index';
+import { picture, render } from '../core/index';
 import { getLayoutClient } from '../core/layout-client';
 import { MIME_TYPE } from '../core/types';
 
@@ -22,6 +22,7 @@ function renderAll(doc: Document): void {
 (globalThis as unknown as { pt2eLens?: unknown }).pt2eLens = {
   render,
   renderAll,
+  picture,
   layoutMode: () => getLayoutClient().mode,
 };
 if (typeof document !== 'undefined') {

@@ -25,7 +25,7 @@ export function notebook(cells) {
   });
 }
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {

@@ -1,6 +1,7 @@
 """Execute notebooks/quickstart.ipynb (nbclient), export it with nbconvert, and write what torchao says.
 
-Usage: python tests/ui/notebook_page.py OUT_DIR → OUT_DIR/quickstart.html, OUT_DIR/expected.json
+Usage: python tests/ui/notebook_page.py OUT_DIR → OUT_DIR/quickstart.html, OUT_DIR/quickstart.ipynb (executed),
+OUT_DIR/expected.json
 The browser test opens the HTML offline and compares what it draws with expected.json, whose numbers come
 from torchao's own graphs (not from pt2e-lens's snapshot).
 """
@@ -48,6 +49,7 @@ def main(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     nb = nbformat.read(ROOT / "notebooks" / "quickstart.ipynb", as_version=4)
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    nbformat.write(nb, out / "quickstart.ipynb")
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     (out / "quickstart.html").write_text(body, encoding="utf-8")
     dark, _ = HTMLExporter(template_name="lab", theme="dark").from_notebook_node(nb)  # the views follow it

@@ -1,0 +1,111 @@
+"""Fill static pictures into an executed notebook, for readers where no script runs (GitHub, nbviewer, PDF).
+
+`python -m pt2e_lens.pictures NOTEBOOK.ipynb [-o OUT.ipynb]`: every pt2e-lens output is drawn once in
+headless Chromium (the same report bundle as the `text/html` form); what it drew is stored as `image/svg+xml`
+and inside the `text/html` fallback, next to real HTML tables, so the output still shows with scripts stripped.
+Needs a Chromium (`$PT2E_LENS_CHROMIUM`, else `chromium` / `chromium-browser` / `google-chrome` on PATH).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ._static import bundle
+from .display import MIME, html_fragment, script_json
+from .errors import Pt2eLensError
+
+_MARK = "pt2e-lens-pictures"
+# waits for every output to finish drawing, then writes their pictures where --dump-dom shows them
+# (layout on the main thread: a layout worker does not advance under --virtual-time-budget)
+_COLLECT = f"""
+[].forEach.call(document.querySelectorAll('.out'), function (o) {{
+  pt2eLens.render(o, JSON.parse(o.nextElementSibling.textContent), {{ worker: false }});
+}});
+(function wait() {{
+  var roots = document.querySelectorAll('.pt2e-lens');
+  var busy = [].some.call(roots, function (r) {{ return r.getAttribute('data-state') === 'loading'; }});
+  if (roots.length < document.querySelectorAll('.out').length || busy) return setTimeout(wait, 50);
+  var pics = [].map.call(document.querySelectorAll('.out'), function (o) {{ return pt2eLens.picture(o); }});
+  var pre = document.createElement('pre');
+  pre.id = '{_MARK}';
+  pre.textContent = JSON.stringify(pics);
+  document.body.appendChild(pre);
+}})();
+"""
+
+
+def _chromium() -> str:
+    for name in (os.environ.get("PT2E_LENS_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
+        if name and (path := shutil.which(name)):
+            return path
+    raise Pt2eLensError(
+        "pictures need a Chromium: install one (Debian: apt-get install chromium) or set PT2E_LENS_CHROMIUM"
+    )
+
+
+def _text(value) -> str:
+    return "".join(value) if isinstance(value, list) else value
+
+
+def draw(views: list[dict], timeout: float = 300) -> list[str | None]:
+    """The SVG picture of each View (None for a tables-only View), drawn in headless Chromium."""
+    js = bundle("report.js")
+    if js is None:
+        raise Pt2eLensError("the front end is not built: run `npm run build` (or install pt2e-lens from a wheel)")
+    outs = "".join(
+        f'<div class="out" style="width:1200px"></div><script type="application/json">{script_json(v)}</script>'
+        for v in views
+    )
+    page = f'<!doctype html><meta charset="utf-8"><body>{outs}<script>{js}</script><script>{_COLLECT}</script>'
+    with tempfile.TemporaryDirectory() as tmp:
+        file = Path(tmp) / "pictures.html"
+        file.write_text(page, encoding="utf-8")
+        args = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+        args += ["--disable-background-networking", "--window-size=1300,900", f"--user-data-dir={tmp}/profile"]
+        args += ["--virtual-time-budget=60000", "--dump-dom", file.as_uri()]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
+    found = re.search(rf'<pre id="{_MARK}">(.*?)</pre>', done.stdout, re.S)
+    if not found:
+        raise Pt2eLensError(f"Chromium drew no pictures (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+    return json.loads(html.unescape(found.group(1)))
+
+
+def fill(nb: dict) -> int:
+    """Adds `image/svg+xml` and a script-free fallback to every pt2e-lens output of `nb` (in place)."""
+    outputs = [o for c in nb.get("cells", []) for o in c.get("outputs", []) if MIME in o.get("data", {})]
+    views = [o["data"][MIME] for o in outputs]
+    views = [json.loads(v) if isinstance(v, str) else v for v in views]
+    for out, view, svg in zip(outputs, views, draw(views) if views else [], strict=True):
+        if svg:
+            out["data"]["image/svg+xml"] = svg
+        out["data"]["text/html"] = html_fragment(view, picture=svg)
+    return len(outputs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m pt2e_lens.pictures", description=__doc__.splitlines()[0])
+    p.add_argument("notebook", type=Path, help="an executed .ipynb")
+    p.add_argument("-o", "--output", type=Path, help="where to write (default: in place)")
+    a = p.parse_args(argv)
+    try:
+        nb = json.loads(a.notebook.read_text(encoding="utf-8"))
+        n = fill(nb)
+    except (OSError, ValueError, Pt2eLensError) as e:
+        print(f"pt2e-lens pictures: {e}", file=sys.stderr)
+        return 1
+    (a.output or a.notebook).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"pt2e-lens pictures: {n} outputs in {a.output or a.notebook}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
