@@ -9,7 +9,9 @@ from _torchao_models import ConvLinearWPermute
 
 import pt2e_lens as pl
 
-findings_module = importlib.import_module("pt2e_lens.analyses.findings")  # the package re-exports a function of that name
+findings_module = importlib.import_module(
+    "pt2e_lens.analyses.findings"
+)  # the package re-exports a function of that name
 snapshot_module = importlib.import_module("pt2e_lens.snapshot")
 
 
