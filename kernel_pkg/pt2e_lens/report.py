@@ -8,7 +8,7 @@ from typing import Any
 
 from . import i18n
 from ._outputs import write_atomic
-from .display import html_fragment
+from .display import View, html_fragment
 from .views import view_of
 
 _PAGE = """<!doctype html>
@@ -25,7 +25,7 @@ def html_page(x: Any, title: str | None = None, lang: str | None = None) -> str:
     """The report page in `lang` (default: the current locale, `pl.set_locale` / PT2E_LENS_LANG): its tables
     and findings are made in that language, and `<html lang>` tells the front end which words to draw."""
     with i18n.using(lang) as loc:
-        body = html_fragment(view_of(x))
+        body = html_fragment(x.view if isinstance(x, View) else view_of(x))  # pl.show/compare's result too
         title = i18n.t("report.title") if title is None else title
     return _PAGE.format(title=html.escape(title), body=body, lang=html.escape(loc))
 

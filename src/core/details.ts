@@ -86,7 +86,7 @@ export function renderDetails(
   if (id === null) return;
   const n = f.nodes.get(id);
   if (!n) return;
-  box.appendChild(h(doc, 'h4', undefined, `${n.id} — ${n.role}`));
+  box.appendChild(h(doc, 'h4', undefined, `${n.id} — ${t(`ui.role.${n.role}`)}`));
   const rows: Row[] = [
     [t('ui.details.target'), n.target_full || n.target],
     ['op', n.op],

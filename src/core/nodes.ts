@@ -14,7 +14,7 @@ function subLabel(sc: Scene, n: GraphNode, group?: number): string {
   if (n.role === 'observer')
     return `${n.observer ?? ''}${group !== undefined ? ` · ${sc.t('ui.group_n', { n: group })}` : ''}`;
   if (n.id !== n.target) return n.id;
-  return n.shape ? n.shape.join('×') : n.role;
+  return n.shape ? n.shape.join('×') : sc.t(`ui.role.${n.role}`);
 }
 
 export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGElement {
@@ -52,12 +52,12 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
       truncate(subLabel(sc, n, obs?.group), Math.floor((b.w - 10) / 6)),
     ),
   );
-  const tip: string[] = [`${n.id}: ${n.target_full}`, `role: ${n.role}`];
-  if (n.shape) tip.push(`shape: [${n.shape.join(', ')}] ${n.dtype ?? ''}`);
+  const tip: string[] = [`${n.id}: ${n.target_full}`, sc.t('ui.tip.role', { role: sc.t(`ui.role.${n.role}`) })];
+  if (n.shape) tip.push(sc.t('ui.tip.shape', { shape: `[${n.shape.join(', ')}] ${n.dtype ?? ''}` }));
   if (obs) {
     tip.push(
-      `observer ${obs.id} group ${obs.group}`,
-      `min ${fmtNums(obs.min)} max ${fmtNums(obs.max)}`,
+      sc.t('ui.tip.observer', { id: obs.id, group: obs.group }),
+      sc.t('ui.tip.minmax', { min: fmtNums(obs.min), max: fmtNums(obs.max) }),
       `scale ${fmtNums(obs.scale)} zero_point ${fmtNums(obs.zero_point)}`,
     );
   }
@@ -119,7 +119,7 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   const note = sc.notes?.[n.id];
   if (note) {
     if (b.note) g.appendChild(callout(sc, b));
-    tip.push(`note: ${note}`);
+    tip.push(sc.t('ui.tip.note', { note }));
   }
   g.appendChild(s(d, 'title', undefined, tip.join('\n')));
   g.addEventListener('click', (e) => {

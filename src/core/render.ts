@@ -85,7 +85,7 @@ function findings(ctx: Ctx, i: number): HTMLElement {
         ctx.doc,
         'li',
         undefined,
-        `⚠ ${named(ctx.t, 'finding.kind.', f.kind)}: ${f.message}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`,
+        `⚠ ${ctx.t('ui.finding_line', { kind: named(ctx.t, 'finding.kind.', f.kind), message: f.message })}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`,
       ),
     );
   return ul;

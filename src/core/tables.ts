@@ -51,7 +51,7 @@ export function renderTable(
   onNode?: (id: string) => void,
   o: { skipTitle?: string | null; t?: Tr } = {},
 ): HTMLElement {
-  const tr = o.t ?? EN;
+  const say = o.t ?? EN;
   const nodeCol = onNode ? t.columns.indexOf('node') : -1;
   const order = columnOrder(t);
   const deltaCol = t.columns.indexOf('delta');
@@ -61,8 +61,8 @@ export function renderTable(
   const bar = h(doc, 'div', { class: 'pl-toolbar' });
   const filter = h(doc, 'input', {
     type: 'search',
-    placeholder: tr('ui.filter_rows'),
-    'aria-label': tr('ui.filter_rows_label'),
+    placeholder: say('ui.filter_rows'),
+    'aria-label': say('ui.filter_rows_label'),
   });
   const count = h(doc, 'span', { class: 'pl-status' });
   bar.append(filter, count);
@@ -80,7 +80,7 @@ export function renderTable(
   const hr = h(doc, 'tr');
   order.forEach((i) => {
     const c = t.columns[i];
-    const th = h(doc, 'th', { 'data-col': i, 'data-key': c, title: tr('ui.click_to_sort') }, columnHeader(tr, c));
+    const th = h(doc, 'th', { 'data-col': i, 'data-key': c, title: say('ui.click_to_sort') }, columnHeader(say, c));
     th.addEventListener('click', () => {
       sortDir = sortCol === i ? -sortDir : 1;
       sortCol = i;
@@ -97,7 +97,7 @@ export function renderTable(
     if (sortCol >= 0) rows = rows.sort((a, b) => sortDir * compare(a[sortCol], b[sortCol]));
     heads.forEach((th, j) => {
       const i = order[j];
-      th.textContent = columnHeader(tr, t.columns[i]) + (i === sortCol ? (sortDir > 0 ? ' ▲' : ' ▼') : '');
+      th.textContent = columnHeader(say, t.columns[i]) + (i === sortCol ? (sortDir > 0 ? ' ▲' : ' ▼') : '');
       th.setAttribute('aria-sort', i === sortCol ? (sortDir > 0 ? 'ascending' : 'descending') : 'none');
     });
     clear(tbody);
@@ -105,7 +105,7 @@ export function renderTable(
       const tr = h(doc, 'tr');
       const id = nodeCol >= 0 ? r[nodeCol] : null;
       if (typeof id === 'string' && id) {
-        tr.setAttribute('title', `show ${id} in the graph`);
+        tr.setAttribute('title', say('ui.show_in_graph', { id }));
         tr.style.cursor = 'pointer';
         tr.addEventListener('click', () => onNode!(id));
       }
@@ -120,8 +120,8 @@ export function renderTable(
     }
     count.textContent =
       rows.length > MAX_ROWS
-        ? tr('ui.rows_capped', { n: rows.length, total: t.rows.length, max: MAX_ROWS })
-        : tr('ui.rows', { n: rows.length, total: t.rows.length });
+        ? say('ui.rows_capped', { n: rows.length, total: t.rows.length, max: MAX_ROWS })
+        : say('ui.rows', { n: rows.length, total: t.rows.length });
   };
   filter.addEventListener('input', draw);
   draw();
