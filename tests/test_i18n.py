@@ -75,3 +75,42 @@ def test_cli_bad_lang_is_one_line(tmp_path):
     last = r.stderr.strip().splitlines()[-1]  # torch may warn on import above it; the error is one line
     assert last.startswith("pt2e-lens: error: no catalogue for locale 'xx'") and last.endswith("available: en, zh-TW")
     assert not list(tmp_path.iterdir())  # nothing ran
+
+
+@pytest.fixture
+def zh_tw():
+    pl.set_locale("zh-TW")
+    yield
+    pl.set_locale(None)
+
+
+def test_compare_orders_speaks_the_locale_and_keeps_its_data_keys(zh_tw):
+    from pt2e_lens.examples import ConvQuantizer, ConvReluQuantizer, example_inputs, get_model
+
+    result = pl.compare_orders(get_model("conv_relu").eval(), [ConvReluQuantizer(), ConvQuantizer()], example_inputs(2))
+    # the same fact the English test reads, worded as the course would
+    assert result.summary.startswith("順序有影響：小 pattern（ConvQuantizer，在 ConvReluQuantizer 之前）排在前面時，")
+    assert "conv2d 與 relu 之間會出現一個 observer" in result.summary
+    changes = {r[1] for r in result.rows}  # the change column stays a data key code can filter on
+    assert {"observer added", "observer removed"} <= changes
+    assert result.columns == ["order", "change", "at", "detail"]
+    assert result.to_text().splitlines()[1].split() == ["順序", "變化", "位置", "細節"]
+
+
+def test_tables_and_findings_in_zh_tw(zh_tw):
+    from pt2e_lens.examples import ConvQuantizer, example_inputs, get_model
+
+    run = pl.Run(get_model("tiny").eval(), example_inputs(2))
+    run.prepare(ConvQuantizer())
+    obs = pl.observers(run["prepared"])
+    assert obs.title == "observer" and obs.columns[0] == "id"  # columns are keys; only headers change
+    head = obs.to_text().splitlines()[1]
+    assert "觀察對象" in head and "observes" not in head
+    # an unannotated op between two observers in torchao's prepared graph: the finding says so in zh-TW
+    island = [f for f in run["prepared"].snapshot.findings if f["kind"] == "fp32-island"]
+    assert island
+    node = next(n for n in run["prepared"].graph_module.graph.nodes if n.name == island[0]["nodes"][0])
+    assert node.args[0].op == "call_module" and any(u.op == "call_module" for u in node.users)
+    assert re.match(
+        rf"{node.name}( \(\w+\))? 沒有標註，卻夾在量化的 op 之間（前後各有一個 observer）", island[0]["message"]
+    )
