@@ -65,21 +65,22 @@ def report(args: argparse.Namespace) -> int:
     if args.example:
         model = get_model(args.example).eval()
         run = progress.step(
-            f"export {args.example}", lambda: pl.Run(model, example_inputs(8), dynamic_batch=True, strict=args.strict)
+            i18n.t("cli.step.export", name=args.example),
+            lambda: pl.Run(model, example_inputs(8), dynamic_batch=True, strict=args.strict),
         )
         batches = calibration_batches(8, 8)
     else:
         ep = load_exported(args.model)
-        run = progress.step(f"load {args.model}", lambda: pl.Run(ep))
+        run = progress.step(i18n.t("cli.step.load", name=args.model), lambda: pl.Run(ep))
         batches = sample_inputs(ep)
     if args.decompose:
-        progress.step(f"decompose ({args.decompose})", lambda: run.decompose(args.decompose))
-    progress.step(f"prepare with {type(quantizer).__name__}", lambda: run.prepare(quantizer))
+        progress.step(i18n.t("cli.step.decompose", table=args.decompose), lambda: run.decompose(args.decompose))
+    progress.step(i18n.t("cli.step.prepare", quantizer=type(quantizer).__name__), lambda: run.prepare(quantizer))
     if batches:
-        progress.step(f"calibrate ({len(batches)} batches)", lambda: run.calibrate(batches))
+        progress.step(i18n.t("cli.step.calibrate", n=len(batches)), lambda: run.calibrate(batches))
     else:
-        progress.step("calibrate (skipped: the archive has no example inputs)", lambda: None)
-    progress.step("convert", run.convert)
+        progress.step(i18n.t("cli.step.calibrate_skipped"), lambda: None)
+    progress.step(i18n.t("cli.step.convert"), run.convert)
 
     out.mkdir(parents=True, exist_ok=True)
     stale = remove_stale(out, report_files, keep=[f"{s}.json" for s in run.stages])
