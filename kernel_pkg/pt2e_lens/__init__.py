@@ -28,6 +28,7 @@ from .analyses.focus import Pt2eLensWarning
 from .capture import Run, Stage, capture
 from .display import View, compare, show
 from .errors import Pt2eLensError, Pt2eLensRuntimeError
+from .i18n import get_locale, set_locale
 from .snapshot import SCHEMA_VERSION, Snapshot
 from .why import accuracy, blame, check, compare_orders, findings, sharing
 
@@ -85,6 +86,7 @@ __all__ = [
     "diff_ops",
     "findings",
     "focus",
+    "get_locale",
     "module",
     "node_count",
     "observers",
@@ -92,6 +94,7 @@ __all__ = [
     "qdq",
     "quiet",
     "sequence",
+    "set_locale",
     "sharing",
     "show",
     "snapshot",

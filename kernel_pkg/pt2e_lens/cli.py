@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import i18n
 from ._outputs import check_html, check_out_dir, remove_stale, write_atomic
 from ._quiet import quiet
 from .capture.stage import STAGE_ORDER
@@ -24,6 +25,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--html", help="also write one self-contained HTML report here")
     r.add_argument("--force", action="store_true", help="replace an earlier report in --out / at --html")
     r.add_argument("--strict", action="store_true", help="torch.export in strict mode (--example only)")
+    r.add_argument(
+        "--lang", help="language of the tables and the report, e.g. zh-TW (default: PT2E_LENS_LANG, else en)"
+    )
     return p
 
 
@@ -61,42 +65,48 @@ def report(args: argparse.Namespace) -> int:
     if args.example:
         model = get_model(args.example).eval()
         run = progress.step(
-            f"export {args.example}", lambda: pl.Run(model, example_inputs(8), dynamic_batch=True, strict=args.strict)
+            i18n.t("cli.step.export", name=args.example),
+            lambda: pl.Run(model, example_inputs(8), dynamic_batch=True, strict=args.strict),
         )
         batches = calibration_batches(8, 8)
     else:
         ep = load_exported(args.model)
-        run = progress.step(f"load {args.model}", lambda: pl.Run(ep))
+        run = progress.step(i18n.t("cli.step.load", name=args.model), lambda: pl.Run(ep))
         batches = sample_inputs(ep)
     if args.decompose:
-        progress.step(f"decompose ({args.decompose})", lambda: run.decompose(args.decompose))
-    progress.step(f"prepare with {type(quantizer).__name__}", lambda: run.prepare(quantizer))
+        progress.step(i18n.t("cli.step.decompose", table=args.decompose), lambda: run.decompose(args.decompose))
+    progress.step(i18n.t("cli.step.prepare", quantizer=type(quantizer).__name__), lambda: run.prepare(quantizer))
     if batches:
-        progress.step(f"calibrate ({len(batches)} batches)", lambda: run.calibrate(batches))
+        progress.step(i18n.t("cli.step.calibrate", n=len(batches)), lambda: run.calibrate(batches))
     else:
-        progress.step("calibrate (skipped: the archive has no example inputs)", lambda: None)
-    progress.step("convert", run.convert)
+        progress.step(i18n.t("cli.step.calibrate_skipped"), lambda: None)
+    progress.step(i18n.t("cli.step.convert"), run.convert)
 
     out.mkdir(parents=True, exist_ok=True)
     stale = remove_stale(out, report_files, keep=[f"{s}.json" for s in run.stages])
     print()
     for stage in run:
         print(
-            f"== {stage.name}: {pl.node_count(stage)} nodes, {len(stage.snapshot.observers)} observers, "
-            f"{len(stage.snapshot.qdq)} q/dq"
+            i18n.t(
+                "cli.stage_line",
+                stage=stage.name,
+                nodes=pl.node_count(stage),
+                observers=len(stage.snapshot.observers),
+                qdq=len(stage.snapshot.qdq),
+            )
         )
         write_atomic(out / f"{stage.name}.json", stage.snapshot.to_json())
-    print(f"\nsequence (converted): {pl.sequence(run['converted'])}\n")
+    print("\n" + i18n.t("cli.sequence", sequence=pl.sequence(run["converted"])) + "\n")
     for table in run_tables(run):
         print(table.to_text(), end="\n\n")
-    print(f"snapshots written to {out}/ ({', '.join(s + '.json' for s in run.stages)})")
+    print(i18n.t("cli.snapshots_written", out=out, files=", ".join(s + ".json" for s in run.stages)))
     if stale:
-        print(f"removed {', '.join(stale)} of an earlier report (this run has no such stage)")
+        print(i18n.t("cli.removed_stale", files=", ".join(stale)))
     if args.html:
         from .report import write_html
 
-        path = write_html(run, args.html, title=f"pt2e-lens report: {args.example or args.model}")
-        print(f"HTML report written to {path}")
+        path = write_html(run, args.html, title=i18n.t("report.title_of", name=args.example or args.model))
+        print(i18n.t("cli.html_written", path=path))
     return 0
 
 
@@ -106,9 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     from .errors import Pt2eLensError
 
     try:
-        return report(args)
+        with i18n.using(args.lang):
+            return report(args)
     except Pt2eLensError as e:
-        print(f"pt2e-lens: error: {e}", file=sys.stderr)
+        print(i18n.t("cli.error", error=e), file=sys.stderr)
         return 2
 
 

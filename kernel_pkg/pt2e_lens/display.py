@@ -13,6 +13,7 @@ import html
 import json
 from typing import Any
 
+from . import i18n
 from ._ipython import install_short_errors
 from ._static import bundle
 from .display_hook import register_renderer
@@ -48,7 +49,7 @@ _CELL = "text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:no
 
 def table_html(t: dict) -> str:
     """The contract's Table as a plain, escaped HTML table: what a host without the front end shows."""
-    head = "".join(f'<th style="{_CELL}">{html.escape(str(c))}</th>' for c in t["columns"])
+    head = "".join(f'<th style="{_CELL}">{html.escape(i18n.named("col.", str(c)))}</th>' for c in t["columns"])
     body = "".join(
         "<tr>" + "".join(f'<td style="{_CELL}">{html.escape("" if v is None else str(v))}</td>' for v in r) + "</tr>"
         for r in t["rows"]

@@ -6,12 +6,13 @@ import html
 from pathlib import Path
 from typing import Any
 
+from . import i18n
 from ._outputs import write_atomic
-from .display import html_fragment
+from .display import View, html_fragment
 from .views import view_of
 
 _PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{font-family:system-ui,sans-serif;margin:1rem}}</style></head>
 <body><h1>{title}</h1>
@@ -20,11 +21,16 @@ _PAGE = """<!doctype html>
 """
 
 
-def html_page(x: Any, title: str = "pt2e-lens report") -> str:
-    return _PAGE.format(title=html.escape(title), body=html_fragment(view_of(x)))
+def html_page(x: Any, title: str | None = None, lang: str | None = None) -> str:
+    """The report page in `lang` (default: the current locale, `pl.set_locale` / PT2E_LENS_LANG): its tables
+    and findings are made in that language, and `<html lang>` tells the front end which words to draw."""
+    with i18n.using(lang) as loc:
+        body = html_fragment(x.view if isinstance(x, View) else view_of(x))  # pl.show/compare's result too
+        title = i18n.t("report.title") if title is None else title
+    return _PAGE.format(title=html.escape(title), body=body, lang=html.escape(loc))
 
 
-def write_html(x: Any, path: str | Path, title: str = "pt2e-lens report") -> Path:
+def write_html(x: Any, path: str | Path, title: str | None = None, lang: str | None = None) -> Path:
     path = Path(path)
-    write_atomic(path, html_page(x, title))  # a reader never sees half a report
+    write_atomic(path, html_page(x, title, lang))  # a reader never sees half a report
     return path

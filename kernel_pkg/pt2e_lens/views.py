@@ -7,6 +7,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from . import i18n
 from .analyses import Decomposition, StageDiff, diff_ops, observers, qdq, snapshot, stage_diff
 from .analyses import annotations as annotations_table
 from .analyses.focus import Pt2eLensWarning, check_hops, check_title, parse_focus, seeds, warn_missed, widen
@@ -154,7 +155,7 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
 
 def _from_stage(t: Table, stage: str) -> Table:
     """Say in a table's title which stage its rows come from (a Run's tabs mix stages)."""
-    t.title = f"{t.title or t.name} (from {stage})"
+    t.title = i18n.t("table.from_stage", title=t.title or t.name, stage=stage)
     return t
 
 

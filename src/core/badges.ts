@@ -1,8 +1,10 @@
 // What a closed group holds, counted from facts the JSON carries (roles, annotations, fp32-island
 // findings, the overlay's values): shown as badges so a closed model still says which layers are int8.
+import { WIDE } from './callout';
 import type { Facts } from './facts';
 import type { Group, Hierarchy } from './groups';
 import type { Heat } from './heat';
+import { EN, type Tr } from './i18n';
 import type { Id } from './types';
 
 export interface Summary {
@@ -89,32 +91,39 @@ function fmt(v: number): string {
 }
 
 /** Badges for a closed group, most telling first; empty counts are left out. */
-export function badgesOf(s: Summary, heat: Heat | null = null): Badge[] {
+export function badgesOf(s: Summary, heat: Heat | null = null, t: Tr = EN): Badge[] {
   const b: Badge[] = [];
-  if (s.annotated) b.push({ kind: 'annotated', text: `● ${s.annotated}`, title: `${s.annotated} annotated ops` });
+  if (s.annotated)
+    b.push({ kind: 'annotated', text: `● ${s.annotated}`, title: t('ui.badge.annotated_title', { n: s.annotated }) });
   if (s.fp32)
     b.push({
       kind: 'fp32',
       text: `fp32 ${s.fp32}`,
-      title: `${s.fp32} compute ops without annotation (stay fp32)`,
+      title: t('ui.badge.fp32_title', { n: s.fp32 }),
     });
   if (s.islands)
     b.push({
       kind: 'island',
-      text: `⚠ island ${s.islands}`,
-      title: `${s.islands} fp32 island(s): dq → fp32 op → q`,
+      text: t('ui.badge.island', { n: s.islands }),
+      title: t('ui.badge.island_title', { n: s.islands }),
     });
-  if (s.quantize) b.push({ kind: 'quantize', text: `q ${s.quantize}`, title: `${s.quantize} quantize nodes` });
+  if (s.quantize)
+    b.push({ kind: 'quantize', text: `q ${s.quantize}`, title: t('ui.badge.q_title', { n: s.quantize }) });
   if (s.dequantize)
-    b.push({ kind: 'dequantize', text: `dq ${s.dequantize}`, title: `${s.dequantize} dequantize nodes` });
-  if (s.observers) b.push({ kind: 'observer', text: `obs ${s.observers}`, title: `${s.observers} observers` });
+    b.push({ kind: 'dequantize', text: `dq ${s.dequantize}`, title: t('ui.badge.dq_title', { n: s.dequantize }) });
+  if (s.observers)
+    b.push({
+      kind: 'observer',
+      text: t('ui.badge.obs', { n: s.observers }),
+      title: t('ui.badge.obs_title', { n: s.observers }),
+    });
   if (s.worst !== null && heat) {
     const o = heat.overlay;
     const unit = o.unit ? ` ${o.unit}` : '';
     b.push({
       kind: 'worst',
-      text: `${o.higher_is_better ? 'min' : 'max'} ${fmt(s.worst)}${unit}`,
-      title: `worst ${o.name} inside: ${fmt(s.worst)}${unit}`,
+      text: `${t(o.higher_is_better ? 'ui.badge.min' : 'ui.badge.max')} ${fmt(s.worst)}${unit}`,
+      title: t('ui.badge.worst_title', { name: o.name, value: `${fmt(s.worst)}${unit}` }),
     });
   }
   return b;
@@ -122,7 +131,9 @@ export function badgesOf(s: Summary, heat: Heat | null = null): Badge[] {
 
 /** Width of a badge in px at 10 px bold (the layout reserves it before drawing). */
 export function badgeWidth(b: Badge): number {
-  return Math.ceil([...b.text].length * 6.4 + 10);
+  // a CJK character is about a full em wide, a Latin one about 0.64 em
+  const w = [...b.text].reduce((sum, c) => sum + (WIDE.test(c) ? 10.5 : 6.4), 0);
+  return Math.ceil(w + 10);
 }
 
 export const BADGE_GAP = 4;

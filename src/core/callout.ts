@@ -9,7 +9,8 @@ export const NOTE_GAP = 14;
 export const NOTE_MAX_W = 220;
 export const NOTE_MAX_LINES = 6;
 
-const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+/** a character about one em wide (CJK, full-width forms) */
+export const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
 export function charWidth(ch: string, font = NOTE_FONT): number {
   if (WIDE.test(ch)) return font;

@@ -10,6 +10,7 @@ import { Facts } from './facts';
 import { ancestors, buildHierarchy, type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
 import { collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layout';
+import { EN, type Tr } from './i18n';
 import type { LayoutClient } from './layout-client';
 import { legend } from './legend';
 import { BADGE_ROW_H, drawGroup, drawNode } from './nodes';
@@ -19,6 +20,8 @@ import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
 export interface GraphViewOptions {
   client: LayoutClient;
+  /** the UI's words in the view's locale (default English) */
+  t?: Tr;
   collapseThreshold: number;
   focus?: Id[] | null;
   notes?: Record<Id, string>;
@@ -73,6 +76,7 @@ export class GraphView {
   private pz: PanZoom | null = null;
   private doc: Document;
   private heat: Heat | null;
+  private t: Tr;
 
   constructor(
     doc: Document,
@@ -80,6 +84,7 @@ export class GraphView {
     private opts: GraphViewOptions,
   ) {
     this.doc = doc;
+    this.t = opts.t ?? EN;
     this.facts = new Facts(snap);
     this.heat = makeHeat(opts.overlay);
     const focus = opts.focus ? new Set(opts.focus) : null;
@@ -88,20 +93,20 @@ export class GraphView {
     this.edges = snap.edges.filter((e) => keep.has(e.src) && keep.has(e.dst));
     this.el = h(doc, 'div', { class: 'pl-graph' });
     this.details = h(doc, 'div', { class: 'pl-details' });
-    this.drawer = h(doc, 'aside', { class: 'pl-drawer', hidden: '', 'aria-label': 'details' });
-    const close = h(doc, 'button', { class: 'pl-btn pl-drawer-close', type: 'button', title: 'close details' }, '×');
+    this.drawer = h(doc, 'aside', { class: 'pl-drawer', hidden: '', 'aria-label': this.t('ui.details') });
+    const close = h(
+      doc,
+      'button',
+      { class: 'pl-btn pl-drawer-close', type: 'button', title: this.t('ui.close_details') },
+      '×',
+    );
     close.addEventListener('click', () => void this.select(null, { notify: true }));
     this.drawer.append(close, this.details);
     this.status = h(doc, 'span', { class: 'pl-status' });
     this.results = h(doc, 'div', { class: 'pl-results' });
     if (this.nodes.length === 0) {
       this.el.appendChild(
-        h(
-          doc,
-          'div',
-          { class: 'pl-empty' },
-          snap.nodes.length === 0 ? 'empty graph' : 'no node of this graph is in focus',
-        ),
+        h(doc, 'div', { class: 'pl-empty' }, this.t(snap.nodes.length === 0 ? 'ui.empty_graph' : 'ui.no_focus')),
       );
       this.ready = Promise.resolve();
       return;
@@ -116,7 +121,7 @@ export class GraphView {
       collapsedSize: (g) => {
         const w = collapsedWidth(g);
         const sm = this.summary?.get(g.key);
-        const bs = sm ? badgesOf(sm, this.heat) : [];
+        const bs = sm ? badgesOf(sm, this.heat, this.t) : [];
         if (!bs.length) return [w, GROUP_H];
         return [Math.max(w, Math.ceil((badgesWidth(bs) + 20) / 16) * 16), GROUP_H + BADGE_ROW_H];
       },
@@ -128,7 +133,11 @@ export class GraphView {
   private buildChrome(): void {
     const d = this.doc;
     const bar = h(d, 'div', { class: 'pl-toolbar' });
-    const search = h(d, 'input', { type: 'search', placeholder: 'search node or op…', 'aria-label': 'search nodes' });
+    const search = h(d, 'input', {
+      type: 'search',
+      placeholder: this.t('ui.search'),
+      'aria-label': this.t('ui.search_label'),
+    });
     let timer: ReturnType<typeof setTimeout> | undefined;
     search.addEventListener('input', () => {
       clearTimeout(timer);
@@ -140,9 +149,14 @@ export class GraphView {
         if (first) void this.select(first, { reveal: true, notify: true });
       }
     });
-    const fit = h(d, 'button', { class: 'pl-btn', type: 'button', title: 'fit the graph into view' }, 'Fit');
+    const fit = h(d, 'button', { class: 'pl-btn', type: 'button', title: this.t('ui.fit_title') }, this.t('ui.fit'));
     fit.addEventListener('click', () => this.fit());
-    const collapse = h(d, 'button', { class: 'pl-btn', type: 'button', title: 'collapse every group' }, 'Collapse all');
+    const collapse = h(
+      d,
+      'button',
+      { class: 'pl-btn', type: 'button', title: this.t('ui.collapse_all_title') },
+      this.t('ui.collapse_all'),
+    );
     collapse.addEventListener('click', () => {
       this.expanded = new Set(['']);
       this.pz!.fitted = false;
@@ -150,7 +164,12 @@ export class GraphView {
     });
     bar.append(search, fit, collapse);
     if (this.nodes.length <= 5000) {
-      const all = h(d, 'button', { class: 'pl-btn', type: 'button', title: 'open every group' }, 'Expand all');
+      const all = h(
+        d,
+        'button',
+        { class: 'pl-btn', type: 'button', title: this.t('ui.expand_all_title') },
+        this.t('ui.expand_all'),
+      );
       all.addEventListener('click', () => {
         this.expanded = new Set(this.hier!.groups.keys());
         this.pz!.fitted = false;
@@ -161,7 +180,7 @@ export class GraphView {
     bar.appendChild(this.status);
     const stage = h(d, 'div', { class: 'pl-stage' });
     const canvas = h(d, 'div', { class: 'pl-canvas' });
-    const svg = s(d, 'svg', { role: 'img', 'aria-label': 'graph' }) as SVGSVGElement;
+    const svg = s(d, 'svg', { role: 'img', 'aria-label': this.t('ui.graph_label') }) as SVGSVGElement;
     const defs = s(d, 'defs');
     svg.appendChild(defs);
     this.viewport = s(d, 'g', { class: 'pl-viewport' });
@@ -169,12 +188,13 @@ export class GraphView {
     canvas.appendChild(svg);
     stage.append(canvas, this.drawer);
     this.svg = svg;
-    this.pz = new PanZoom(svg, this.viewport, canvas, () => this.placement);
+    this.pz = new PanZoom(svg, this.viewport, canvas, () => this.placement, this.t);
     const lg = legend(this.doc, this.facts, this.nodes, {
       heat: this.heat,
       marks: this.opts.marks,
       compare: this.opts.compare,
       groups: this.summary !== undefined,
+      t: this.t,
     });
     this.el.append(bar, this.results, stage, lg);
   }
@@ -187,7 +207,7 @@ export class GraphView {
       .catch(() => undefined)
       .then(async () => {
         if (this.destroyed || !this.layout) return;
-        this.status.textContent = 'laying out…';
+        this.status.textContent = this.t('ui.laying_out');
         const t0 = typeof performance !== 'undefined' ? performance.now() : Date.now();
         this.placement = await this.layout.place(this.expanded);
         const t1 = typeof performance !== 'undefined' ? performance.now() : Date.now();
@@ -248,6 +268,7 @@ export class GraphView {
       notes: this.opts.notes,
       heat: this.heat,
       summary: this.summary,
+      t: this.t,
       marker: (c) => this.marker(c),
       solid: [...P.boxes.values()].filter((b) => b.kind !== 'expanded'),
     };
@@ -282,7 +303,8 @@ export class GraphView {
     this.svg!.setAttribute('data-nodes', String(nodeCount));
     this.svg!.setAttribute('data-groups', String(groupCount));
     const stage = this.facts.snap.stage ? `${this.facts.snap.stage} · ` : '';
-    this.status.textContent = `${stage}${this.nodes.length} nodes · showing ${nodeCount} nodes, ${groupCount} closed groups`;
+    this.status.textContent =
+      stage + this.t('ui.status', { total: this.nodes.length, shown: nodeCount, groups: groupCount });
     this.applyClasses();
   }
 
@@ -327,6 +349,7 @@ export class GraphView {
       this.selected,
       this.selected ? this.opts.notes?.[this.selected] : undefined,
       this.heatRow(this.selected),
+      this.t,
     );
     this.openDrawer(this.selected !== null);
     if (o.notify) this.opts.onSelect?.(this.selected);
@@ -362,6 +385,7 @@ export class GraphView {
       first,
       first ? this.opts.notes?.[first] : undefined,
       this.heatRow(first),
+      this.t,
     );
     this.openDrawer(first !== null);
     this.applyClasses();
@@ -409,7 +433,12 @@ export class GraphView {
         .map((x) => x[2]);
       this.matches = new Set(ids);
       this.results.appendChild(
-        h(this.doc, 'span', { class: 'pl-status' }, `${ids.length} match${ids.length === 1 ? '' : 'es'}`),
+        h(
+          this.doc,
+          'span',
+          { class: 'pl-status' },
+          this.t(ids.length === 1 ? 'ui.match_one' : 'ui.match_many', { n: ids.length }),
+        ),
       );
       for (const id of ids.slice(0, 30)) {
         const b = h(this.doc, 'button', { class: 'pl-result', type: 'button' }, id);

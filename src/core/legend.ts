@@ -4,6 +4,7 @@
 import { fmtNum, h } from './dom';
 import type { Facts } from './facts';
 import { type Heat, heatColor } from './heat';
+import { EN, type Tr } from './i18n';
 import { BADGE_COLOR } from './nodes';
 import { groupFill } from './styles';
 import { type GraphNode, ROLES } from './types';
@@ -16,6 +17,8 @@ export interface LegendOptions {
   compare?: boolean;
   /** the pane has module groups (closed groups carry badges) */
   groups?: boolean;
+  /** the UI's words in the view's locale */
+  t?: Tr;
 }
 
 function swatch(d: Document, fill: string, stroke: string, extra = ''): HTMLElement {
@@ -33,30 +36,30 @@ function item(d: Document, parts: Array<HTMLElement | string>, cls?: string, tit
 }
 
 export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendOptions = {}): HTMLElement {
+  const t = o.t ?? EN;
   const lg = h(d, 'div', { class: 'pl-legend' });
   const present = new Set(nodes.map((n) => n.role));
   for (const r of ROLES) {
     if (!present.has(r)) continue;
-    lg.appendChild(item(d, [swatch(d, `var(--pl-${r}-fill)`, `var(--pl-${r}-stroke)`), r], `pl-legend-role`));
+    lg.appendChild(
+      item(d, [swatch(d, `var(--pl-${r}-fill)`, `var(--pl-${r}-stroke)`), t(`ui.role.${r}`)], `pl-legend-role`),
+    );
   }
   const snap = facts.snap;
-  if (snap.qdq.length)
-    lg.appendChild(
-      item(d, [line(d, 'var(--pl-int)'), 'int8 tensor (out of quantize, into dequantize)'], 'pl-legend-int'),
-    );
+  if (snap.qdq.length) lg.appendChild(item(d, [line(d, 'var(--pl-int)'), t('ui.legend.int')], 'pl-legend-int'));
   if (snap.observers.length) {
     const groups = [...new Set(snap.observers.map((x) => x.group))].slice(0, 4);
     lg.appendChild(
       item(
         d,
-        [...groups.map((g) => swatch(d, groupFill(g), 'var(--pl-observer-stroke)')), 'observer fill = sharing group'],
+        [...groups.map((g) => swatch(d, groupFill(g), 'var(--pl-observer-stroke)')), t('ui.legend.groups')],
         'pl-legend-groups',
       ),
     );
   }
   if (snap.annotations.length) {
-    lg.appendChild(item(d, ['● annotated · ○ _annotated=False']));
-    lg.appendChild(item(d, [line(d, 'var(--pl-spec-0)', 'dashed'), 'shared spec link']));
+    lg.appendChild(item(d, [t('ui.legend.annotated')]));
+    lg.appendChild(item(d, [line(d, 'var(--pl-spec-0)', 'dashed'), t('ui.legend.shared')]));
   }
   for (const sp of snap.specs) {
     const c = facts.specColor(sp.id);
@@ -68,7 +71,7 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
           `${sp.id} ${sp.kind.replace('QuantizationSpec', '') || 'Quant'}${sp.dtype ? ` ${sp.dtype}` : ''}${sp.qscheme ? ` ${sp.qscheme}` : ''}`,
         ],
         'pl-legend-spec',
-        `${sp.kind}: edge colour and output badge`,
+        t('ui.legend.spec_title', { kind: sp.kind }),
       ),
     );
   }
@@ -76,22 +79,24 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
     lg.appendChild(
       item(
         d,
-        [swatch(d, 'transparent', 'var(--pl-removed)', 'border-style:dashed'), 'removed by the next stage'],
+        [swatch(d, 'transparent', 'var(--pl-removed)', 'border-style:dashed'), t('ui.legend.removed')],
         'pl-legend-removed',
       ),
     );
   if (o.marks?.added.size)
-    lg.appendChild(item(d, [swatch(d, 'transparent', 'var(--pl-added)'), 'added by this stage'], 'pl-legend-added'));
-  lg.appendChild(item(d, [swatch(d, 'transparent', 'var(--pl-selected)'), 'selected'], 'pl-legend-selected'));
+    lg.appendChild(item(d, [swatch(d, 'transparent', 'var(--pl-added)'), t('ui.legend.added')], 'pl-legend-added'));
+  lg.appendChild(
+    item(d, [swatch(d, 'transparent', 'var(--pl-selected)'), t('ui.legend.selected')], 'pl-legend-selected'),
+  );
   if (o.compare)
     lg.appendChild(
       item(
         d,
-        [swatch(d, 'transparent', 'var(--pl-selected)', 'border-style:dashed'), 'same node in another stage'],
+        [swatch(d, 'transparent', 'var(--pl-selected)', 'border-style:dashed'), t('ui.legend.counterpart')],
         'pl-legend-counterpart',
       ),
     );
-  lg.appendChild(item(d, [swatch(d, 'transparent', 'var(--pl-match)'), 'search match'], 'pl-legend-match'));
+  lg.appendChild(item(d, [swatch(d, 'transparent', 'var(--pl-match)'), t('ui.legend.match')], 'pl-legend-match'));
   if (o.groups) {
     const b = (k: keyof typeof BADGE_COLOR, t: string): HTMLElement =>
       h(d, 'span', { style: `color:${BADGE_COLOR[k]};font-weight:700` }, t);
@@ -99,26 +104,27 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
       item(
         d,
         [
-          'closed group: ',
-          b('annotated', '● annotated'),
+          t('ui.legend.closed_group'),
+          b('annotated', t('ui.legend.badge_annotated')),
           ' ',
-          b('fp32', 'fp32 ops'),
+          b('fp32', t('ui.legend.badge_fp32')),
           ' ',
-          b('island', '⚠ fp32 islands'),
+          b('island', t('ui.legend.badge_islands')),
           ' ',
           b('quantize', 'q'),
           '/',
           b('dequantize', 'dq'),
           ' ',
-          b('observer', 'obs'),
+          b('observer', t('ui.legend.badge_obs')),
         ],
         'pl-legend-badges',
-        'counts inside a closed group; a yellow frame: no op inside is annotated (all fp32)',
+        t('ui.legend.badges_title'),
       ),
     );
   }
   if (o.heat) {
     const ov = o.heat.overlay;
+    const better = t(ov.higher_is_better ? 'ui.legend.higher_better' : 'ui.legend.lower_better');
     const [lo, hi] = ov.higher_is_better ? [heatColor(0), heatColor(1)] : [heatColor(1), heatColor(0)];
     lg.appendChild(
       item(
@@ -126,10 +132,10 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
         [
           `${ov.name}${ov.unit ? ` (${ov.unit})` : ''}: ${fmtNum(o.heat.min)} `,
           h(d, 'span', { class: 'pl-heat-scale', style: `background:linear-gradient(90deg,${lo},${hi})` }),
-          ` ${fmtNum(o.heat.max)} · ${ov.higher_is_better ? 'higher' : 'lower'} is better`,
+          ` ${fmtNum(o.heat.max)} · ${better}`,
         ],
         'pl-heat-legend',
-        `${ov.name}${ov.unit ? ` (${ov.unit})` : ''}: ${ov.higher_is_better ? 'higher' : 'lower'} is better`,
+        `${ov.name}${ov.unit ? ` (${ov.unit})` : ''}: ${better}`,
       ),
     );
   }

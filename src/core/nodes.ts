@@ -10,10 +10,11 @@ import { groupFill } from './styles';
 import type { GraphNode } from './types';
 
 /** Second line of a node: its id when the label is the short target, else what else identifies it. */
-function subLabel(n: GraphNode, group?: number): string {
-  if (n.role === 'observer') return `${n.observer ?? ''}${group !== undefined ? ` · group ${group}` : ''}`;
+function subLabel(sc: Scene, n: GraphNode, group?: number): string {
+  if (n.role === 'observer')
+    return `${n.observer ?? ''}${group !== undefined ? ` · ${sc.t('ui.group_n', { n: group })}` : ''}`;
   if (n.id !== n.target) return n.id;
-  return n.shape ? n.shape.join('×') : n.role;
+  return n.shape ? n.shape.join('×') : sc.t(`ui.role.${n.role}`);
 }
 
 export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGElement {
@@ -48,15 +49,15 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
       d,
       'text',
       { class: 'pl-sub', x: cx, y: 31, 'text-anchor': 'middle' },
-      truncate(subLabel(n, obs?.group), Math.floor((b.w - 10) / 6)),
+      truncate(subLabel(sc, n, obs?.group), Math.floor((b.w - 10) / 6)),
     ),
   );
-  const tip: string[] = [`${n.id}: ${n.target_full}`, `role: ${n.role}`];
-  if (n.shape) tip.push(`shape: [${n.shape.join(', ')}] ${n.dtype ?? ''}`);
+  const tip: string[] = [`${n.id}: ${n.target_full}`, sc.t('ui.tip.role', { role: sc.t(`ui.role.${n.role}`) })];
+  if (n.shape) tip.push(sc.t('ui.tip.shape', { shape: `[${n.shape.join(', ')}] ${n.dtype ?? ''}` }));
   if (obs) {
     tip.push(
-      `observer ${obs.id} group ${obs.group}`,
-      `min ${fmtNums(obs.min)} max ${fmtNums(obs.max)}`,
+      sc.t('ui.tip.observer', { id: obs.id, group: obs.group }),
+      sc.t('ui.tip.minmax', { min: fmtNums(obs.min), max: fmtNums(obs.max) }),
       `scale ${fmtNums(obs.scale)} zero_point ${fmtNums(obs.zero_point)}`,
     );
   }
@@ -88,11 +89,14 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
       });
       badge.appendChild(s(d, 'rect', { width: 24, height: 13, rx: 3, style: `fill:${f.specColor(a.output)}` }));
       badge.appendChild(s(d, 'text', { x: 12, y: 10, 'text-anchor': 'middle' }, truncate(a.output, 5)));
-      badge.appendChild(s(d, 'title', undefined, `output spec ${a.output}`));
+      badge.appendChild(s(d, 'title', undefined, sc.t('ui.node.output_spec', { spec: a.output })));
       g.appendChild(badge);
     }
     tip.push(
-      `annotation: output ${a.output ?? 'none'}; inputs ${a.inputs.map((i) => `${i.src}:${i.spec ?? 'none'}`).join(', ')}`,
+      sc.t('ui.node.annotation_tip', {
+        output: a.output ?? sc.t('ui.spec.none'),
+        inputs: a.inputs.map((i) => `${i.src}:${i.spec ?? sc.t('ui.spec.none')}`).join(', '),
+      }),
     );
   }
   if (heat) {
@@ -115,7 +119,7 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   const note = sc.notes?.[n.id];
   if (note) {
     if (b.note) g.appendChild(callout(sc, b));
-    tip.push(`note: ${note}`);
+    tip.push(sc.t('ui.tip.note', { note }));
   }
   g.appendChild(s(d, 'title', undefined, tip.join('\n')));
   g.addEventListener('click', (e) => {
@@ -190,9 +194,9 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
   const chars = Math.max(8, Math.floor((b.w - 30) / 6.6));
   if (collapsed) {
     g.appendChild(s(d, 'text', { class: 'pl-glabel', x: 10, y: 18 }, `⊞ ${truncate(label, chars)}`));
-    g.appendChild(s(d, 'text', { class: 'pl-gsub', x: 10, y: 33 }, `${grp.total} nodes — click to open`));
+    g.appendChild(s(d, 'text', { class: 'pl-gsub', x: 10, y: 33 }, sc.t('ui.group.sub', { n: grp.total })));
     const sum = sc.summary?.get(grp.key);
-    const bs = sum ? badgesOf(sum, sc.heat) : [];
+    const bs = sum ? badgesOf(sum, sc.heat, sc.t) : [];
     if (bs.length) g.appendChild(badgeRow(d, bs, 10, 40));
     if (sum) {
       setSummaryData(g, sum);
@@ -209,7 +213,10 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
       d,
       'title',
       undefined,
-      `${grp.synthetic ? `section ${grp.label}` : `${grp.path} · ${grp.cls}`} (${grp.total} nodes) — click to ${collapsed ? 'open' : 'close'}`,
+      sc.t(collapsed ? 'ui.group.tip_open' : 'ui.group.tip_close', {
+        what: grp.synthetic ? sc.t('ui.group.section', { label: grp.label }) : `${grp.path} · ${grp.cls}`,
+        n: grp.total,
+      }),
     ),
   );
   const target = collapsed ? g : g.querySelectorAll('.pl-ghead, .pl-glabel');

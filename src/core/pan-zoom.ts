@@ -2,8 +2,10 @@
 // (past that the graph is panned, not shrunk); the view re-fits when its container changes size until the
 // user moves it; the wheel zooms only with Ctrl/⌘ or after a click into the graph (as map widgets do),
 // otherwise it scrolls the page. Panes of one compare view share their scale (ScaleLink).
+
 import { h } from './dom';
 import type { Placement } from './hier-layout';
+import { EN, type Tr } from './i18n';
 
 /** Smallest fit scale: node labels (12 px) stay at ≥ 9 px on screen. */
 export const MIN_READABLE = 0.75;
@@ -63,13 +65,14 @@ export class PanZoom {
     private viewport: SVGElement,
     private canvas: HTMLElement,
     private placement: () => Placement | null,
+    t: Tr = EN,
   ) {
     const mac = /Mac|iPhone|iPad/.test(canvas.ownerDocument.defaultView?.navigator?.platform ?? '');
     this.hint = h(
       canvas.ownerDocument,
       'div',
       { class: 'pl-hint', 'aria-hidden': 'true' },
-      `${mac ? '⌘' : 'Ctrl'} + wheel zooms (or click the graph first)`,
+      t('ui.wheel_hint', { key: mac ? '⌘' : 'Ctrl' }),
     );
     canvas.appendChild(this.hint);
     this.bind();

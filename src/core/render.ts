@@ -2,6 +2,7 @@
 import { counterparts, diffMarks } from './compare';
 import { clear, h } from './dom';
 import { GraphView } from './graph-view';
+import { named, resolveLocale, type Tr, translator } from './i18n';
 import { getLayoutClient, type LayoutClient } from './layout-client';
 import { ScaleLink } from './pan-zoom';
 import { injectStyles } from './styles';
@@ -16,6 +17,8 @@ export interface RenderOptions {
   collapseThreshold?: number;
   /** canvas height in px (default 520) */
   height?: number;
+  /** the UI language (BCP 47, e.g. 'zh-TW'); default: the nearest `lang` attribute around `el`, else English */
+  locale?: string;
 }
 
 export interface RenderHandle {
@@ -26,19 +29,13 @@ export interface RenderHandle {
   destroy(): void;
 }
 
-const TABLE_LABELS: Record<string, string> = {
-  annotations: 'Annotations',
-  observers: 'Observers',
-  qdq: 'Q/DQ',
-  decomposition: 'Decomposition',
-  op_diff: 'Op diff',
-  sharing: 'Sharing groups',
-};
+const TABLE_LABELS = new Set(['annotations', 'observers', 'qdq', 'decomposition', 'op_diff', 'sharing']);
 const TABLE_ORDER = ['annotations', 'observers', 'qdq', 'decomposition', 'op_diff'];
 
 interface Ctx {
   doc: Document;
   view: View;
+  t: Tr;
   client: LayoutClient;
   threshold: number;
   panes: GraphView[];
@@ -54,6 +51,7 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
   const n = ctx.view.panes.length;
   const gv = new GraphView(ctx.doc, pane.snapshot, {
     client: ctx.client,
+    t: ctx.t,
     collapseThreshold: ctx.threshold,
     focus: ctx.view.focus ? (ctx.view.focus[i] ?? null) : null,
     notes: ctx.view.notes[i] ?? {},
@@ -83,7 +81,12 @@ function findings(ctx: Ctx, i: number): HTMLElement {
   const ul = h(ctx.doc, 'ul', { class: 'pl-findings' });
   for (const f of fs)
     ul.appendChild(
-      h(ctx.doc, 'li', undefined, `⚠ ${f.kind}: ${f.message}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`),
+      h(
+        ctx.doc,
+        'li',
+        undefined,
+        `⚠ ${ctx.t('ui.finding_line', { kind: named(ctx.t, 'finding.kind.', f.kind), message: f.message })}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`,
+      ),
     );
   return ul;
 }
@@ -124,8 +127,8 @@ function orderedTables(view: View): Table[] {
   return view.tables.slice().sort((a, b) => rank(a) - rank(b));
 }
 
-function tableLabel(t: Table): string {
-  return TABLE_LABELS[t.name] ?? t.title ?? t.name;
+function tableLabel(tr: Tr, t: Table): string {
+  return TABLE_LABELS.has(t.name) ? tr(`ui.tab.${t.name}`) : (t.title ?? t.name);
 }
 
 function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
@@ -139,7 +142,7 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
     });
   };
   if (n === 0) {
-    host.appendChild(h(doc, 'div', { class: 'pl-empty' }, 'empty graph'));
+    host.appendChild(h(doc, 'div', { class: 'pl-empty' }, ctx.t('ui.empty_graph')));
     return;
   }
   if (view.mode === 'run') {
@@ -182,15 +185,18 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
 }
 
 function renderTables(ctx: Ctx, host: HTMLElement, list: Table[]): void {
-  if (!list.length) host.appendChild(h(ctx.doc, 'div', { class: 'pl-empty' }, 'no tables'));
-  for (const t of list) host.appendChild(renderTable(ctx.doc, t, undefined, { skipTitle: ctx.view.title }));
+  if (!list.length) host.appendChild(h(ctx.doc, 'div', { class: 'pl-empty' }, ctx.t('ui.no_tables')));
+  for (const t of list) host.appendChild(renderTable(ctx.doc, t, undefined, { skipTitle: ctx.view.title, t: ctx.t }));
 }
 
 export function render(el: HTMLElement, input: unknown, options: RenderOptions = {}): RenderHandle {
   const doc = el.ownerDocument;
   injectStyles(el);
   clear(el);
-  const root = h(doc, 'div', { class: 'pt2e-lens', 'data-state': 'loading' });
+  // the host's choice, else the page's own language (`<html lang>`, JupyterLab's, the report's)
+  const lang = resolveLocale(options.locale ?? el.closest('[lang]')?.getAttribute('lang'));
+  const tr = translator(lang);
+  const root = h(doc, 'div', { class: 'pt2e-lens', 'data-state': 'loading', lang });
   if (options.height) root.style.setProperty('--pl-height', `${options.height}px`);
   el.appendChild(root);
   const handle: RenderHandle = { ready: Promise.resolve(), panes: [], destroy: () => undefined };
@@ -204,6 +210,7 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
   const ctx: Ctx = {
     doc,
     view,
+    t: tr,
     client: getLayoutClient(options.worker !== false),
     threshold: options.collapseThreshold ?? 300,
     panes: handle.panes,
@@ -232,12 +239,12 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
       };
       const t = tabs(
         doc,
-        ['Graph', ...tables.map(tableLabel)],
+        [tr('ui.tab.graph'), ...tables.map((x) => tableLabel(tr, x))],
         (i) => {
           graphHost.style.display = i === 0 ? '' : 'none';
           for (const [j, e] of tableHosts.entries()) e.style.display = i === j + 1 ? '' : 'none';
           if (i > 0 && !tableHosts[i - 1].firstChild)
-            tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1], showNode, { skipTitle: view.title }));
+            tableHosts[i - 1].appendChild(renderTable(doc, tables[i - 1], showNode, { skipTitle: view.title, t: tr }));
           if (i === 0) for (const p of handle.panes) p?.shown();
         },
         'pl-main-tabs',
@@ -249,12 +256,7 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
   } catch (e) {
     clear(root);
     root.appendChild(
-      h(
-        doc,
-        'div',
-        { class: 'pl-message', role: 'alert' },
-        `pt2e-lens: could not render this output (${(e as Error).message})`,
-      ),
+      h(doc, 'div', { class: 'pl-message', role: 'alert' }, tr('ui.render_failed', { error: (e as Error).message })),
     );
   }
   handle.ready = Promise.all(ctx.waits).then(
@@ -262,7 +264,7 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
     (e) => {
       root.setAttribute('data-state', 'error');
       root.appendChild(
-        h(doc, 'div', { class: 'pl-message', role: 'alert' }, `pt2e-lens: layout failed (${String(e)})`),
+        h(doc, 'div', { class: 'pl-message', role: 'alert' }, tr('ui.layout_failed', { error: String(e) })),
       );
     },
   );

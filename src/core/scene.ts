@@ -5,6 +5,7 @@ import type { Facts } from './facts';
 import type { Hierarchy } from './groups';
 import type { Heat } from './heat';
 import type { Box, Placement } from './hier-layout';
+import type { Tr } from './i18n';
 import type { Id } from './types';
 
 export interface Scene {
@@ -17,6 +18,8 @@ export interface Scene {
   notes?: Record<Id, string>;
   /** the pane's per-node overlay, if any */
   heat: Heat | null;
+  /** the UI's words in the view's locale */
+  t: Tr;
   /** id of an arrowhead marker in this pane's <defs> for a colour */
   marker(color: string): string;
   /** what each group holds (badges on closed groups) */

@@ -1,5 +1,6 @@
 // Sortable, filterable plain HTML tables from View.tables[].
 import { clear, h } from './dom';
+import { EN, named, type Tr } from './i18n';
 import type { Cell, Table } from './types';
 
 export const MAX_ROWS = 2000;
@@ -20,6 +21,11 @@ export function columnOrder(t: Table): number[] {
     return r < 0 ? first.length + i : r;
   };
   return idx.sort((a, b) => rank(a) - rank(b));
+}
+
+/** A column's header: `columns` are data keys (the contract's, read by code), so only the header is translated. */
+export function columnHeader(t: Tr, column: string): string {
+  return named(t, 'col.', column);
 }
 
 /** A signed delta: "+2", "−2", "0". */
@@ -43,8 +49,9 @@ export function renderTable(
   doc: Document,
   t: Table,
   onNode?: (id: string) => void,
-  o: { skipTitle?: string | null } = {},
+  o: { skipTitle?: string | null; t?: Tr } = {},
 ): HTMLElement {
+  const say = o.t ?? EN;
   const nodeCol = onNode ? t.columns.indexOf('node') : -1;
   const order = columnOrder(t);
   const deltaCol = t.columns.indexOf('delta');
@@ -52,7 +59,11 @@ export function renderTable(
   // the view's own title is not repeated over its table
   if (t.title && t.title !== o.skipTitle) wrap.appendChild(h(doc, 'div', { class: 'pl-title' }, t.title));
   const bar = h(doc, 'div', { class: 'pl-toolbar' });
-  const filter = h(doc, 'input', { type: 'search', placeholder: 'filter rows…', 'aria-label': 'filter rows' });
+  const filter = h(doc, 'input', {
+    type: 'search',
+    placeholder: say('ui.filter_rows'),
+    'aria-label': say('ui.filter_rows_label'),
+  });
   const count = h(doc, 'span', { class: 'pl-status' });
   bar.append(filter, count);
   const scroll = h(doc, 'div', { class: 'pl-table-scroll' });
@@ -69,7 +80,7 @@ export function renderTable(
   const hr = h(doc, 'tr');
   order.forEach((i) => {
     const c = t.columns[i];
-    const th = h(doc, 'th', { 'data-col': i, title: 'click to sort' }, c);
+    const th = h(doc, 'th', { 'data-col': i, 'data-key': c, title: say('ui.click_to_sort') }, columnHeader(say, c));
     th.addEventListener('click', () => {
       sortDir = sortCol === i ? -sortDir : 1;
       sortCol = i;
@@ -86,7 +97,7 @@ export function renderTable(
     if (sortCol >= 0) rows = rows.sort((a, b) => sortDir * compare(a[sortCol], b[sortCol]));
     heads.forEach((th, j) => {
       const i = order[j];
-      th.textContent = t.columns[i] + (i === sortCol ? (sortDir > 0 ? ' ▲' : ' ▼') : '');
+      th.textContent = columnHeader(say, t.columns[i]) + (i === sortCol ? (sortDir > 0 ? ' ▲' : ' ▼') : '');
       th.setAttribute('aria-sort', i === sortCol ? (sortDir > 0 ? 'ascending' : 'descending') : 'none');
     });
     clear(tbody);
@@ -94,7 +105,7 @@ export function renderTable(
       const tr = h(doc, 'tr');
       const id = nodeCol >= 0 ? r[nodeCol] : null;
       if (typeof id === 'string' && id) {
-        tr.setAttribute('title', `show ${id} in the graph`);
+        tr.setAttribute('title', say('ui.show_in_graph', { id }));
         tr.style.cursor = 'pointer';
         tr.addEventListener('click', () => onNode!(id));
       }
@@ -109,8 +120,8 @@ export function renderTable(
     }
     count.textContent =
       rows.length > MAX_ROWS
-        ? `${rows.length} of ${t.rows.length} rows (first ${MAX_ROWS} shown)`
-        : `${rows.length} of ${t.rows.length} rows`;
+        ? say('ui.rows_capped', { n: rows.length, total: t.rows.length, max: MAX_ROWS })
+        : say('ui.rows', { n: rows.length, total: t.rows.length });
   };
   filter.addEventListener('input', draw);
   draw();

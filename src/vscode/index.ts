@@ -13,7 +13,8 @@ export const activate: ActivationFunction = () => {
       } catch {
         doc = item.text();
       }
-      live.set(item.id, render(element, doc));
+      // VS Code outputs sit in a webview with no lang of the editor: follow the display language it reports
+      live.set(item.id, render(element, doc, { locale: navigator.language }));
     },
     disposeOutputItem(id?: string) {
       if (id === undefined) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .. import i18n
 from .source import snapshot
 from .table import Table
 
@@ -37,4 +38,6 @@ def diff_ops(a: Any, b: Any, label_a: str = "a", label_b: str = "b") -> Table:
     ops = sorted(set(ca) | set(cb))
     rows = [(op, ca[op], cb[op], cb[op] - ca[op]) for op in ops]
     rows = [r for r in rows if r[3]] + [r for r in rows if not r[3]]
-    return Table("op_diff", ["op", label_a, label_b, "delta"], rows, title=f"ops: {label_a} → {label_b}")
+    return Table(
+        "op_diff", ["op", label_a, label_b, "delta"], rows, title=i18n.t("table.op_diff", a=label_a, b=label_b)
+    )

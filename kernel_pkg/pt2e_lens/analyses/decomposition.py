@@ -6,6 +6,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
 from ..snapshot import Snapshot, build
@@ -51,7 +52,7 @@ class Decomposition(Displayable):
             "decomposition",
             ["node", "op", "became", "ops"],
             rows,
-            title=f"run_decompositions({table_label}): {self.node_counts[0]} → {self.node_counts[1]} nodes",
+            title=i18n.t("table.decomposition", table=table_label, a=self.node_counts[0], b=self.node_counts[1]),
         )
 
     def tables(self) -> list[Table]:

@@ -6,6 +6,7 @@ front end shows the same list in the snapshot's `findings`.
 
 from __future__ import annotations
 
+from .. import i18n
 from .._targets import BATCH_NORMS as _BATCH_NORMS
 from ..snapshot import Snapshot, part_failed
 from ..snapshot.keys import Key, spec_by_key, tensor_of
@@ -30,20 +31,18 @@ def nothing_quantized(snap: Snapshot) -> list[dict]:
     if snap.stage not in QUANTIZED_STAGES:
         return []
     if snap.stage == "annotated":
-        empty, what = not _annotated(snap), "no node has a quantization spec"
+        empty, what = not _annotated(snap), i18n.t("finding.what.no_spec")
     elif snap.stage == "converted":
-        empty, what = not snap.qdq, "there is no quantize/dequantize node"
+        empty, what = not snap.qdq, i18n.t("finding.what.no_qdq")
     else:
-        empty, what = not snap.observers, "prepare inserted no observer"
+        empty, what = not snap.observers, i18n.t("finding.what.no_observer")
     if not empty:
         return []
     return [
         finding(
             "nothing-quantized",
             [],
-            f"nothing is quantized: {what}. The quantizer matched no node — check that its patterns name this "
-            f"graph's ops (a decomposed graph has convolution, not conv2d), that module-name filters match "
-            f"nn_module_stack paths (executorch#15870), and that it was configured (e.g. set_global).",
+            i18n.t("finding.nothing_quantized", what=what),
         )
     ]
 
@@ -67,14 +66,12 @@ def decomposed(snap: Snapshot) -> list[dict]:
     if not convs:
         return []
     bns = [n["id"] for n in snap.nodes if n["op"] == "call_function" and n["target"] in _BATCH_NORMS]
-    folded = f"; {len(bns)} batch norm(s) stay unfolded because prepare_pt2e only folds them into conv2d" if bns else ""
+    folded = i18n.t("finding.decomposed_bn", n=len(bns)) if bns else ""
     return [
         finding(
             "decomposed",
             convs + bns,
-            f"{len(convs)} aten.convolution node(s) are not quantized: the graph was decomposed to Core ATen "
-            f"(conv2d → convolution) before quantizing, and quantizers that match aten.conv2d find nothing{folded} "
-            f"— quantize before run_decompositions(), or decompose with an empty table.",
+            i18n.t("finding.decomposed", n=len(convs), folded=folded),
         )
     ]
 
@@ -93,15 +90,13 @@ def fp32_islands(snap: Snapshot) -> list[dict]:
             srcs = [s for s in snap.inputs[n["id"]] if snap.node[s]["role"] == before]
             dsts = [u for u in snap.users[n["id"]] if snap.node[u]["role"] == after]
             if srcs and dsts:
-                trip = "dq → fp32 → q" if before == "dequantize" else "an observer before and after it"
+                trip = i18n.t("finding.trip.dq" if before == "dequantize" else "finding.trip.observer")
                 name = n["id"] if n["id"] == n["target"] else f"{n['id']} ({n['target']})"
                 out.append(
                     finding(
                         "fp32-island",
                         [n["id"], *srcs, *dsts],
-                        f"{name} is not annotated but sits between quantized ops ({trip}): its "
-                        f"input is dequantized and its output quantized again (a requantize round trip, ao#3609) — "
-                        f"annotate it, e.g. with a SharedQuantizationSpec on its input, if the backend runs it in int8.",
+                        i18n.t("finding.fp32_island", name=name, trip=trip),
                     )
                 )
                 break
@@ -126,9 +121,7 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
             finding(
                 "mismatched-observers",
                 nodes,
-                f"{tensor} has {len(obs)} observers ({', '.join(obs)}) because its specs do not merge ({why}); after "
-                f"convert it is quantized twice, a dq→q requantize (executorch#22238) — give the edges equal specs "
-                f"or a SharedQuantizationSpec.",
+                i18n.t("finding.mismatched", tensor=tensor, n=len(obs), obs=", ".join(obs), why=why),
             )
         )
     quantizes: dict[str, dict[tuple, list[str]]] = {}
@@ -144,8 +137,7 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
                 finding(
                     "mismatched-observers",
                     [tensor, *nodes],
-                    f"{tensor} is quantized {len(variants)} ways ({ranges}): its observers had different specs, so a "
-                    f"dq→q requantize remains (executorch#22238) — give its edges equal specs or a SharedQuantizationSpec.",
+                    i18n.t("finding.quantized_ways", tensor=tensor, n=len(variants), ranges=ranges),
                 )
             )
     return out
@@ -153,7 +145,7 @@ def mismatched_observers(snap: Snapshot) -> list[dict]:
 
 def _variant_text(p: tuple) -> str:
     """`int8 [-128, 127] scale 0.0123`; a dynamic quantize has no fixed scale (it is computed per batch)."""
-    scale = f"scale {p[3][0]:.4g}" if p[3] and isinstance(p[3][0], (int, float)) else "dynamic scale"
+    scale = f"scale {p[3][0]:.4g}" if p[3] and isinstance(p[3][0], (int, float)) else i18n.t("finding.dynamic_scale")
     return f"{p[0] or '?'} [{p[1]}, {p[2]}] {scale}"
 
 
@@ -185,9 +177,7 @@ def per_tensor_weights(snap: Snapshot) -> list[dict]:
         finding(
             "per-tensor-weight",
             tensor,
-            f"{len(tensor)} weight(s) are quantized per-tensor (at {', '.join(tensor)}) while {len(channel)} other(s) "
-            f"are per-channel: a per-tensor weight shares one scale across all output channels and usually loses "
-            f"accuracy — check the quantizer's config for these ops.",
+            i18n.t("finding.per_tensor", n=len(tensor), at=", ".join(tensor), m=len(channel)),
         )
     ]
 

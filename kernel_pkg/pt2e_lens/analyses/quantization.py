@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from .. import i18n
 from .source import snapshot
 from .table import Table
 from .text import at_text, range_text, spec_text
@@ -26,7 +27,7 @@ def annotations(x: Any) -> Table:
             )
         )
     cols = ["node", "op", "inputs", "output", "_annotated", "allow_implicit_sharing", "quantizer", "skipped_by"]
-    return Table("annotations", cols, rows, title="annotations")
+    return Table("annotations", cols, rows, title=i18n.t("table.annotations"))
 
 
 def observers(x: Any) -> Table:
@@ -75,7 +76,7 @@ def observers(x: Any) -> Table:
         "scale",
         "zero_point",
     ]
-    return Table("observers", cols, rows, title="observers")
+    return Table("observers", cols, rows, title=i18n.t("table.observers"))
 
 
 def qdq(x: Any) -> Table:
@@ -110,7 +111,7 @@ def qdq(x: Any) -> Table:
         "tensor",
         "from_observer",
     ]
-    return Table("qdq", cols, rows, title="quantize / dequantize")
+    return Table("qdq", cols, rows, title=i18n.t("table.qdq"))
 
 
 def boundaries(x: Any) -> Table:
@@ -120,7 +121,7 @@ def boundaries(x: Any) -> Table:
     for q in snap.qdq:
         direction = "fp32→int8" if q["kind"] == "quantize" else "int8→fp32"
         rows.append((direction, q["node"], q["tensor"], ", ".join(snap.users[q["node"]])))
-    return Table("boundaries", ["direction", "node", "tensor", "consumers"], rows, title="fp32 ↔ int8 boundaries")
+    return Table("boundaries", ["direction", "node", "tensor", "consumers"], rows, title=i18n.t("table.boundaries"))
 
 
 def sequence(x: Any) -> str:
@@ -136,4 +137,9 @@ def findings(x: Any) -> Table:
     """The snapshot's findings as a table: kind, nodes, message."""
     snap = snapshot(x)
     rows = [(f["kind"], f["nodes"], f["message"]) for f in snap.findings]
-    return Table("findings", ["kind", "nodes", "message"], rows, title=f"findings ({snap.stage or 'graph'})")
+    return Table(
+        "findings",
+        ["kind", "nodes", "message"],
+        rows,
+        title=i18n.t("table.findings", stage=snap.stage or i18n.t("table.graph")),
+    )

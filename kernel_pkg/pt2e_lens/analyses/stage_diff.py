@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import i18n
 from ..display_hook import Displayable
 from .source import snapshot
 from .table import Table
@@ -40,7 +41,7 @@ class StageDiff(Displayable):
             "stage_diff",
             ["change", "node", "became"],
             rows,
-            title=f"{self.label_a} → {self.label_b}: {len(self.kept)} kept",
+            title=i18n.t("table.stage_diff", a=self.label_a, b=self.label_b, n=len(self.kept)),
         )
 
     def __repr__(self) -> str:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from .. import i18n
 from ..display_hook import Displayable
 
 
@@ -16,6 +18,15 @@ def _cell(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return ", ".join(_cell(x) for x in v) if len(v) <= 4 else f"{_cell(v[0])}, … ({len(v)})"
     return str(v)
+
+
+def _width(s: str) -> int:
+    """Columns a terminal gives `s`: a CJK character takes two (so a zh-TW table still lines up)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+def _pad(s: str, width: int) -> str:
+    return s + " " * (width - _width(s))
 
 
 def _jsonable(v: Any) -> Any:
@@ -54,18 +65,22 @@ class Table(Displayable):
             "rows": [[_jsonable(v) for v in r] for r in self.rows],
         }
 
+    def headers(self) -> list[str]:
+        """The column headers shown to people, in the current locale (`columns` stay the data's keys)."""
+        return [i18n.named("col.", c) for c in self.columns]
+
     def to_markdown(self) -> str:
         def esc(s: str) -> str:
             return s.replace("|", "\\|").replace("\n", " ")
 
-        lines = ["| " + " | ".join(esc(c) for c in self.columns) + " |", "|" + "---|" * len(self.columns)]
+        lines = ["| " + " | ".join(esc(c) for c in self.headers()) + " |", "|" + "---|" * len(self.columns)]
         lines += ["| " + " | ".join(esc(_cell(v)) for v in r) + " |" for r in self.rows]
         return "\n".join(([f"**{esc(self.title)}**", ""] if self.title else []) + lines)
 
     def to_text(self) -> str:
-        cells = [self.columns] + [[_cell(v) for v in r] for r in self.rows]
-        widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
-        fmt = lambda row: "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
+        cells = [self.headers()] + [[_cell(v) for v in r] for r in self.rows]
+        widths = [max(_width(row[i]) for row in cells) for i in range(len(self.columns))]
+        fmt = lambda row: "  ".join(_pad(c, w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
         lines = [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
         return "\n".join(([self.title] if self.title else []) + lines)
 

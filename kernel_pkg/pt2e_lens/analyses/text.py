@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import i18n
 from ..snapshot.keys import Key, key_of
 
 
@@ -12,7 +13,9 @@ def key_text(key: Key) -> str:
 
 def key_phrase(key: Key) -> str:
     """The same inside a sentence: `edge conv2d → relu`, `the output of relu`."""
-    return f"edge {key[1]} → {key[2]}" if key[0] == "edge" else f"the output of {key[1]}"
+    if key[0] == "edge":
+        return i18n.t("key.edge", src=key[1], dst=key[2])
+    return i18n.t("key.output_of", node=key[1])
 
 
 def at_text(at: dict) -> str:

@@ -12,6 +12,7 @@ import warnings
 
 import torch
 
+from .. import i18n
 from .._torchao import (
     DerivedQuantizationSpec,
     QuantizationSpecBase,
@@ -51,10 +52,7 @@ def _not_spec_problems(specs: dict) -> list[dict]:
                 finding(
                     "not-a-spec",
                     _nodes(key),
-                    f"{_key_name(key)} has {spec!r} ({type(spec).__name__}) as its spec, which is no torchao "
-                    f"QuantizationSpec: prepare_pt2e cannot make an observer from it (a bare AssertionError) — use "
-                    f"QuantizationSpec(dtype=…, observer_or_fake_quant_ctr=…), a SharedQuantizationSpec, a "
-                    f"DerivedQuantizationSpec or a FixedQParamsQuantizationSpec.",
+                    i18n.t("problem.not_a_spec", key=_key_name(key), spec=repr(spec), cls=type(spec).__name__),
                 )
             )
     return out
@@ -72,9 +70,9 @@ def _shared_problems(specs: dict) -> list[dict]:
                 finding(
                     "shared-bad-target",
                     _nodes(key),
-                    f"{_key_name(key)} has SharedQuantizationSpec({target!r}): it must point at a Node (that node's "
-                    f"output) or an edge tuple (producer, consumer) of this graph, not a {type(target).__name__} — "
-                    f"pass the node object itself, e.g. SharedQuantizationSpec(conv_node).",
+                    i18n.t(
+                        "problem.shared_bad_target", key=_key_name(key), target=repr(target), cls=type(target).__name__
+                    ),
                 )
             )
             continue
@@ -84,9 +82,7 @@ def _shared_problems(specs: dict) -> list[dict]:
                 finding(
                     "shared-unannotated",
                     nodes,
-                    f"a SharedQuantizationSpec points at {_key_name(target)} (from {_key_name(key)}), which no "
-                    f"annotation quantizes (a bare KeyError/AssertionError in prepare_pt2e): annotate it first, or share "
-                    f"with an edge or node that has a QuantizationSpec.",
+                    i18n.t("problem.shared_unannotated", target=_key_name(target), key=_key_name(key)),
                 )
             )
             continue
@@ -102,9 +98,7 @@ def _shared_problems(specs: dict) -> list[dict]:
                 finding(
                     "shared-cycle",
                     nodes,
-                    f"{_key_name(key)} is part of a circle of SharedQuantizationSpecs (each shares with the next, none "
-                    f"carries a real spec): prepare_pt2e cannot resolve it (RecursionError or AssertionError) — let "
-                    f"one of them carry a real QuantizationSpec.",
+                    i18n.t("problem.shared_cycle", key=_key_name(key)),
                 )
             )
         elif pos[target] > pos[key]:
@@ -112,8 +106,7 @@ def _shared_problems(specs: dict) -> list[dict]:
                 finding(
                     "shared-later",
                     nodes,
-                    f"{_key_name(key)} shares with {_key_name(target)}, which comes later in graph order: prepare_pt2e "
-                    f"crashes (pytorch/ao#4421) — put the QuantizationSpec on the earlier one and share from the later.",
+                    i18n.t("problem.shared_later", key=_key_name(key), target=_key_name(target)),
                 )
             )
     return out
@@ -131,8 +124,7 @@ def _derived_problems(specs: dict) -> list[dict]:
                     finding(
                         "derived-unobserved",
                         nodes,
-                        f"{_key_name(key)} derives its qparams from {names}, which no annotation observes: annotate "
-                        f"the sources (e.g. the conv's input and weight edges) too.",
+                        i18n.t("problem.derived_unobserved", key=_key_name(key), names=names),
                     )
                 )
     return out
@@ -145,10 +137,10 @@ def _is_constant(node: torch.fx.Node, gm: torch.fx.GraphModule) -> str | None:
         except AttributeError:
             value = None
         if not isinstance(value, torch.nn.Parameter):
-            return "a constant or buffer, not a parameter"
+            return i18n.t("problem.constant")
     val = node.meta.get("val")
     if val is not None and not (isinstance(val, torch.Tensor) and val.is_floating_point()):
-        return f"not a floating-point tensor ({type(val).__name__})"
+        return i18n.t("problem.not_float", cls=type(val).__name__)
     return None
 
 
@@ -162,8 +154,7 @@ def _constant_problems(specs: dict, gm: torch.fx.GraphModule) -> list[dict]:
                 finding(
                     "spec-on-constant",
                     _nodes(key),
-                    f"{_key_name(key)} has a spec but {node.name} is {why}: skip model constants when annotating "
-                    f"(check node.op != 'get_attr' or the value's dtype).",
+                    i18n.t("problem.spec_on_constant", key=_key_name(key), node=node.name, why=why),
                 )
             )
     return out
@@ -172,13 +163,12 @@ def _constant_problems(specs: dict, gm: torch.fx.GraphModule) -> list[dict]:
 def _overwrite_problems(overwrites) -> list[dict]:
     out = []
     for node, how, owner in overwrites:
-        by = f" (first written by {owner})" if owner else ""
+        by = i18n.t("problem.first_written_by", owner=owner) if owner else ""
         out.append(
             finding(
                 "overwritten",
                 [node],
-                f"the annotation of {node}{by} was {how}: the earlier specs are lost — skip nodes whose annotation "
-                f"has _annotated=True, or order the quantizers so the intended one runs first.",
+                i18n.t("problem.overwritten", node=node, by=by, how=how),
             )
         )
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from .._targets import BATCH_NORMS as _BATCH_NORMS
 from .._targets import short_name
 from .._torchao import (
@@ -34,7 +35,7 @@ class Accuracy(Table):
 
     def __init__(self, rows: list[tuple], stage: Any = None):
         rows = sorted(rows, key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
-        super().__init__("accuracy", COLUMNS, rows, title="per-node accuracy (worst SQNR first)")
+        super().__init__("accuracy", COLUMNS, rows, title=i18n.t("table.accuracy"))
         self.stage = stage  # the converted stage the rows describe: displayed with the heat overlay
 
     def overlay(self) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import i18n
 from ..analyses.table import Table
 from ..capture import Run, Stage
 from ..errors import Pt2eLensError, first_line
@@ -38,4 +39,4 @@ def blame(x: Any, quantizer: Any = None, example_inputs: Any = None) -> Table:
         for n in gm.graph.nodes
         if n.name in who or n.name in skipped
     ]
-    return Table("blame", ["node", "quantizer", "skipped_by"], rows, title="who annotated each node")
+    return Table("blame", ["node", "quantizer", "skipped_by"], rows, title=i18n.t("table.blame"))

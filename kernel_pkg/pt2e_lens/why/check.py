@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import i18n
 from ..analyses.table import Table
 from ..prepare.annotate import Annotation
 from ..prepare.checks import problems
@@ -23,5 +24,6 @@ def check(quantizer: Any, graph_or_model: Any, example_inputs: Any = None) -> Ta
     q = check_quantizer(quantizer, "pl.check")
     ann = Annotation(float_graph(graph_or_model, example_inputs, "pl.check"), q)
     found = problems(ann.graph_module, ann.recorder.overwrites, ann.error)
-    title = f"{type(q).__name__}: " + (f"{len(found)} problem(s)" if found else "no problems found")
+    cls = type(q).__name__
+    title = i18n.t("table.check_problems", cls=cls, n=len(found)) if found else i18n.t("table.check_none", cls=cls)
     return as_table(found, title)

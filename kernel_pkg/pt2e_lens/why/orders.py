@@ -13,6 +13,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from .._copy import private_copy
 from .._targets import short_name
 from .._torchao import ComposableQuantizer, is_observer_module
@@ -92,9 +93,9 @@ def _prepare(base: torch.fx.GraphModule, order: list[Any]) -> _Outcome:
 
 def _where(key: Key, users: dict[str, list[str]]) -> str:
     if key[0] == "edge":
-        return f"between {key[1]} and {key[2]}"
+        return i18n.t("orders.between", a=key[1], b=key[2])
     consumers = users.get(key[1], [])
-    return f"between {key[1]} and {', '.join(consumers)}" if consumers else f"after {key[1]}"
+    return i18n.t("orders.between", a=key[1], b=", ".join(consumers)) if consumers else i18n.t("orders.after", a=key[1])
 
 
 def _pattern(key: Key, out: _Outcome) -> tuple[str, str]:
@@ -113,13 +114,16 @@ def _sentences(found: dict[tuple, int]) -> list[str]:
     out: dict[tuple[str, str], int] = {}
     for (producer, consumers, who), n in found.items():
         where = (
-            f"between {producer} and {consumers}"
+            i18n.t("orders.between", a=producer, b=consumers)
             if consumers and len(kinds[(producer, who)]) == 1
-            else f"after {producer}"
+            else i18n.t("orders.after", a=producer)
         )
         key = (where, who)
         out[key] = out.get(key, 0) + n
-    return [f"an observer {where} appears{f' ({n}×)' if n > 1 else ''} when {who}" for (where, who), n in out.items()]
+    return [
+        i18n.t("orders.sentence", where=where, times=i18n.t("orders.times", n=n) if n > 1 else "", who=who)
+        for (where, who), n in out.items()
+    ]
 
 
 def _claimer(key: Key, blame: dict[str, str]) -> str | None:
@@ -131,17 +135,16 @@ def _who(key: Key, present: _Outcome, absent: _Outcome) -> str:
     against the quantizer that claims the same contested nodes in the order without it."""
     q = _claimer(key, present.blame)
     if q is None:
-        return "this order"
+        return i18n.t("orders.this_order")
     contested = {n for n in set(present.blame) | set(absent.blame) if present.blame.get(n) != absent.blame.get(n)}
     rivals = Counter(absent.blame[n] for n in contested if absent.blame.get(n) not in (None, q))
     if not rivals:
-        return f"{q} goes first"
+        return i18n.t("orders.goes_first", who=q)
     p = rivals.most_common(1)[0][0]
     mine = sum(1 for n in contested if present.blame.get(n) == q)
     theirs = sum(1 for n in contested if absent.blame.get(n) == p)
-    size = "the small pattern" if mine < theirs else "the large pattern" if mine > theirs else None
-    who = f"{size} ({q}, before {p})" if size else f"{q} (before {p})"
-    return f"{who} goes first"
+    size = "orders.small" if mine < theirs else "orders.large" if mine > theirs else "orders.before"
+    return i18n.t("orders.goes_first", who=i18n.t(size, q=q, p=p))
 
 
 def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_inputs: Any = None) -> OrderComparison:
@@ -156,7 +159,7 @@ def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_input
     for out in outcomes:
         if out.error:
             rows.append((out.label, "prepare fails", "", out.error))
-            sentences.append(f"prepare fails when the order is {out.label}")
+            sentences.append(i18n.t("orders.fails", order=out.label))
             continue
         if out is ref:
             continue
@@ -168,11 +171,13 @@ def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_input
                 appears.setdefault(fact, set()).add(key)
         for node in [n for n in out.users if ref.blame.get(n) != out.blame.get(n)]:
             skipped = ", ".join(out.skipped.get(node, []))
-            detail = f"{ref.blame.get(node) or 'nobody'} → {out.blame.get(node) or 'nobody'}"
-            rows.append((out.label, "annotation moved", node, detail + (f" (skipped by {skipped})" if skipped else "")))
+            nobody = i18n.t("orders.nobody")
+            detail = f"{ref.blame.get(node) or nobody} → {out.blame.get(node) or nobody}"
+            skip = i18n.t("orders.skipped", x=skipped) if skipped else ""
+            rows.append((out.label, "annotation moved", node, detail + skip))
     unique = list(dict.fromkeys(sentences)) + _sentences({fact: len(keys) for fact, keys in appears.items()})
     if unique:
-        summary = "order matters: " + "; ".join(unique)
+        summary = i18n.t("orders.matters", list=i18n.t("orders.sep").join(unique))
     else:
-        summary = f"order does not matter: all {len(outcomes)} orders give the same observers and annotations"
+        summary = i18n.t("orders.no_matter", n=len(outcomes))
     return OrderComparison(rows, summary, [o.label for o in outcomes])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import i18n
 from ..analyses.sharing_groups import (
     IMPLICIT_ATTRS,
     SHARED,
@@ -59,4 +60,4 @@ def sharing(x: Any) -> Table:
             )
         )
     cols = ["group", "observer", "tensor", "member", "spec", "why"]
-    return Table("sharing", cols, rows, title="sharing groups")
+    return Table("sharing", cols, rows, title=i18n.t("table.sharing"))

@@ -3,6 +3,7 @@
 // All model text goes in through textContent (core's `h`), never innerHTML.
 import { Widget } from '@lumino/widgets';
 import { clear, h } from '../../core/dom';
+import { type Tr, translator } from '../../core/i18n';
 import { type RenderHandle, render } from '../../core/index';
 import { injectStyles } from '../../core/styles';
 import type { LensModel } from './model';
@@ -22,33 +23,31 @@ const PANEL_CSS = `
 `;
 const FOLLOW = '\u0000follow';
 
-function statusText(lens: SessionLens): string {
+function statusText(t: Tr, lens: SessionLens): string {
   switch (lens.status) {
     case 'no-kernel':
-      return lens.message || 'no kernel';
+      return lens.message || t('ui.panel.no_kernel');
     case 'connecting':
-      return 'connecting to the kernel…';
+      return t('ui.panel.connecting');
     case 'loading':
-      return 'loading pt2e-lens in the kernel…';
+      return t('ui.panel.loading');
     case 'not-loaded':
-      return `${lens.restarted ? 'kernel restarted — ' : ''}pt2e-lens is not loaded in this kernel`;
+      return `${lens.restarted ? t('ui.panel.restarted') : ''}${t('ui.panel.not_loaded')}`;
     case 'error':
       return lens.message;
     case 'ready':
-      return lens.models?.models.length
-        ? ''
-        : 'no model yet: create a pl.Run, an ExportedProgram or a GraphModule in this notebook';
+      return lens.models?.models.length ? '' : t('ui.panel.no_model');
   }
 }
 
-function modelText(r: ModelRow): string {
-  return `${r.name} · ${r.type} · ${r.node_count} nodes · ${r.stage}`;
+function modelText(t: Tr, r: ModelRow): string {
+  return `${r.name} · ${r.type} · ${t('ui.panel.nodes', { n: r.node_count })} · ${r.stage}`;
 }
 
-function groupText(g: GroupRow): string {
-  const facts = [`${g.node_count} nodes`];
-  if (g.annotations) facts.push(`${g.annotations} annotated`);
-  if (g.observers) facts.push(`${g.observers} observer nodes`);
+function groupText(t: Tr, g: GroupRow): string {
+  const facts = [t('ui.panel.nodes', { n: g.node_count })];
+  if (g.annotations) facts.push(t('ui.panel.annotated', { n: g.annotations }));
+  if (g.observers) facts.push(t('ui.panel.observer_nodes', { n: g.observers }));
   if (g.qdq) facts.push(`${g.qdq} q/dq`);
   return `${g.label} (${g.cls}) — ${facts.join(', ')}`;
 }
@@ -60,11 +59,18 @@ export class LensPanel extends Widget {
   private drawn: Content | null | undefined = undefined;
   private drawnLens: SessionLens | null = null;
 
-  constructor(private readonly model: LensModel) {
+  /** the UI's words: the locale given, else JupyterLab's page language (`<html lang>`) */
+  private readonly t: Tr;
+
+  constructor(
+    private readonly model: LensModel,
+    private readonly locale?: string,
+  ) {
     super();
+    this.t = translator(locale ?? this.node.ownerDocument.documentElement.lang);
     this.id = 'pt2e-lens-panel';
     this.addClass('jp-Pt2eLensPanel');
-    this.title.caption = 'PT2E: what the quantizer did';
+    this.title.caption = this.t('ui.panel.caption');
     const doc = this.node.ownerDocument;
     if (!doc.getElementById('pt2e-lens-panel-css')) {
       const style = h(doc, 'style', { id: 'pt2e-lens-panel-css' }, PANEL_CSS);
@@ -97,14 +103,14 @@ export class LensPanel extends Widget {
     const lens = this.model.lens;
     clear(this.head);
     if (!lens) {
-      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, 'open a notebook to see its PT2E models'));
+      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.open_notebook')));
       return;
     }
-    const status = h(doc, 'div', { class: 'pl-panel-status', 'data-status': lens.status }, statusText(lens));
+    const status = h(doc, 'div', { class: 'pl-panel-status', 'data-status': lens.status }, statusText(this.t, lens));
     this.head.appendChild(status);
     if (lens.status === 'not-loaded' || lens.status === 'error') {
-      const load = h(doc, 'button', { type: 'button', class: 'jp-mod-styled pl-load' }, 'Load pt2e-lens');
-      load.title = 'Run %load_ext pt2e_lens in this kernel';
+      const load = h(doc, 'button', { type: 'button', class: 'jp-mod-styled pl-load' }, this.t('ui.panel.load'));
+      load.title = this.t('ui.panel.load_title');
       load.addEventListener('click', () => void lens.load());
       this.head.appendChild(load);
     }
@@ -124,7 +130,8 @@ export class LensPanel extends Widget {
       bar.appendChild(b);
     }
     this.head.appendChild(bar);
-    if (lens.loadingContent) this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, 'loading…'));
+    if (lens.loadingContent)
+      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.loading_content')));
     if (lens.contentError)
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError));
   }
@@ -133,14 +140,17 @@ export class LensPanel extends Widget {
     const doc = this.node.ownerDocument;
     const m = lens.models!;
     const row = h(doc, 'div', { class: 'pl-panel-row' });
-    const select = h(doc, 'select', { 'aria-label': 'model', class: 'pl-model-picker' });
-    select.appendChild(h(doc, 'option', { value: FOLLOW }, `newest: ${m.current ?? '—'}`));
-    for (const r of m.models) select.appendChild(h(doc, 'option', { value: r.name }, modelText(r)));
+    const select = h(doc, 'select', { 'aria-label': this.t('ui.panel.model'), class: 'pl-model-picker' });
+    select.appendChild(h(doc, 'option', { value: FOLLOW }, this.t('ui.panel.newest', { name: m.current ?? '—' })));
+    for (const r of m.models) select.appendChild(h(doc, 'option', { value: r.name }, modelText(this.t, r)));
     select.value = lens.pinned ? lens.picked! : FOLLOW;
     select.addEventListener('change', () => lens.pick(select.value === FOLLOW ? null : select.value));
     row.appendChild(select);
     const cur = lens.current;
-    if (cur) row.appendChild(h(doc, 'span', { class: 'pl-status pl-current' }, `${cur.node_count} nodes`));
+    if (cur)
+      row.appendChild(
+        h(doc, 'span', { class: 'pl-status pl-current' }, this.t('ui.panel.nodes', { n: cur.node_count })),
+      );
     return row;
   }
 
@@ -159,45 +169,43 @@ export class LensPanel extends Widget {
     const r = content.result;
     const up = lens.parentPlace;
     if (content.kind === 'stage' && up !== null) {
-      const back = h(doc, 'button', { type: 'button', class: 'pl-back' }, `← ${up || `all of ${r.name}`}`);
+      const back = h(
+        doc,
+        'button',
+        { type: 'button', class: 'pl-back' },
+        `← ${up || this.t('ui.panel.all_of', { name: r.name })}`,
+      );
       back.addEventListener('click', () => lens.openGroup(up));
       this.body.appendChild(back);
     }
     const host = h(doc, 'div', { class: 'pl-panel-view' });
     this.body.appendChild(host);
-    this.handle = render(host, r.view, { height: 480 });
+    this.handle = render(host, r.view, { height: 480, locale: this.locale });
   }
 
   private groupList(lens: SessionLens, c: Extract<Content, { kind: 'groups' }>): HTMLElement {
     const doc = this.node.ownerDocument;
     const box = h(doc, 'div', { class: 'pt2e-lens pl-groups' });
-    const where = c.key ? `module ${c.outline.title(c.key)}` : 'this graph';
-    box.appendChild(
-      h(
-        doc,
-        'div',
-        { class: 'pl-panel-status' },
-        `${where} is too large to send at once (${c.total} nodes): pick a module`,
-      ),
-    );
+    const where = c.key ? this.t('ui.panel.module', { name: c.outline.title(c.key) }) : this.t('ui.panel.this_graph');
+    box.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.too_large', { where, n: c.total })));
     const up = c.outline.parent(c.key);
     if (up !== null) {
       const back = h(
         doc,
         'button',
         { type: 'button', class: 'pl-back' },
-        `← ${up ? c.outline.title(up) : 'whole graph'}`,
+        `← ${up ? c.outline.title(up) : this.t('ui.panel.whole_graph')}`,
       );
       back.addEventListener('click', () => lens.openGroup(up));
       box.appendChild(back);
     }
     for (const g of c.outline.rows(c.key)) {
-      const b = h(doc, 'button', { type: 'button', 'data-group': g.key }, groupText(g));
+      const b = h(doc, 'button', { type: 'button', 'data-group': g.key }, groupText(this.t, g));
       b.addEventListener('click', () => lens.openGroup(g.key));
       box.appendChild(b);
     }
     const loose = c.outline.loose(c.key);
-    if (loose) box.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, `and ${loose} nodes in no sub-module`));
+    if (loose) box.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.loose', { n: loose })));
     return box;
   }
 
