@@ -1,9 +1,10 @@
-// A throwaway JupyterLab server with this worktree's labextension and kernel package, no auth, for UI tests.
+// Throwaway JupyterLab / Notebook 7 servers with this checkout's labextension and kernel package, no auth, the
+// app exposed as window.jupyterapp, for UI tests.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ROOT } from './pages.mjs';
 
 export const PYTHON = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
@@ -35,7 +36,17 @@ export function freePort() {
   });
 }
 
-export async function startLab(files) {
+/** A JupyterLab server on `files` (name → text, or an absolute path to copy). */
+export function startLab(files) {
+  return startJupyter('jupyterlab', 'LabApp', 'LabServerApp', files);
+}
+
+/** A Jupyter Notebook 7 server (`jupyter notebook`), set up the same way. */
+export function startNotebook7(files) {
+  return startJupyter('notebook', 'JupyterNotebookApp', 'JupyterNotebookApp', files);
+}
+
+async function startJupyter(module, app, serverApp, files) {
   const port = await freePort();
   const tmp = mkdtempSync(join(tmpdir(), 'pt2e-lens-ui-'));
   const root = join(tmp, 'root');
@@ -43,10 +54,13 @@ export async function startLab(files) {
   mkdirSync(root);
   mkdirSync(ext);
   symlinkSync(join(ROOT, 'extension/labextension'), join(ext, 'pt2e-lens'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    if (text.startsWith('/')) copyFileSync(text, join(root, basename(name)));
+    else writeFileSync(join(root, name), text);
+  }
   const args = [
     '-m',
-    'jupyterlab',
+    module,
     '--no-browser',
     `--port=${port}`,
     '--ServerApp.port_retries=0',
@@ -56,9 +70,9 @@ export async function startLab(files) {
     '--ServerApp.disable_check_xsrf=True',
     '--ServerApp.allow_root=True',
     `--ServerApp.root_dir=${root}`,
-    '--LabApp.expose_app_in_browser=True',
-    `--LabServerApp.extra_labextensions_path=${ext}`,
-    `--LabApp.workspaces_dir=${join(tmp, 'ws')}`,
+    `--${app}.expose_app_in_browser=True`,
+    `--${serverApp}.extra_labextensions_path=${ext}`,
+    `--${app}.workspaces_dir=${join(tmp, 'ws')}`,
   ];
   const env = {
     ...process.env,
@@ -81,7 +95,7 @@ export async function startLab(files) {
     await new Promise((r) => setTimeout(r, 500));
   }
   proc.kill('SIGKILL');
-  throw new Error(`jupyter lab did not start:\n${log}`);
+  throw new Error(`jupyter ${module} did not start:\n${log}`);
 }
 
 // SIGTERM lets the server shut its kernels down; a server that is still there 5 s later (seen on a loaded

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { executedQuickstart } from './executed.mjs';
-import { notebook } from './lab_server.mjs';
-import { startNotebook7 } from './notebook7_server.mjs';
+import { notebook, startNotebook7 } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
 
 const SETUP = `%load_ext pt2e_lens

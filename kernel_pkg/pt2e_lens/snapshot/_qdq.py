@@ -8,6 +8,7 @@ from typing import Any
 import torch
 
 from ._values import flat as _flat
+from .inserted import observer_of
 
 _SCALE = ("scale", "scales")
 _ZERO_POINT = ("zero_point", "zero_points")
@@ -44,17 +45,6 @@ def _first(bound: dict, names: tuple[str, ...]) -> Any:
             if name == "output_dtype" and "input_dtype" in bound:
                 continue
             return bound[name]
-    return None
-
-
-def _from_observer(node: torch.fx.Node) -> str | None:
-    stack = list(node.meta.get("from_node") or ())
-    while stack:
-        src = stack.pop(0)
-        name = getattr(src, "name", "")
-        if name.startswith("activation_post_process"):
-            return name
-        stack.extend(getattr(src, "from_node", None) or ())
     return None
 
 
@@ -95,7 +85,7 @@ def qdq(gm: torch.fx.GraphModule, nodes_by_id: dict[str, dict], roles: dict | No
                 "quant_min": qmin if isinstance(qmin, int) else None,
                 "quant_max": qmax if isinstance(qmax, int) else None,
                 "tensor": tensor.name if isinstance(tensor, torch.fx.Node) else None,
-                "from_observer": (roles[node.name][1] if roles and node.name in roles else _from_observer(node)),
+                "from_observer": (roles[node.name][1] if roles and node.name in roles else observer_of(node)),
             }
         )
     return out

@@ -62,12 +62,13 @@ def roles_from_diff(converted: torch.fx.GraphModule, sites: ObserverSites) -> di
                 if not (folded or (start is not None and start.name == observed)):
                     continue
                 for i, node in enumerate(chain):
-                    owner = _observer_of(node) or observer  # torchao's own provenance wins a tie
+                    owner = observer_of(node) or observer  # torchao's own provenance wins a tie
                     roles.setdefault(node.name, ("dequantize" if i == 0 else "quantize", owner))
     return roles
 
 
-def _observer_of(node: torch.fx.Node) -> str | None:
+def observer_of(node: torch.fx.Node) -> str | None:
+    """The observer a node descends from through `from_node` (torchao's provenance), if any."""
     stack = list(node.meta.get("from_node") or ())
     while stack:
         src = stack.pop(0)
@@ -83,7 +84,7 @@ def roles_from_provenance(gm: torch.fx.GraphModule) -> dict[str, tuple[str, str]
     `from_node`, and read roles off the data path into each group's outside users."""
     groups: dict[str, set[str]] = {}
     for n in gm.graph.nodes:
-        if n.op == "call_function" and (obs := _observer_of(n)) is not None:
+        if n.op == "call_function" and (obs := observer_of(n)) is not None:
             groups.setdefault(obs, set()).add(n.name)
     roles: dict[str, tuple[str, str]] = {}
     for observer, members in groups.items():
