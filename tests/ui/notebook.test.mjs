@@ -98,9 +98,8 @@ describe('nbconvert page of the executed quickstart, offline', () => {
     const dark = await browser.newPage({ viewport: { width: 1300, height: 900 } });
     await dark.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
     await dark.goto(pathToFileURL(join(OUT, 'quickstart-dark.html')).href);
-    await dark.waitForFunction(() => document.querySelector('.pt2e-lens[data-state="ready"]'), null, {
-      timeout: 60000,
-    });
+    // the first output ready may be a table: wait until a graph has drawn its nodes
+    await dark.waitForFunction(() => document.querySelector('.pt2e-lens .pl-node rect'), null, { timeout: 60000 });
     const got = await colours(dark);
     assert.notEqual(got[0], light[0]);
     assert.notEqual(got[1], light[1]);
