@@ -257,7 +257,9 @@ describe('PT2E panel', () => {
   // Restarting from the UI was seen to hang on these machines: restart through the kernel API, and
   // accept a restart that does not finish (the comm-level restart is tested in tests/test_kernel_comm.py).
   it('after a kernel restart says so, drops the models and offers to load again', async () => {
-    await activate('a.ipynb');
+    // after the reload the restored notebooks are not all in the main area yet: open a.ipynb by command
+    await cmd('docmanager:open', { path: 'a.ipynb' });
+    await page.waitForFunction(() => window.jupyterapp.shell.currentWidget?.context?.path === 'a.ipynb');
     await panel().locator('select.pl-model-picker').waitFor();
     const restarted = page.evaluate(() =>
       window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(),
