@@ -1,8 +1,9 @@
 import pytest
 import torch
+from torchao.quantization.pt2e.quantizer import ComposableQuantizer
 
 import pt2e_lens as pl
-from pt2e_lens.examples import example_inputs, get_model
+from pt2e_lens.examples import AddQuantizer, ConvQuantizer, calibration_batches, example_inputs, get_model
 
 pl.quiet()
 
@@ -15,3 +16,15 @@ def tiny_ep():
 @pytest.fixture()
 def tiny_gm(tiny_ep):
     return tiny_ep.module()
+
+
+@pytest.fixture(scope="session")
+def composable_run():
+    """Every stage, decomposed included, of the tiny model under a ComposableQuantizer (read, never changed)."""
+    return pl.capture(
+        get_model("tiny").eval(),
+        example_inputs(8),
+        ComposableQuantizer([ConvQuantizer(), AddQuantizer()]),
+        calibration=calibration_batches(2, 8),
+        decompose={},
+    )

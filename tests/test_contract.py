@@ -5,35 +5,23 @@ from importlib.resources import files
 
 import jsonschema
 import pytest
-from torchao.quantization.pt2e.quantizer import ComposableQuantizer
 
 import pt2e_lens as pl
-from pt2e_lens.examples import AddQuantizer, ConvQuantizer, calibration_batches, example_inputs, get_model
+from pt2e_lens.examples import example_inputs, get_model
 
 SCHEMA = json.loads(files("pt2e_lens").joinpath("schema/view.schema.json").read_text())
 
 
-@pytest.fixture(scope="module")
-def run():
-    return pl.capture(
-        get_model("tiny").eval(),
-        example_inputs(8),
-        ComposableQuantizer([ConvQuantizer(), AddQuantizer()]),
-        calibration=calibration_batches(2, 8),
-        decompose={},
-    )
-
-
-def test_every_stage_validates(run):
+def test_every_stage_validates(composable_run):
     validator = jsonschema.Draft202012Validator(SCHEMA)
-    for stage in run:
+    for stage in composable_run:
         data = json.loads(stage.snapshot.to_json())
         errors = list(validator.iter_errors(data))
         assert not errors, f"{stage.name}: {errors[0].message} at {list(errors[0].path)}"
 
 
-def test_references_resolve(run):
-    snap = run["prepared"].snapshot
+def test_references_resolve(composable_run):
+    snap = composable_run["prepared"].snapshot
     ids = set(snap.node)
     specs = set(snap.spec)
     assert all(e["src"] in ids and e["dst"] in ids for e in snap.edges)
@@ -44,9 +32,9 @@ def test_references_resolve(run):
         assert all(n in ids and snap.node[n]["observer"] == o["id"] for n in o["nodes"])
 
 
-def test_roles_match_the_graph(run):
-    snap = run["converted"].snapshot
-    gm = run["converted"].graph_module
+def test_roles_match_the_graph(composable_run):
+    snap = composable_run["converted"].snapshot
+    gm = composable_run["converted"].graph_module
     roles = {n["id"]: n["role"] for n in snap.nodes}
     for node in gm.graph.nodes:
         if node.op == "placeholder":
@@ -59,8 +47,8 @@ def test_roles_match_the_graph(run):
             assert roles[node.name] == "quantize"
 
 
-def test_specs_are_deduplicated(run):
-    snap = run["prepared"].snapshot
+def test_specs_are_deduplicated(composable_run):
+    snap = composable_run["prepared"].snapshot
     assert len(snap.specs) == 2  # act_spec and weight_spec, however many nodes use them
     assert len(snap.annotations) == 5  # four convs and the add
 

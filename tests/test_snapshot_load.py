@@ -7,10 +7,8 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from torchao.quantization.pt2e.quantizer import ComposableQuantizer
 
 import pt2e_lens as pl
-from pt2e_lens.examples import AddQuantizer, ConvQuantizer, calibration_batches, example_inputs, get_model
 from pt2e_lens.schema import PROTOCOL_SCHEMA, VIEW_SCHEMA
 from pt2e_lens.schema.check import KEYWORDS, schema_error
 
@@ -18,25 +16,14 @@ SNAPSHOT_SCHEMA = {**VIEW_SCHEMA, "oneOf": [{"$ref": "#/$defs/Snapshot"}]}
 
 
 @pytest.fixture(scope="module")
-def run():
-    return pl.capture(
-        get_model("tiny").eval(),
-        example_inputs(8),
-        ComposableQuantizer([ConvQuantizer(), AddQuantizer()]),
-        calibration=calibration_batches(2, 8),
-        decompose={},
-    )
-
-
-@pytest.fixture(scope="module")
-def prepared(run):
+def prepared(composable_run):
     """A real snapshot with specs, annotations, observers (calibrated) and every reference kind."""
-    return json.loads(run["calibrated"].snapshot.to_json())
+    return json.loads(composable_run["calibrated"].snapshot.to_json())
 
 
 @pytest.fixture(scope="module")
-def converted(run):
-    return json.loads(run["converted"].snapshot.to_json())
+def converted(composable_run):
+    return json.loads(composable_run["converted"].snapshot.to_json())
 
 
 def refused(text) -> str:
@@ -47,8 +34,8 @@ def refused(text) -> str:
     return message
 
 
-def test_every_stage_round_trips(run):
-    for stage in run:
+def test_every_stage_round_trips(composable_run):
+    for stage in composable_run:
         snap = stage.snapshot
         again = pl.Snapshot.from_json(snap.to_json())
         assert again.data == json.loads(snap.to_json())
