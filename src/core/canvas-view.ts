@@ -1,0 +1,293 @@
+// A pane's drawing on a 2D canvas, for scenes too large for SVG (canvas-index.ts says when). Items are indexed
+// on a grid once per layout; a full draw culls to the view, picks the detail level for the zoom, and runs in
+// slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the view pans or
+// zooms, each frame only transforms that raster; the crisp draw follows once the view is still.
+import {
+  colorResolver,
+  drawEdgeItems,
+  drawFrames,
+  drawSolids,
+  type Mark,
+  markStroke,
+  outline,
+  type Paint,
+} from './canvas-draw';
+import {
+  boxRect,
+  detailAt,
+  GridIndex,
+  type Hit,
+  type HitEntry,
+  hitIndex,
+  hitTest,
+  type Rect,
+  viewRect,
+} from './canvas-index';
+import { h } from './dom';
+import { curveBounds, type EdgeItem, edgeItems, type SharedItem, sharedItems } from './edges';
+import { type Box, HEADER } from './hier-layout';
+import type { PanZoom } from './pan-zoom';
+import type { Scene } from './scene';
+import type { Edge } from './types';
+
+export interface CanvasHost {
+  /** a click on a node */
+  pick(id: string): void;
+  /** a click on a closed group or an open group's header */
+  toggle(key: string): void;
+  /** the pointer entered a node (null: left it) */
+  hover(id: string | null): void;
+  /** tooltip text of a target */
+  tip(hit: Hit): string;
+}
+
+/** How long a slice of a full draw may run before it yields (ms). */
+const SLICE_MS = 30;
+/** Quiet time after the last pan/zoom step before the crisp draw (ms). */
+const IDLE_MS = 140;
+
+const yieldTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+export class CanvasView {
+  readonly el: HTMLCanvasElement;
+  private raster: HTMLCanvasElement;
+  private work: HTMLCanvasElement;
+  /** the transform the raster was drawn at (null: nothing drawn yet) */
+  private rasterT: { x: number; y: number; k: number } | null = null;
+  private gen = 0;
+  private frameReq = 0;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  private sc: Scene | null = null;
+  private frames = new GridIndex<Box>();
+  private solids = new GridIndex<Box>();
+  private edges = new GridIndex<EdgeItem>();
+  private shared: SharedItem[] = [];
+  private hits = new GridIndex<HitEntry>();
+  marks = new Map<string, Set<Mark>>();
+  private hoverKey: string | null = null;
+  private down: { x: number; y: number } | null = null;
+  /** full draws completed (tests and the bench read it) */
+  draws = 0;
+  /** a crisp draw is due or under way (the screen shows a transformed raster until it is done) */
+  pending = false;
+  /** called after each composed frame (the minimap follows the view) */
+  onFrame: (() => void) | null = null;
+
+  constructor(
+    private doc: Document,
+    private surface: HTMLElement,
+    private pz: PanZoom,
+    private host: CanvasHost,
+    label: string,
+  ) {
+    this.el = h(doc, 'canvas', { class: 'pl-raster', role: 'img', 'aria-label': label, tabindex: '0' });
+    this.raster = doc.createElement('canvas');
+    this.work = doc.createElement('canvas');
+    pz.listeners.push(() => this.moved());
+    this.bind();
+  }
+
+  // ---- scene ------------------------------------------------------------------------------------
+
+  /** Index a new placement (no drawing: `paint()` draws once the view has its transform). */
+  setScene(sc: Scene, edges: Edge[]): { boxes: number; edges: number } {
+    this.sc = sc;
+    this.frames = new GridIndex<Box>();
+    this.solids = new GridIndex<Box>();
+    this.hits = hitIndex(sc.placement.boxes.values());
+    this.edges = new GridIndex<EdgeItem>();
+    for (const b of sc.placement.boxes.values()) {
+      const r = boxRect(b);
+      if (b.kind === 'expanded') this.frames.add(r, b);
+      // a note's callout belongs to its node's drawing: index the union so culling keeps it
+      else this.solids.add(b.note ? union(r, { x: b.note.x, y: b.note.y, w: b.note.w, h: b.note.h }) : r, b);
+    }
+    const items = edgeItems(sc, edges);
+    for (const it of items) {
+      // labels sit above-right of the target: widen the bounds so they are not culled away
+      const r = it.kind === 'stub' ? { x: it.x - 2, y: it.y - 20, w: 160, h: 20 } : grow(curveBounds(it.curve), 8, 80);
+      this.edges.add(r, it);
+    }
+    this.shared = sharedItems(sc);
+    return { boxes: this.solids.size, edges: items.length };
+  }
+
+  /** Highlights by box key (selection, search hits, counterparts, hover, diff marks); redraws. */
+  setMarks(marks: Map<string, Set<Mark>>): Promise<void> {
+    this.marks = marks;
+    return this.paint();
+  }
+
+  // ---- drawing ----------------------------------------------------------------------------------
+
+  private size(): [number, number, number] {
+    const r = this.surface.getBoundingClientRect();
+    const dpr = this.doc.defaultView?.devicePixelRatio || 1;
+    return [r.width || 800, r.height || 520, dpr];
+  }
+
+  private fitCanvas(c: HTMLCanvasElement, cw: number, ch: number, dpr: number): void {
+    const w = Math.max(1, Math.round(cw * dpr));
+    const hh = Math.max(1, Math.round(ch * dpr));
+    if (c.width !== w || c.height !== hh) {
+      c.width = w;
+      c.height = hh;
+    }
+  }
+
+  /** A crisp full draw at the current transform, in slices; resolves when it is on screen (or superseded). */
+  async paint(): Promise<void> {
+    if (!this.sc) return;
+    clearTimeout(this.idle);
+    const my = ++this.gen;
+    this.pending = true;
+    const [cw, ch, dpr] = this.size();
+    this.fitCanvas(this.el, cw, ch, dpr);
+    this.fitCanvas(this.work, cw, ch, dpr);
+    const t = { ...this.pz.t };
+    const ctx = this.work.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.work.width, this.work.height);
+    ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
+    ctx.lineJoin = 'round';
+    const lod = detailAt(t.k);
+    const P: Paint = {
+      col: colorResolver(this.surface),
+      font: this.doc.defaultView?.getComputedStyle(this.surface).fontFamily || 'sans-serif',
+      lod,
+      sc: this.sc,
+      marks: this.marks,
+    };
+    const q = viewRect(t, cw, ch, 16);
+    const jobs: Array<() => void> = [];
+    const slices = <T>(xs: T[], n: number, f: (part: T[]) => void): void => {
+      for (let i = 0; i < xs.length; i += n) jobs.push(() => f(xs.slice(i, i + n)));
+    };
+    slices(this.frames.query(q), 2000, (p) => drawFrames(ctx, P, p));
+    if (lod.edges) {
+      const es = this.edges.query(q);
+      slices(es, 2500, (p) => drawEdgeItems(ctx, P, p));
+      if (this.shared.length) jobs.push(() => drawEdgeItems(ctx, P, [], this.shared));
+    }
+    slices(this.solids.query(q), lod.labels ? 400 : 2500, (p) => drawSolids(ctx, P, p));
+    let start = performance.now();
+    for (const job of jobs) {
+      job();
+      if (performance.now() - start > SLICE_MS) {
+        await yieldTask();
+        if (my !== this.gen) return; // the view moved or the scene changed: a newer draw follows
+        start = performance.now();
+      }
+    }
+    [this.raster, this.work] = [this.work, this.raster];
+    this.rasterT = t;
+    this.draws++;
+    this.pending = false;
+    this.compose();
+  }
+
+  /** The view moved: transform the raster at the next frame, draw crisply once it is still. */
+  private moved(): void {
+    if (!this.sc) return;
+    this.gen++; // a full draw under way is for a stale transform
+    this.pending = true;
+    if (!this.frameReq)
+      this.frameReq = requestAnimationFrame(() => {
+        this.frameReq = 0;
+        this.compose();
+      });
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.paint(), IDLE_MS);
+  }
+
+  /** Screen = the raster under the view's transform relative to the raster's own, plus the hover outline. */
+  private compose(): void {
+    const [cw, ch, dpr] = this.size();
+    this.fitCanvas(this.el, cw, ch, dpr);
+    const ctx = this.el.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.el.width, this.el.height);
+    const t = this.pz.t;
+    const r = this.rasterT;
+    if (r) {
+      const s = t.k / r.k;
+      ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (t.x - s * r.x), dpr * (t.y - s * r.y));
+      ctx.imageSmoothingEnabled = s < 1;
+      ctx.drawImage(this.raster, 0, 0, this.raster.width / dpr, this.raster.height / dpr);
+    }
+    const hb = this.hoverKey ? this.sc?.placement.boxes.get(this.hoverKey) : undefined;
+    if (hb) {
+      ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
+      const st = markStroke(new Set<Mark>(['hover']))!;
+      outline(ctx, { col: colorResolver(this.surface), lod: detailAt(t.k) }, hb, st);
+    }
+    this.onFrame?.();
+  }
+
+  // ---- pointer ----------------------------------------------------------------------------------
+
+  /** What is under a point given in px from the canvas's top-left corner. */
+  hitAt(px: number, py: number): Hit | null {
+    const t = this.pz.t;
+    const x = (px - t.x) / t.k;
+    const y = (py - t.y) / t.k;
+    return hitTest(this.hits, x, y, HEADER);
+  }
+
+  private local(e: MouseEvent): [number, number] {
+    const r = this.el.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  private bind(): void {
+    const c = this.el;
+    c.addEventListener('pointerdown', (e) => {
+      this.down = { x: e.clientX, y: e.clientY };
+    });
+    c.addEventListener('click', (e) => {
+      // a drag ends in a click too: only a still press picks
+      const d = this.down;
+      if (d && Math.abs(e.clientX - d.x) + Math.abs(e.clientY - d.y) > 4) return;
+      const hit = this.hitAt(...this.local(e));
+      if (!hit) return;
+      e.stopPropagation();
+      if (hit.kind === 'node') this.host.pick(hit.id);
+      else this.host.toggle(hit.group);
+    });
+    c.addEventListener('pointermove', (e) => {
+      if (e.buttons) return;
+      const hit = this.hitAt(...this.local(e));
+      const key = hit && hit.kind !== 'header' ? hit.key : null;
+      c.style.cursor = hit ? 'pointer' : '';
+      if (key === this.hoverKey) return;
+      this.hoverKey = key;
+      c.title = hit ? this.host.tip(hit) : '';
+      this.host.hover(hit?.kind === 'node' ? hit.id : null);
+      this.compose();
+    });
+    c.addEventListener('pointerleave', () => {
+      if (this.hoverKey === null) return;
+      this.hoverKey = null;
+      this.host.hover(null);
+      this.compose();
+    });
+  }
+
+  destroy(): void {
+    this.gen++;
+    clearTimeout(this.idle);
+    if (this.frameReq) cancelAnimationFrame(this.frameReq);
+  }
+}
+
+function union(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+}
+
+function grow(r: Rect, pad: number, right: number): Rect {
+  return { x: r.x - pad, y: r.y - 20, w: r.w + pad + right, h: r.h + 20 + pad };
+}

@@ -1,0 +1,226 @@
+// The canvas renderer of large scenes in chromium: a synthetic graph expanded all is drawn on a canvas (pixels
+// in the role colours where the layout put the nodes), a click on a node opens its details, a click on an open
+// group's title closes it and a click on the closed group opens it again, the minimap moves the view, the wheel
+// rule holds. Screenshots in light and dark, at normal and at the side panel's ~250 px width:
+// tests/ui/artifacts/canvas-*.png.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { synthView } from '../ts/fixtures/synth.mjs';
+import { launch } from './browser.mjs';
+import { ARTIFACTS, writePage } from './pages.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const N = 3000; // above the canvas threshold once expanded, small enough for a busy machine
+
+/** A page with the report bundle and no output; the test renders the view itself and keeps the handle. */
+async function open({ width = 1200, colorScheme = 'light', outWidth = null } = {}) {
+  const url = writePage('canvas.html', [], outWidth ? `<style>.out{width:${outWidth}px}</style>` : '');
+  const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.pt2eLens);
+  await page.evaluate(async (doc) => {
+    const host = document.createElement('div');
+    host.className = 'out';
+    document.body.appendChild(host);
+    window.__h = window.pt2eLens.render(host, doc, { height: 560 });
+    await window.__h.ready;
+  }, synthView(N));
+  return { page, errors };
+}
+
+/** Expand all through the toolbar button, as a user does; wait until the canvas has drawn. */
+async function expandAll(page) {
+  await page.locator('button.pl-btn', { hasText: 'Expand all' }).click();
+  await page.waitForFunction(
+    () => {
+      const gv = window.__h.panes[0];
+      return gv.canvasView && gv.canvasView.draws > 0;
+    },
+    null,
+    { timeout: 120000 },
+  );
+}
+
+/** Screen position (page px) of a layout point in pane 0. */
+const screenOf = (page, key, dx = 0, dy = 0) =>
+  page.evaluate(
+    ([key, dx, dy]) => {
+      const gv = window.__h.panes[0];
+      const b = gv.placement.boxes.get(key);
+      const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
+      const t = gv.panZoom.t;
+      return [r.left + t.x + (b.x + dx) * t.k, r.top + t.y + (b.y + dy) * t.k];
+    },
+    [key, dx, dy],
+  );
+
+/** Wait for the crisp draw after a move or a change (the raster is only transformed meanwhile). */
+async function settled(page) {
+  await page.waitForTimeout(50);
+  await page.waitForFunction(() => !window.__h.panes[0].canvasView.pending, null, { timeout: 20000 });
+}
+
+/** RGB of a canvas pixel at page px (x, y), and a CSS variable's colour as rgb. */
+const pixel = (page, x, y) =>
+  page.evaluate(
+    ([x, y]) => {
+      const c = document.querySelector('canvas.pl-raster');
+      const r = c.getBoundingClientRect();
+      const k = c.width / r.width;
+      const d = c.getContext('2d').getImageData(Math.round((x - r.left) * k), Math.round((y - r.top) * k), 1, 1).data;
+      return [d[0], d[1], d[2], d[3]];
+    },
+    [x, y],
+  );
+const cssRgb = (page, name) =>
+  page.evaluate((name) => {
+    const v = getComputedStyle(document.querySelector('.pl-canvas')).getPropertyValue(name).trim();
+    const m = /^#([0-9a-f]{6})$/i.exec(v);
+    const n = Number.parseInt(m[1], 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }, name);
+const near = (a, b, tol = 6) => a.slice(0, 3).every((x, i) => Math.abs(x - b[i]) <= tol);
+
+const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `canvas-${name}.png`), fullPage: true });
+
+describe('canvas renderer (large scenes)', () => {
+  it('expand all draws on a canvas; click a node → its details; group title/closed group toggle; minimap', async () => {
+    const { page, errors } = await open();
+    // collapsed at first: few boxes, drawn in SVG
+    assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), false);
+    await expandAll(page);
+    const info = await page.evaluate(() => {
+      const gv = window.__h.panes[0];
+      const c = gv.el.querySelector('canvas.pl-raster');
+      return {
+        mode: gv.canvasMode,
+        svgShown: getComputedStyle(gv.el.querySelector('.pl-canvas svg')).display !== 'none',
+        svgNodes: gv.el.querySelectorAll('.pl-node').length,
+        drawn: Number(c.getAttribute('data-nodes')),
+        placed: [...gv.placement.boxes.values()].filter((b) => b.kind === 'node').length,
+        label: c.getAttribute('aria-label'),
+        map: !!gv.el.querySelector('.pl-minimap canvas'),
+      };
+    });
+    assert.equal(info.mode, true);
+    assert.equal(info.svgShown, false);
+    assert.equal(info.svgNodes, 0);
+    assert.equal(info.drawn, N + 2);
+    assert.equal(info.placed, N + 2);
+    assert.match(info.label, new RegExp(`${N + 2}`));
+    assert.ok(info.map);
+    await shot(page, 'all-light');
+
+    // bring a known node into view at a readable scale, then click it as a user would
+    await page.evaluate(() => {
+      const gv = window.__h.panes[0];
+      const b = gv.placement.boxes.get('n:conv_7');
+      gv.panZoom.centerOn(b.x, b.y);
+    });
+    await settled(page);
+    // the node is drawn where the layout put it, in the compute role's fill
+    const [fx, fy] = await screenOf(page, 'n:conv_7', -30, 14);
+    assert.ok(near(await pixel(page, fx, fy), await cssRgb(page, '--pl-compute-fill')), 'compute fill at conv_7');
+    const [x, y] = await screenOf(page, 'n:conv_7');
+    await page.mouse.click(x, y);
+    await page.waitForSelector('.pl-drawer:not([hidden])');
+    assert.match(await page.locator('.pl-drawer h4').first().textContent(), /^conv_7 — /);
+    assert.equal(await page.evaluate(() => window.__h.panes[0].selected), 'conv_7');
+    await settled(page);
+    await shot(page, 'select-light');
+    await page.locator('.pl-drawer-close').click();
+
+    // the open block's title band closes it; a click on the closed block opens it again
+    const block = await page.evaluate(() => window.__h.panes[0].hier.parentOf.get('add_7').key);
+    const [hx, hy] = await screenOf(page, `g:${block}`);
+    const top = await page.evaluate((k) => {
+      const b = window.__h.panes[0].placement.boxes.get(k);
+      return b.h / 2 - 8;
+    }, `g:${block}`);
+    const k = await page.evaluate(() => window.__h.panes[0].panZoom.t.k);
+    await page.mouse.click(hx, hy - top * k);
+    await page.waitForFunction(
+      (key) => window.__h.panes[0].placement.boxes.get(`g:${key}`)?.kind === 'collapsed',
+      block,
+    );
+    assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
+    await settled(page);
+    const [cx, cy] = await screenOf(page, `g:${block}`);
+    await page.mouse.click(cx, cy);
+    await page.waitForFunction(
+      (key) => window.__h.panes[0].placement.boxes.get(`g:${key}`)?.kind === 'expanded',
+      block,
+    );
+
+    // the minimap: a click centres the view on that point of the layout
+    const map = await page.locator('.pl-minimap canvas').boundingBox();
+    await page.mouse.click(map.x + map.width * 0.5, map.y + map.height * 0.8);
+    const moved = await page.evaluate(() => {
+      const gv = window.__h.panes[0];
+      const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
+      const t = gv.panZoom.t;
+      // the layout point now at the view's centre, as a fraction of the layout
+      return [(r.width / 2 - t.x) / t.k / gv.placement.width, (r.height / 2 - t.y) / t.k / gv.placement.height];
+    });
+    assert.ok(Math.abs(moved[1] - 0.8) < 0.08, `centre at ${moved}`);
+    assert.ok(Math.abs(moved[0] - 0.5) < 0.3, `centre at ${moved}`);
+
+    // the wheel without a modifier, before a click into the graph, scrolls the page: no zoom
+    await page.mouse.move(10, 10);
+    await page.mouse.click(5, 880); // outside the graph: not active
+    const k0 = await page.evaluate(() => window.__h.panes[0].panZoom.t.k);
+    const area = await page.locator('.pl-canvas').boundingBox();
+    await page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
+    await page.mouse.wheel(0, -200);
+    await page.waitForTimeout(100);
+    assert.equal(await page.evaluate(() => window.__h.panes[0].panZoom.t.k), k0);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
+    await page.waitForTimeout(100);
+    assert.ok((await page.evaluate(() => window.__h.panes[0].panZoom.t.k)) > k0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('themes and the side panel width: dark colours on the canvas; the minimap stays out of the way at 250 px', async () => {
+    for (const scheme of ['light', 'dark']) {
+      for (const [name, outWidth] of [
+        ['normal', null],
+        ['250', 250],
+      ]) {
+        const { page, errors } = await open({ colorScheme: scheme, width: outWidth ? 600 : 1200, outWidth });
+        await expandAll(page);
+        await page.evaluate(() => {
+          const gv = window.__h.panes[0];
+          const b = gv.placement.boxes.get('n:bn_2');
+          gv.panZoom.centerOn(b.x, b.y);
+        });
+        await settled(page);
+        const [fx, fy] = await screenOf(page, 'n:bn_2', -30, 14);
+        const want = await cssRgb(page, '--pl-compute-fill');
+        assert.ok(near(await pixel(page, fx, fy), want), `${scheme}: compute fill ${want}`);
+        if (outWidth) {
+          // collapsed to its small toggle: it covers no more than a corner
+          const box = await page.locator('.pl-minimap').boundingBox();
+          assert.ok(box.width <= 60 && box.height <= 30, JSON.stringify(box));
+          assert.equal(await page.locator('.pl-minimap canvas').isVisible(), false);
+        } else assert.equal(await page.locator('.pl-minimap canvas').isVisible(), true);
+        await shot(page, `${name}-${scheme}`);
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    }
+  });
+});
