@@ -18,31 +18,49 @@ export function useCanvas(drawnBoxes: number, threshold = CANVAS_THRESHOLD): boo
   return drawnBoxes > threshold;
 }
 
-/** A uniform grid of buckets: each item is listed in every cell its rectangle touches. */
+/** A uniform grid of buckets over a known area (the layout's): each item is listed in every cell its rectangle
+ * touches; items reaching outside the area are kept in its border cells. */
 export class GridIndex<T> {
-  private cells = new Map<number, number[]>();
+  private cells: Array<number[] | undefined>;
   private items: Array<{ r: Rect; v: T }> = [];
-  constructor(readonly cell = 256) {}
+  private stamp: Int32Array = new Int32Array(64);
+  private queries = 0;
+  private cols: number;
+  private rows: number;
+  readonly cell: number;
 
-  private key(cx: number, cy: number): number {
-    // cells of a layout up to ~2^20 cells wide: cy * 2^21 + cx stays an exact integer
-    return (cy + 1048576) * 2097152 + (cx + 1048576);
+  constructor(
+    private area: Rect,
+    cell = 256,
+  ) {
+    // at most ~2^20 cells, whatever the layout's size
+    this.cell = Math.max(cell, Math.sqrt((area.w * area.h) / (1 << 20)));
+    this.cols = Math.max(1, Math.ceil(area.w / this.cell) + 1);
+    this.rows = Math.max(1, Math.ceil(area.h / this.cell) + 1);
+    this.cells = new Array(this.cols * this.rows);
+  }
+
+  private cx(x: number): number {
+    return Math.min(this.cols - 1, Math.max(0, Math.floor((x - this.area.x) / this.cell)));
+  }
+
+  private cy(y: number): number {
+    return Math.min(this.rows - 1, Math.max(0, Math.floor((y - this.area.y) / this.cell)));
   }
 
   add(r: Rect, v: T): void {
     const i = this.items.length;
     this.items.push({ r, v });
-    const c = this.cell;
-    const x0 = Math.floor(r.x / c);
-    const x1 = Math.floor((r.x + r.w) / c);
-    const y0 = Math.floor(r.y / c);
-    const y1 = Math.floor((r.y + r.h) / c);
-    for (let cy = y0; cy <= y1; cy++)
-      for (let cx = x0; cx <= x1; cx++) {
-        const k = this.key(cx, cy);
-        const b = this.cells.get(k);
+    const x0 = this.cx(r.x);
+    const x1 = this.cx(r.x + r.w);
+    const y0 = this.cy(r.y);
+    const y1 = this.cy(r.y + r.h);
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++) {
+        const k = y * this.cols + x;
+        const b = this.cells[k];
         if (b) b.push(i);
-        else this.cells.set(k, [i]);
+        else this.cells[k] = [i];
       }
   }
 
@@ -52,25 +70,24 @@ export class GridIndex<T> {
 
   /** Items whose rectangle intersects `q`, each once, in insertion order (= drawing order). */
   query(q: Rect): T[] {
-    const c = this.cell;
-    const x0 = Math.floor(q.x / c);
-    const x1 = Math.floor((q.x + q.w) / c);
-    const y0 = Math.floor(q.y / c);
-    const y1 = Math.floor((q.y + q.h) / c);
-    const hit: number[] = [];
-    const seen = new Set<number>();
-    // a query wider than the grid walks the items instead of the (mostly empty) cells
-    if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.cells.size) {
-      for (let i = 0; i < this.items.length; i++) if (intersects(this.items[i].r, q)) hit.push(i);
-      return hit.map((i) => this.items[i].v);
+    const x0 = this.cx(q.x);
+    const x1 = this.cx(q.x + q.w);
+    const y0 = this.cy(q.y);
+    const y1 = this.cy(q.y + q.h);
+    if (this.stamp.length < this.items.length) {
+      const s = new Int32Array(Math.max(this.items.length, this.stamp.length * 2));
+      s.set(this.stamp);
+      this.stamp = s;
     }
-    for (let cy = y0; cy <= y1; cy++)
-      for (let cx = x0; cx <= x1; cx++) {
-        const b = this.cells.get(this.key(cx, cy));
+    const mark = ++this.queries;
+    const hit: number[] = [];
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++) {
+        const b = this.cells[y * this.cols + x];
         if (!b) continue;
         for (const i of b) {
-          if (seen.has(i)) continue;
-          seen.add(i);
+          if (this.stamp[i] === mark) continue;
+          this.stamp[i] = mark;
           if (intersects(this.items[i].r, q)) hit.push(i);
         }
       }
@@ -163,19 +180,21 @@ export type HitEntry = { hit: Hit; r: Rect; depth: number };
 
 export const boxRect = (b: PlacedBox): Rect => ({ x: b.x - b.w / 2, y: b.y - b.h / 2, w: b.w, h: b.h });
 
-/** The hit-test index of a placement (boxes in layout order: a group before what it holds). */
-export function hitIndex(boxes: Iterable<PlacedBox>): GridIndex<HitEntry> {
-  const idx = new GridIndex<HitEntry>();
+/** Add one box to a hit-test index; `depth` grows in layout order (a group before what it holds). */
+export function addHit(idx: GridIndex<HitEntry>, b: PlacedBox, depth: number): void {
+  const r = boxRect(b);
+  const hit: Hit =
+    b.kind === 'node'
+      ? { kind: 'node', key: b.key, id: b.id! }
+      : { kind: b.kind === 'expanded' ? 'header' : 'collapsed', key: b.key, group: b.group!.key };
+  idx.add(r, { hit, r, depth });
+}
+
+/** The hit-test index of a placement (boxes in layout order). */
+export function hitIndex(boxes: Iterable<PlacedBox>, area: Rect): GridIndex<HitEntry> {
+  const idx = new GridIndex<HitEntry>(area);
   let depth = 0;
-  for (const b of boxes) {
-    const r = boxRect(b);
-    depth++;
-    const hit: Hit =
-      b.kind === 'node'
-        ? { kind: 'node', key: b.key, id: b.id! }
-        : { kind: b.kind === 'expanded' ? 'header' : 'collapsed', key: b.key, group: b.group!.key };
-    idx.add(r, { hit, r, depth });
-  }
+  for (const b of boxes) addHit(idx, b, ++depth);
   return idx;
 }
 

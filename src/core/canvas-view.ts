@@ -13,18 +13,18 @@ import {
   type Paint,
 } from './canvas-draw';
 import {
+  addHit,
   boxRect,
   detailAt,
   GridIndex,
   type Hit,
   type HitEntry,
-  hitIndex,
   hitTest,
   type Rect,
   viewRect,
 } from './canvas-index';
 import { h } from './dom';
-import { curveBounds, type EdgeItem, edgeItems, type SharedItem, sharedItems } from './edges';
+import { curveBounds, type EdgeItem, edgeItemGen, type SharedItem, sharedItems } from './edges';
 import { type Box, HEADER } from './hier-layout';
 import type { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
@@ -46,6 +46,8 @@ const SLICE_MS = 30;
 /** Quiet time after the last pan/zoom step before the crisp draw (ms). */
 const IDLE_MS = 140;
 
+const NONE: Rect = { x: 0, y: 0, w: 1, h: 1 };
+
 const yieldTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
 export class CanvasView {
@@ -58,11 +60,12 @@ export class CanvasView {
   private frameReq = 0;
   private idle: ReturnType<typeof setTimeout> | undefined;
   private sc: Scene | null = null;
-  private frames = new GridIndex<Box>();
-  private solids = new GridIndex<Box>();
-  private edges = new GridIndex<EdgeItem>();
+  private frames = new GridIndex<Box>(NONE);
+  private solids = new GridIndex<Box>(NONE);
+  private edges = new GridIndex<EdgeItem>(NONE);
   private shared: SharedItem[] = [];
-  private hits = new GridIndex<HitEntry>();
+  private hits = new GridIndex<HitEntry>(NONE);
+  private sceneGen = 0;
   marks = new Map<string, Set<Mark>>();
   private hoverKey: string | null = null;
   private down: { x: number; y: number } | null = null;
@@ -89,27 +92,51 @@ export class CanvasView {
 
   // ---- scene ------------------------------------------------------------------------------------
 
-  /** Index a new placement (no drawing: `paint()` draws once the view has its transform). */
-  setScene(sc: Scene, edges: Edge[]): { boxes: number; edges: number } {
-    this.sc = sc;
-    this.frames = new GridIndex<Box>();
-    this.solids = new GridIndex<Box>();
-    this.hits = hitIndex(sc.placement.boxes.values());
-    this.edges = new GridIndex<EdgeItem>();
-    for (const b of sc.placement.boxes.values()) {
+  /** Index a new placement in slices (no drawing: `paint()` draws once the view has its transform). The old
+   * scene stays in use (hover, clicks) until the new one is complete. */
+  async setScene(sc: Scene, edges: Edge[]): Promise<{ boxes: number; edges: number }> {
+    const my = ++this.sceneGen;
+    this.gen++; // a full draw of the old scene is stale
+    const P = sc.placement;
+    const area = { x: -200, y: -200, w: P.width + 400, h: P.height + 400 };
+    const frames = new GridIndex<Box>(area);
+    const solids = new GridIndex<Box>(area);
+    const hits = new GridIndex<HitEntry>(area);
+    const edgeIdx = new GridIndex<EdgeItem>(area);
+    let start = performance.now();
+    let n = 0;
+    const tick = async (): Promise<void> => {
+      if ((++n & 255) !== 0 || performance.now() - start < SLICE_MS) return;
+      await yieldTask();
+      start = performance.now();
+    };
+    let depth = 0;
+    for (const b of P.boxes.values()) {
       const r = boxRect(b);
-      if (b.kind === 'expanded') this.frames.add(r, b);
+      addHit(hits, b, ++depth);
+      if (b.kind === 'expanded') frames.add(r, b);
       // a note's callout belongs to its node's drawing: index the union so culling keeps it
-      else this.solids.add(b.note ? union(r, { x: b.note.x, y: b.note.y, w: b.note.w, h: b.note.h }) : r, b);
+      else solids.add(b.note ? union(r, { x: b.note.x, y: b.note.y, w: b.note.w, h: b.note.h }) : r, b);
+      await tick();
     }
-    const items = edgeItems(sc, edges);
-    for (const it of items) {
+    let count = 0;
+    for (const it of edgeItemGen(sc, edges)) {
       // labels sit above-right of the target: widen the bounds so they are not culled away
       const r = it.kind === 'stub' ? { x: it.x - 2, y: it.y - 20, w: 160, h: 20 } : grow(curveBounds(it.curve), 8, 80);
-      this.edges.add(r, it);
+      edgeIdx.add(r, it);
+      count++;
+      await tick();
     }
-    this.shared = sharedItems(sc);
-    return { boxes: this.solids.size, edges: items.length };
+    if (my === this.sceneGen) {
+      this.sc = sc;
+      this.frames = frames;
+      this.solids = solids;
+      this.hits = hits;
+      this.edges = edgeIdx;
+      this.shared = sharedItems(sc);
+      this.hoverKey = null;
+    }
+    return { boxes: solids.size, edges: count };
   }
 
   /** Highlights by box key (selection, search hits, counterparts, hover, diff marks); redraws. */

@@ -207,9 +207,13 @@ export type EdgeItem =
 /** Data edges of the current placement (aggregated between closed groups; stubs for widely shared producers),
  * in drawing order. */
 export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
+  return [...edgeItemGen(sc, edges)];
+}
+
+/** edgeItems one at a time (the canvas builds its index in slices). */
+export function* edgeItemGen(sc: Scene, edges: Edge[]): Generator<EdgeItem> {
   const P = sc.placement;
   const f = sc.facts;
-  const out: EdgeItem[] = [];
   const agg = new Map<string, { n: number; src: Id; dst: Id; int: number; dtype: string | null }>();
   const stubs = new Set<string>();
   for (const e of edges) {
@@ -221,13 +225,13 @@ export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
       if (!stubs.has(k)) {
         stubs.add(k);
         const b = P.boxes.get(rb)!;
-        out.push({
+        yield {
           kind: 'stub',
           src: e.src,
           dst: rb.startsWith('n:') ? e.dst : null,
           x: b.x - b.w / 2 + 14,
           y: b.y - b.h / 2,
-        });
+        };
       }
       continue;
     }
@@ -236,7 +240,7 @@ export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
       const b = P.boxes.get(rb)!;
       const dtype = intDtype(f, e);
       const spec = dtype ? null : f.edgeSpec(e.src, e.dst);
-      out.push({
+      yield {
         kind: 'edge',
         curve: edgeCurve(sc, a, b, e.src, e.dst),
         src: e.src,
@@ -246,7 +250,7 @@ export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
         color: dtype ? INT_EDGE : spec ? f.specColor(spec) : FLOAT_EDGE,
         faint: sc.hier.parentOf.get(e.src) !== sc.hier.parentOf.get(e.dst),
         at: [b.x + 4, b.y - b.h / 2 - 6],
-      });
+      };
     } else {
       const k = `${ra}\u0000${rb}`;
       const dtype = intDtype(f, e);
@@ -265,7 +269,7 @@ export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
     const a = P.boxes.get(ra);
     const b = P.boxes.get(rb);
     if (!a || !b) continue;
-    out.push({
+    yield {
       kind: 'agg',
       curve: edgeCurve(sc, a, b, src, dst),
       ra,
@@ -274,9 +278,8 @@ export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
       int,
       dtype,
       at: [b.x + 4, b.y - b.h / 2 - 6],
-    });
+    };
   }
-  return out;
 }
 
 /** Data edges (aggregated between closed groups; stubs for widely shared producers) into `layer`. */

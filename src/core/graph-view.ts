@@ -226,7 +226,8 @@ export class GraphView {
         const t1 = typeof performance !== 'undefined' ? performance.now() : Date.now();
         this.lastLayout = { ms: t1 - t0, computed: this.placement.computed };
         if (this.destroyed) return;
-        this.draw();
+        await this.draw();
+        if (this.destroyed) return;
         if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
         if (!this.pz!.fitted) this.pz!.fit();
         if (this.canvasMode) {
@@ -268,7 +269,7 @@ export class GraphView {
     return id;
   }
 
-  private draw(): void {
+  private async draw(): Promise<void> {
     const d = this.doc;
     const vp = this.viewport!;
     clear(vp);
@@ -304,7 +305,7 @@ export class GraphView {
     vp.append(gGroups, gEdges, gNodes, gLinks);
     const pick = (id: Id): void => void this.select(id, { notify: true });
     const toggle = (key: string): void => void this.toggle(key);
-    if (this.canvasMode) this.cv!.setScene(sc, this.edges);
+    if (this.canvasMode) await this.cv!.setScene(sc, this.edges);
     else {
       for (const b of P.boxes.values()) {
         if (b.kind === 'node') {

@@ -34,7 +34,7 @@ describe('canvas: grid index and culling', () => {
   it('query returns exactly the rectangles a brute-force scan finds, in insertion order', () => {
     const r = rng(7);
     const rects: Rect[] = [];
-    const idx = new GridIndex<number>(100);
+    const idx = new GridIndex<number>({ x: 0, y: 0, w: 18000, h: 7000 }, 100);
     for (let i = 0; i < 3000; i++) {
       const rc = { x: r() * 20000 - 500, y: r() * 8000, w: 5 + r() * 400, h: 5 + r() * 300 };
       rects.push(rc);
@@ -49,7 +49,7 @@ describe('canvas: grid index and culling', () => {
   });
 
   it('at() lists what contains a point, topmost (last added) first', () => {
-    const idx = new GridIndex<string>(64);
+    const idx = new GridIndex<string>({ x: 0, y: 0, w: 1000, h: 1000 }, 64);
     idx.add({ x: 0, y: 0, w: 500, h: 500 }, 'outer');
     idx.add({ x: 100, y: 100, w: 50, h: 50 }, 'inner');
     expect(idx.at(120, 120)).toEqual(['inner', 'outer']);
@@ -128,7 +128,7 @@ describe('canvas: a large synthetic graph (expanded)', () => {
     expect(cv.getAttribute('aria-label')).toMatch(/2002/);
     expect(el.querySelector('.pl-minimap')).not.toBeNull();
 
-    const idx = hitIndex(P.boxes.values());
+    const idx = hitIndex(P.boxes.values(), { x: 0, y: 0, w: P.width, h: P.height });
     for (const b of solid) {
       const hit = hitTest(idx, b.x, b.y, HEADER);
       expect(hit?.key).toBe(b.key);
