@@ -18,10 +18,15 @@ export function useCanvas(drawnBoxes: number, threshold = CANVAS_THRESHOLD): boo
   return drawnBoxes > threshold;
 }
 
+/** An item touching more cells than this is kept in a short list instead of the grid. */
+const BIG_CELLS = 64;
+
 /** A uniform grid of buckets over a known area (the layout's): each item is listed in every cell its rectangle
  * touches; items reaching outside the area are kept in its border cells. */
 export class GridIndex<T> {
   private cells: Array<number[] | undefined>;
+  /** items spanning many cells (an open model's frame): checked on every query instead */
+  private big: number[] = [];
   private items: Array<{ r: Rect; v: T }> = [];
   private stamp: Int32Array = new Int32Array(64);
   private queries = 0;
@@ -55,6 +60,10 @@ export class GridIndex<T> {
     const x1 = this.cx(r.x + r.w);
     const y0 = this.cy(r.y);
     const y1 = this.cy(r.y + r.h);
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) > BIG_CELLS) {
+      this.big.push(i);
+      return;
+    }
     for (let y = y0; y <= y1; y++)
       for (let x = x0; x <= x1; x++) {
         const k = y * this.cols + x;
@@ -81,6 +90,7 @@ export class GridIndex<T> {
     }
     const mark = ++this.queries;
     const hit: number[] = [];
+    for (const i of this.big) if (intersects(this.items[i].r, q)) hit.push(i);
     for (let y = y0; y <= y1; y++)
       for (let x = x0; x <= x1; x++) {
         const b = this.cells[y * this.cols + x];

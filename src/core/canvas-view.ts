@@ -106,7 +106,7 @@ export class CanvasView {
     let start = performance.now();
     let n = 0;
     const tick = async (): Promise<void> => {
-      if ((++n & 255) !== 0 || performance.now() - start < SLICE_MS) return;
+      if ((++n & 63) !== 0 || performance.now() - start < SLICE_MS) return;
       await yieldTask();
       start = performance.now();
     };

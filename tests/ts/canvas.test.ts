@@ -36,7 +36,9 @@ describe('canvas: grid index and culling', () => {
     const rects: Rect[] = [];
     const idx = new GridIndex<number>({ x: 0, y: 0, w: 18000, h: 7000 }, 100);
     for (let i = 0; i < 3000; i++) {
-      const rc = { x: r() * 20000 - 500, y: r() * 8000, w: 5 + r() * 400, h: 5 + r() * 300 };
+      // every 50th is a large frame (kept off the grid), like an open model's box
+      const big = i % 50 === 0 ? 20 : 1;
+      const rc = { x: r() * 20000 - 500, y: r() * 8000, w: 5 + r() * 400 * big, h: 5 + r() * 300 * big };
       rects.push(rc);
       idx.add(rc, i);
     }
