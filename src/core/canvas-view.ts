@@ -75,6 +75,11 @@ export class CanvasView {
   pending = false;
   /** called after each composed frame (the minimap follows the view) */
   onFrame: (() => void) | null = null;
+  /** called when the theme may have changed (colours are read at each full draw) */
+  onTheme: (() => void) | null = null;
+  private themeWatch: MutationObserver | null = null;
+  private media: MediaQueryList | null = null;
+  private mediaListener = (): void => this.themeChanged();
 
   constructor(
     private doc: Document,
@@ -88,6 +93,28 @@ export class CanvasView {
     this.work = doc.createElement('canvas');
     pz.listeners.push(() => this.moved());
     this.bind();
+    this.watchTheme();
+  }
+
+  /** Hosts switch themes on <body> (JupyterLab, VS Code) or on the view's root (data-pl-theme); static pages
+   * follow the browser's colour scheme. The raster holds resolved colours, so any of these redraws it. */
+  private watchTheme(): void {
+    const win = this.doc.defaultView;
+    if (win && typeof win.MutationObserver !== 'undefined') {
+      this.themeWatch = new win.MutationObserver(() => this.themeChanged());
+      const opts = { attributes: true, attributeFilter: ['class', 'style', 'data-jp-theme-light', 'data-pl-theme'] };
+      if (this.doc.body) this.themeWatch.observe(this.doc.body, opts);
+      const root = this.surface.closest('.pt2e-lens');
+      if (root) this.themeWatch.observe(root, opts);
+    }
+    this.media = win?.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
+    this.media?.addEventListener?.('change', this.mediaListener);
+  }
+
+  private themeChanged(): void {
+    if (!this.sc || this.el.style.display === 'none') return;
+    this.onTheme?.();
+    void this.paint();
   }
 
   // ---- scene ------------------------------------------------------------------------------------
@@ -304,6 +331,8 @@ export class CanvasView {
 
   destroy(): void {
     this.gen++;
+    this.themeWatch?.disconnect();
+    this.media?.removeEventListener?.('change', this.mediaListener);
     clearTimeout(this.idle);
     if (this.frameReq) cancelAnimationFrame(this.frameReq);
   }

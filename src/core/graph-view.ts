@@ -354,6 +354,9 @@ export class GraphView {
       );
       this.map = new Minimap(this.doc, this.area!, this.pz!, this.t);
       this.cv.onFrame = () => this.map?.update();
+      this.cv.onTheme = () => {
+        if (this.placement) this.map?.setPlacement(this.placement);
+      };
       this.area!.append(this.cv.el, this.map.el);
     }
     this.svg!.style.display = this.canvasMode ? 'none' : '';

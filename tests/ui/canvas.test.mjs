@@ -211,6 +211,17 @@ describe('canvas renderer (large scenes)', () => {
         const [fx, fy] = await screenOf(page, 'n:bn_2', -30, 14);
         const want = await cssRgb(page, '--pl-compute-fill');
         assert.ok(near(await pixel(page, fx, fy), want), `${scheme}: compute fill ${want}`);
+        if (!outWidth) {
+          // the host switches theme (data-pl-theme on the view's root): the canvas redraws in the other palette
+          const other = scheme === 'light' ? 'dark' : 'light';
+          await page.evaluate((t) => document.querySelector('.pt2e-lens').setAttribute('data-pl-theme', t), other);
+          await settled(page);
+          const switched = await cssRgb(page, '--pl-compute-fill');
+          assert.notDeepEqual(switched, want);
+          assert.ok(near(await pixel(page, fx, fy), switched), `${scheme} → ${other}: compute fill ${switched}`);
+          await page.evaluate(() => document.querySelector('.pt2e-lens').removeAttribute('data-pl-theme'));
+          await settled(page);
+        }
         if (outWidth) {
           // collapsed to its small toggle: it covers no more than a corner
           const box = await page.locator('.pl-minimap').boundingBox();
