@@ -6,7 +6,7 @@
 import { badgesOf, badgesWidth, type Summary, summarize } from './badges';
 import { type NoteBox, noteBox } from './callout';
 import type { Mark } from './canvas-draw';
-import { bucket, type Hit, useCanvas } from './canvas-index';
+import { bucket, CANVAS_THRESHOLD, type Hit, useCanvas } from './canvas-index';
 import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h, s } from './dom';
@@ -86,6 +86,8 @@ export class GraphView {
   private map: Minimap | null = null;
   /** the current scene is drawn on the canvas */
   canvasMode = false;
+  /** drawn boxes above which the canvas draws (a test or an embedder may move it) */
+  canvasThreshold = CANVAS_THRESHOLD;
   private doc: Document;
   private heat: Heat | null;
   private t: Tr;
@@ -283,7 +285,7 @@ export class GraphView {
       if (b.kind === 'node') nodeCount++;
       else if (b.kind === 'collapsed') groupCount++;
     }
-    this.canvasMode = useCanvas(nodeCount + groupCount);
+    this.canvasMode = useCanvas(nodeCount + groupCount, this.canvasThreshold);
     this.showRenderer();
     const sc: Scene = {
       doc: d,

@@ -119,6 +119,7 @@ ${DARK_SCOPES}{${themeVars(DARK)};color-scheme:dark}
 .pt2e-lens .pl-hint.pl-show{opacity:.95}
 .pt2e-lens .pl-canvas.pl-active{outline:1px dashed var(--pl-muted);outline-offset:-2px}
 .pt2e-lens .pl-canvas canvas.pl-raster{position:absolute;inset:0;width:100%;height:100%;display:block;outline:none}
+.pt2e-lens .pl-canvas canvas.pl-raster:focus-visible{outline:2px solid var(--pl-match);outline-offset:-2px}
 .pt2e-lens .pl-minimap{position:absolute;left:6px;bottom:6px;z-index:1;display:flex;align-items:flex-end;gap:2px;cursor:default}
 .pt2e-lens .pl-minimap canvas.pl-minimap-map{width:168px;height:112px;background:var(--pl-bg);border:1px solid var(--pl-border);border-radius:4px;box-shadow:0 1px 4px rgba(0,0,0,.18);cursor:crosshair;touch-action:none}
 .pt2e-lens .pl-minimap.pl-closed canvas.pl-minimap-map{display:none}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
-import { ARTIFACTS, writePage } from './pages.mjs';
+import { ARTIFACTS, fixture, writePage } from './pages.mjs';
 
 let browser;
 before(async () => {
@@ -232,6 +232,60 @@ describe('canvas renderer (large scenes)', () => {
         assert.deepEqual(errors, []);
         await page.close();
       }
+    }
+  });
+});
+
+describe('canvas renderer draws what SVG draws', () => {
+  it('a quantized graph with an overlay: SVG and canvas side by side, open and closed (badges)', async () => {
+    for (const scheme of ['light', 'dark']) {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme: scheme });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(writePage('canvas-real.html', []));
+      await page.waitForFunction(() => window.pt2eLens);
+      await page.evaluate(async (doc) => {
+        const host = document.createElement('div');
+        host.className = 'out';
+        document.body.appendChild(host);
+        window.__h = window.pt2eLens.render(host, doc, { height: 560 });
+        await window.__h.ready;
+        const gv = window.__h.panes[0];
+        gv.expanded = new Set(gv.hier.groups.keys());
+        await gv.redraw();
+      }, fixture('real_large.json'));
+      assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), false);
+      // where int8 tensors flow: the target of the first int edge, at 1:1
+      await page.evaluate(() => {
+        const gv = window.__h.panes[0];
+        const id = gv.el.querySelector('.pl-edge.pl-int').getAttribute('data-dst');
+        const b = gv.placement.boxes.get(`n:${id}`);
+        gv.panZoom.t.k = 1;
+        gv.panZoom.centerOn(b.x, b.y);
+      });
+      await shot(page, `real-svg-${scheme}`);
+      // the same scene, transform and selection through the canvas
+      const counts = await page.evaluate(async () => {
+        const gv = window.__h.panes[0];
+        const svgInt = gv.el.querySelectorAll('.pl-edge.pl-int').length;
+        gv.canvasThreshold = 0;
+        const t = { ...gv.panZoom.t };
+        await gv.redraw();
+        gv.panZoom.t = t;
+        gv.panZoom.apply();
+        return { svgInt };
+      });
+      assert.ok(counts.svgInt > 0, 'the fixture has int8 edges');
+      assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
+      await settled(page);
+      await shot(page, `real-canvas-${scheme}`);
+      // closed groups carry their badges on the canvas too
+      await page.locator('button.pl-btn', { hasText: 'Collapse all' }).click();
+      await page.waitForFunction(() => window.__h.panes[0].canvasView?.draws > 1);
+      await settled(page);
+      await shot(page, `real-canvas-closed-${scheme}`);
+      assert.deepEqual(errors, []);
+      await page.close();
     }
   });
 });
