@@ -78,6 +78,7 @@ export class CanvasView {
   /** called when the theme may have changed (colours are read at each full draw) */
   onTheme: (() => void) | null = null;
   private themeWatch: MutationObserver | null = null;
+  private resize: ResizeObserver | null = null;
   private media: MediaQueryList | null = null;
   private mediaListener = (): void => this.themeChanged();
 
@@ -94,6 +95,11 @@ export class CanvasView {
     pz.listeners.push(() => this.moved());
     this.bind();
     this.watchTheme();
+    // a resize the view does not re-fit for (the user moved it) still needs a canvas of the new size
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resize = new ResizeObserver(() => this.moved());
+      this.resize.observe(surface);
+    }
   }
 
   /** Hosts switch themes on <body> (JupyterLab, VS Code) or on the view's root (data-pl-theme); static pages
@@ -332,6 +338,7 @@ export class CanvasView {
   destroy(): void {
     this.gen++;
     this.themeWatch?.disconnect();
+    this.resize?.disconnect();
     this.media?.removeEventListener?.('change', this.mediaListener);
     clearTimeout(this.idle);
     if (this.frameReq) cancelAnimationFrame(this.frameReq);
