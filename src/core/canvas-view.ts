@@ -73,6 +73,8 @@ export class CanvasView {
   draws = 0;
   /** a crisp draw is due or under way (the screen shows a transformed raster until it is done) */
   pending = false;
+  /** the pane shows this canvas (false while a small scene is drawn in SVG: nothing here runs then) */
+  active = true;
   /** called after each composed frame (the minimap follows the view) */
   onFrame: (() => void) | null = null;
   /** called when the theme may have changed (colours are read at each full draw) */
@@ -118,7 +120,7 @@ export class CanvasView {
   }
 
   private themeChanged(): void {
-    if (!this.sc || this.el.style.display === 'none') return;
+    if (!this.sc || !this.active) return;
     this.onTheme?.();
     void this.paint();
   }
@@ -197,7 +199,7 @@ export class CanvasView {
 
   /** A crisp full draw at the current transform, in slices; resolves when it is on screen (or superseded). */
   async paint(): Promise<void> {
-    if (!this.sc) return;
+    if (!this.sc || !this.active) return;
     clearTimeout(this.idle);
     const my = ++this.gen;
     this.pending = true;
@@ -249,7 +251,7 @@ export class CanvasView {
 
   /** The view moved: transform the raster at the next frame, draw crisply once it is still. */
   private moved(): void {
-    if (!this.sc) return;
+    if (!this.sc || !this.active) return;
     this.gen++; // a full draw under way is for a stale transform
     this.pending = true;
     if (!this.frameReq)
@@ -328,6 +330,7 @@ export class CanvasView {
       this.compose();
     });
     c.addEventListener('pointerleave', () => {
+      c.title = '';
       if (this.hoverKey === null) return;
       this.hoverKey = null;
       this.host.hover(null);

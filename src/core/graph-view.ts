@@ -362,7 +362,10 @@ export class GraphView {
       this.area!.append(this.cv.el, this.map.el);
     }
     this.svg!.style.display = this.canvasMode ? 'none' : '';
-    if (this.cv) this.cv.el.style.display = this.canvasMode ? '' : 'none';
+    if (this.cv) {
+      this.cv.active = this.canvasMode;
+      this.cv.el.style.display = this.canvasMode ? '' : 'none';
+    }
     if (this.map) this.map.el.style.display = this.canvasMode ? '' : 'none';
   }
 

@@ -153,6 +153,8 @@ describe('canvas: a large synthetic graph (expanded)', () => {
     gv.expanded = new Set(['']);
     await gv.redraw();
     expect(gv.canvasMode).toBe(false);
+    expect(gv.canvasView).toBeNull();
+    expect((cv as HTMLElement).style.display).toBe('none');
     expect(el.querySelectorAll('.pl-group').length).toBeGreaterThan(0);
     handle.destroy();
   }, 60000);

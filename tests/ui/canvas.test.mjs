@@ -140,6 +140,11 @@ describe('canvas renderer (large scenes)', () => {
     await settled(page);
     await shot(page, 'select-light');
     await page.locator('.pl-drawer-close').click();
+    assert.equal(await page.locator('canvas.pl-raster').getAttribute('title'), '');
+    // hover: the tooltip names the node under the pointer
+    await page.mouse.move(x + 1, y + 1);
+    await page.waitForFunction(() => document.querySelector('canvas.pl-raster').title.startsWith('conv_7: '));
+    assert.match(await page.locator('canvas.pl-raster').getAttribute('title'), /^conv_7: aten\.conv2d\.default/);
 
     // the open block's title band closes it; a click on the closed block opens it again
     const block = await page.evaluate(() => window.__h.panes[0].hier.parentOf.get('add_7').key);
