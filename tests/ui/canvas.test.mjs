@@ -146,6 +146,15 @@ describe('canvas renderer (large scenes)', () => {
     await page.waitForFunction(() => document.querySelector('canvas.pl-raster').title.startsWith('conv_7: '));
     assert.match(await page.locator('canvas.pl-raster').getAttribute('title'), /^conv_7: aten\.conv2d\.default/);
 
+    // a search hit is outlined in the match colour (the SVG path's .pl-match stroke)
+    await page.locator('.pl-toolbar input[type="search"]').fill('bn_7');
+    await page.waitForFunction(() => window.__h.panes[0].el.querySelector('.pl-results')?.textContent.includes('bn_7'));
+    await settled(page);
+    const half = await page.evaluate(() => window.__h.panes[0].placement.boxes.get('n:bn_7').w / 2);
+    const [ex, ey] = await screenOf(page, 'n:bn_7', -half, 0);
+    assert.ok(near(await pixel(page, ex, ey), await cssRgb(page, '--pl-match'), 40), 'match outline on bn_7');
+    await page.locator('.pl-toolbar input[type="search"]').fill('');
+
     // the open block's title band closes it; a click on the closed block opens it again
     const block = await page.evaluate(() => window.__h.panes[0].hier.parentOf.get('add_7').key);
     const [hx, hy] = await screenOf(page, `g:${block}`);
