@@ -43,18 +43,28 @@ export interface CanvasHost {
 
 /** How long a slice of a full draw may run before it yields (ms). */
 const SLICE_MS = 30;
+/** How far the raster reaches past each side of the view, as a fraction of the view's size. */
+const RASTER_MARGIN = 0.25;
 /** Quiet time after the last pan/zoom step before the crisp draw (ms). */
 const IDLE_MS = 140;
 
 const NONE: Rect = { x: 0, y: 0, w: 1, h: 1 };
 
-const yieldTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+/** Let the page run (input, frames) before the next slice: a message, not setTimeout (clamped to ≥ 4 ms when nested). */
+function yieldTask(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
+  return new Promise((r) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => r();
+    ch.port2.postMessage(null);
+  });
+}
 
 export class CanvasView {
   readonly el: HTMLCanvasElement;
   private raster: HTMLCanvasElement;
   private work: HTMLCanvasElement;
-  /** the transform the raster was drawn at (null: nothing drawn yet) */
+  /** the transform the raster was drawn at, in the raster's own px (null: nothing drawn yet) */
   private rasterT: { x: number; y: number; k: number } | null = null;
   private gen = 0;
   private frameReq = 0;
@@ -204,14 +214,17 @@ export class CanvasView {
     const my = ++this.gen;
     this.pending = true;
     const [cw, ch, dpr] = this.size();
+    // the raster reaches past the view on every side, so a pan shows drawn content before the crisp redraw
+    const mx = Math.round(cw * RASTER_MARGIN);
+    const my2 = Math.round(ch * RASTER_MARGIN);
     this.fitCanvas(this.el, cw, ch, dpr);
-    this.fitCanvas(this.work, cw, ch, dpr);
+    this.fitCanvas(this.work, cw + 2 * mx, ch + 2 * my2, dpr);
     const t = { ...this.pz.t };
     const ctx = this.work.getContext('2d');
     if (!ctx) return;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.work.width, this.work.height);
-    ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
+    ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * (t.x + mx), dpr * (t.y + my2));
     ctx.lineJoin = 'round';
     const lod = detailAt(t.k);
     const P: Paint = {
@@ -221,7 +234,7 @@ export class CanvasView {
       sc: this.sc,
       marks: this.marks,
     };
-    const q = viewRect(t, cw, ch, 16);
+    const q = viewRect({ x: t.x + mx, y: t.y + my2, k: t.k }, cw + 2 * mx, ch + 2 * my2, 16);
     const jobs: Array<() => void> = [];
     const slices = <T>(xs: T[], n: number, f: (part: T[]) => void): void => {
       for (let i = 0; i < xs.length; i += n) jobs.push(() => f(xs.slice(i, i + n)));
@@ -243,7 +256,7 @@ export class CanvasView {
       }
     }
     [this.raster, this.work] = [this.work, this.raster];
-    this.rasterT = t;
+    this.rasterT = { x: t.x + mx, y: t.y + my2, k: t.k };
     this.draws++;
     this.pending = false;
     this.compose();

@@ -132,6 +132,22 @@ describe('canvas renderer (large scenes)', () => {
     // the node is drawn where the layout put it, in the compute role's fill
     const [fx, fy] = await screenOf(page, 'n:conv_7', -30, 14);
     assert.ok(near(await pixel(page, fx, fy), await cssRgb(page, '--pl-compute-fill')), 'compute fill at conv_7');
+    // a pan step moves the cached raster with the view before any crisp redraw
+    const drawsBefore = await page.evaluate(() => window.__h.panes[0].canvasView.draws);
+    await page.evaluate(() => {
+      const pz = window.__h.panes[0].panZoom;
+      pz.t.x += 60;
+      pz.t.y += 30;
+      pz.apply();
+    });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const [gx, gy] = await screenOf(page, 'n:conv_7', -30, 14);
+    const rasterFrame = (await page.evaluate(() => window.__h.panes[0].canvasView.draws)) === drawsBefore;
+    assert.ok(
+      near(await pixel(page, gx, gy), await cssRgb(page, '--pl-compute-fill')),
+      `moved (raster: ${rasterFrame})`,
+    );
+    await settled(page);
     const [x, y] = await screenOf(page, 'n:conv_7');
     await page.mouse.click(x, y);
     await page.waitForSelector('.pl-drawer:not([hidden])');
