@@ -319,3 +319,57 @@ describe('canvas renderer draws what SVG draws', () => {
     }
   });
 });
+
+describe('canvas renderer in a compare view', () => {
+  it('hovering a node on one canvas pane marks its counterparts on the other', async () => {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(writePage('canvas-compare.html', []));
+    await page.waitForFunction(() => window.pt2eLens);
+    await page.evaluate(async (doc) => {
+      const host = document.createElement('div');
+      document.body.appendChild(host);
+      window.__h = window.pt2eLens.render(host, doc, { height: 560 });
+      await window.__h.ready;
+      for (const gv of window.__h.panes) {
+        gv.canvasThreshold = 0;
+        gv.expanded = new Set(gv.hier.groups.keys());
+        await gv.redraw();
+      }
+    }, fixture('real_compare.json'));
+    assert.deepEqual(await page.evaluate(() => window.__h.panes.map((p) => p.canvasMode)), [true, true]);
+    // a node of pane 0 that has a counterpart in pane 1 (the SVG path's hover rule: diffs kept + became)
+    const target = await page.evaluate(() => {
+      const [a, b] = window.__h.panes;
+      for (const [key, box] of a.placement.boxes) {
+        if (box.kind !== 'node') continue;
+        a.opts.onHover?.(box.id);
+        const hit = [...b.canvasView.marks.values()].some((m) => m.has('hover'));
+        a.opts.onHover?.(null);
+        if (hit) return key;
+      }
+      return null;
+    });
+    assert.ok(target, 'a node with a counterpart');
+    await page.evaluate((key) => {
+      const b = window.__h.panes[0].placement.boxes.get(key);
+      window.__h.panes[0].panZoom.centerOn(b.x, b.y);
+    }, target);
+    await page.waitForFunction(() => !window.__h.panes[0].canvasView.pending);
+    const [x, y] = await page.evaluate((key) => {
+      const gv = window.__h.panes[0];
+      const b = gv.placement.boxes.get(key);
+      const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
+      const t = gv.panZoom.t;
+      return [r.left + t.x + b.x * t.k, r.top + t.y + b.y * t.k];
+    }, target);
+    await page.mouse.move(x, y);
+    await page.waitForFunction(() => [...window.__h.panes[1].canvasView.marks.values()].some((m) => m.has('hover')));
+    await page.mouse.move(5, 5);
+    await page.waitForFunction(() => ![...window.__h.panes[1].canvasView.marks.values()].some((m) => m.has('hover')));
+    await page.screenshot({ path: join(ARTIFACTS, 'canvas-compare.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
