@@ -179,7 +179,8 @@ const inPage = {
     await gv.redraw();
     const t1 = performance.now();
     await window.__painted();
-    const svg = gv.el.querySelector('svg');
+    // a large scene is drawn on a canvas (its full draw is part of redraw()), a small one in SVG
+    const drawnEl = gv.canvasView?.el ?? gv.el.querySelector('svg');
     const ms = performance.now() - t0;
     return {
       t0,
@@ -187,21 +188,29 @@ const inPage = {
       layoutMs: gv.lastLayout.ms,
       draw: t1 - t0 - gv.lastLayout.ms,
       paint: ms - (t1 - t0),
-      drawn: Number(svg?.getAttribute('data-nodes') ?? NaN),
-      elements: svg ? svg.getElementsByTagName('*').length : null,
+      drawn: Number(drawnEl?.getAttribute('data-nodes') ?? NaN),
+      renderer: gv.canvasView ? 'canvas' : 'svg',
+      elements: gv.el.querySelector('.pl-canvas').getElementsByTagName('*').length,
     };
   },
-  // zoom out until the whole layout is inside the canvas: every node visible (small), nothing culled
-  showAll() {
+  // zoom out until the whole layout is inside the view: every node visible (small), nothing culled; on a
+  // canvas, time the crisp full draw of that view (sliced: its longest slice is in the long tasks)
+  async showAll() {
     const gv = window.__handle.panes.find((p) => p);
     const P = gv.placement;
     const pz = gv.pz;
-    const r = gv.el.querySelector('svg').getBoundingClientRect();
+    const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
     if (!P || !pz?.t || typeof pz.apply !== 'function') return { ok: false };
     const k = Math.min(r.width / (P.width + 40), r.height / (P.height + 40));
     pz.t = { k, x: (r.width - P.width * k) / 2, y: (r.height - P.height * k) / 2 };
     pz.apply();
-    return { ok: true, k, rect: [r.left, r.top, r.width, r.height] };
+    let fullDraw = null;
+    if (gv.canvasView) {
+      const t0 = performance.now();
+      await gv.canvasView.paint();
+      fullDraw = performance.now() - t0;
+    }
+    return { ok: true, k, rect: [r.left, r.top, r.width, r.height], fullDraw };
   },
   startFrames() {
     window.__frames = [];
@@ -294,7 +303,9 @@ async function measure(browser, url, doc) {
     expandAllDraw: all.draw,
     expandAllPaint: all.paint,
     drawn: all.drawn,
+    renderer: all.renderer,
     elements: all.elements,
+    fullDraw: shown.fullDraw ?? null,
     fps: pan?.fps ?? null,
     medianFrame: pan?.medianFrame ?? null,
     p90Frame: pan?.p90Frame ?? null,
@@ -408,17 +419,18 @@ function report(results, meta) {
   }
   console.log(
     '\nWhere the time goes (medians). sync = render() itself (parse, check, module groups, toolbar); layout = the' +
-      ' layout worker; DOM = building the SVG after layout; paint = style, layout and paint until two frames later.\n',
+      ' layout worker; DOM = building the SVG (or indexing and drawing the canvas) after layout; paint = style, layout' +
+      ' and paint until two frames later; full draw = a crisp canvas draw of the whole expanded graph (sliced).\n',
   );
   console.log(
-    '| graph | interactive: sync / layout / DOM / paint | expand: layout / DOM / paint | group expanded | expand all: layout / DOM / paint | nodes drawn (SVG elements) | frames: median / p90 / worst (count) | longest task: open / expand / all / pan |',
+    '| graph | interactive: sync / layout / DOM / paint | expand: layout / DOM / paint | group expanded | expand all: layout / DOM / paint | nodes drawn, renderer (elements) | full draw | frames: median / p90 / worst (count) | longest task: open / expand / all / pan |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   const parts = (...xs) => xs.map(fmt).join(' / ');
   for (const [name, r] of Object.entries(results)) {
     console.log(
       `| ${name} | ${parts(r.renderSync, r.firstLayout, r.firstDraw, r.firstPaint)} | ${parts(r.expandLayout, r.expandDraw, r.expandPaint)} | \`${r.expandKey}\` | ` +
-        `${parts(r.expandAllLayout, r.expandAllDraw, r.expandAllPaint)} | ${r.drawn} (${r.elements}) | ${parts(r.medianFrame, r.p90Frame, r.worstFrame)} (${r.framesSeen}) | ` +
+        `${parts(r.expandAllLayout, r.expandAllDraw, r.expandAllPaint)} | ${r.drawn}, ${r.renderer ?? 'svg'} (${r.elements}) | ${fmt(r.fullDraw ?? null)} | ${parts(r.medianFrame, r.p90Frame, r.worstFrame)} (${r.framesSeen}) | ` +
         `${parts(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan)} |`,
     );
   }

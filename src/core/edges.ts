@@ -8,19 +8,22 @@ import type { Scene } from './scene';
 import { AGG_EDGE, FLOAT_EDGE, INT_EDGE } from './styles';
 import type { Edge, Id } from './types';
 
+/** An edge's course in layout units: a cubic from the bottom of `a` to the top of `b`, or a smoothed polyline. */
+export type Curve =
+  | { kind: 'cubic'; sx: number; sy: number; tx: number; ty: number; dy: number }
+  | { kind: 'quad'; pts: Array<[number, number]> };
+
 /** From the bottom of `a` to the top of `b`. Between groups: out of the source's group along its right
  * margin, then dagre's route in the common group (around sibling boxes), then into the target's group
  * along its left margin; smoothed through the midpoints of the bends. */
-function edgePath(sc: Scene, a: Box, b: Box, src?: Id, dst?: Id): string {
+export function edgeCurve(sc: Scene, a: Box, b: Box, src?: Id, dst?: Id): Curve {
   const sx = a.x;
   const sy = a.y + a.h / 2;
   const tx = b.x;
   const ty = b.y - b.h / 2 - 2;
+  const cubic = (): Curve => ({ kind: 'cubic', sx, sy, tx, ty, dy: Math.max(18, Math.abs(ty - sy) / 2) });
   const pair = src && dst && sc.hier ? lcaItems(sc.hier, src, dst) : null;
-  if (!pair) {
-    const dy = Math.max(18, Math.abs(ty - sy) / 2);
-    return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty}`;
-  }
+  if (!pair) return cubic();
   const P = sc.placement;
   const route = P.routes.get(`${pair[0]}\u0000${pair[1]}`) ?? [];
   const A = P.boxes.get(pair[0]);
@@ -41,18 +44,54 @@ function edgePath(sc: Scene, a: Box, b: Box, src?: Id, dst?: Id): string {
   let mid = route.slice(1, -1);
   if ((exit.length || entry.length) && mid.length <= 1) mid = [];
   const pts: Array<[number, number]> = [[sx, sy], ...exit, ...mid, ...entry, [tx, ty]];
-  if (pts.length === 2) {
-    const dy = Math.max(18, Math.abs(ty - sy) / 2);
-    return `M${sx},${sy} C${sx},${sy + dy} ${tx},${ty - dy} ${tx},${ty}`;
-  }
-  let d = `M${sx},${sy}`;
+  return pts.length === 2 ? cubic() : { kind: 'quad', pts };
+}
+
+/** A curve's control points in order (quadratic segments through the midpoints of the bends). */
+export function curveSegments(c: Curve): { start: [number, number]; quads: Array<[number, number, number, number]> } {
+  if (c.kind === 'cubic') return { start: [c.sx, c.sy], quads: [] };
+  const pts = c.pts;
+  const quads: Array<[number, number, number, number]> = [];
   for (let i = 1; i < pts.length - 1; i++) {
     const [x, y] = pts[i];
     const [nx, ny] = pts[i + 1];
     const last = i === pts.length - 2;
-    d += ` Q${x},${y} ${last ? nx : (x + nx) / 2},${last ? ny : (y + ny) / 2}`;
+    quads.push([x, y, last ? nx : (x + nx) / 2, last ? ny : (y + ny) / 2]);
   }
+  return { start: pts[0], quads };
+}
+
+/** SVG path data of a curve. */
+export function curveD(c: Curve): string {
+  if (c.kind === 'cubic') return `M${c.sx},${c.sy} C${c.sx},${c.sy + c.dy} ${c.tx},${c.ty - c.dy} ${c.tx},${c.ty}`;
+  const { start, quads } = curveSegments(c);
+  let d = `M${start[0]},${start[1]}`;
+  for (const [x, y, ex, ey] of quads) d += ` Q${x},${y} ${ex},${ey}`;
   return d;
+}
+
+/** Bounding rectangle of a curve (its control points, which contain it). */
+export function curveBounds(c: Curve): { x: number; y: number; w: number; h: number } {
+  const pts: Array<[number, number]> =
+    c.kind === 'cubic'
+      ? [
+          [c.sx, c.sy],
+          [c.sx, c.sy + c.dy],
+          [c.tx, c.ty - c.dy],
+          [c.tx, c.ty],
+        ]
+      : c.pts;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const [x, y] of pts) {
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x);
+    y1 = Math.max(y1, y);
+  }
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
 /** Does the segment cross a drawn node or closed group other than `skip`? (slab test; always true on
@@ -87,11 +126,10 @@ function blocked(sc: Scene, x1: number, y1: number, x2: number, y2: number, skip
   return false;
 }
 
-/** A short labelled edge into `b` from a widely shared producer (drawn instead of a long edge). */
-function stub(sc: Scene, src: Id, b: Box, dst: Id | null, onPick: (id: Id) => void): SVGElement {
+/** A short labelled edge from a widely shared producer (drawn instead of a long edge). */
+function stub(sc: Scene, it: { src: Id; dst: Id | null; x: number; y: number }, onPick: (id: Id) => void): SVGElement {
   const d = sc.doc;
-  const x = b.x - b.w / 2 + 14;
-  const y = b.y - b.h / 2;
+  const { src, dst, x, y } = it;
   const g = s(d, 'g', { class: 'pl-stub', 'data-src': src, ...(dst ? { 'data-dst': dst } : {}) });
   g.appendChild(
     s(d, 'path', {
@@ -101,13 +139,15 @@ function stub(sc: Scene, src: Id, b: Box, dst: Id | null, onPick: (id: Id) => vo
     }),
   );
   g.appendChild(s(d, 'text', { class: 'pl-stub-label', x: x + 4, y: y - 9 }, truncate(src, 24)));
-  g.appendChild(s(d, 'title', undefined, `from ${src} (shared by many nodes; drawn as a stub)`));
+  g.appendChild(s(d, 'title', undefined, stubTitle(src)));
   g.addEventListener('click', (ev) => {
     ev.stopPropagation();
     onPick(src);
   });
   return g;
 }
+
+export const stubTitle = (src: Id): string => `from ${src} (shared by many nodes; drawn as a stub)`;
 
 function anchorOf(sc: Scene, x: { edge: [Id, Id] } | { node: Id }): [number, number] | null {
   const P = sc.placement;
@@ -134,53 +174,83 @@ export function intDtype(f: Facts, e: Edge): string | null {
   return null;
 }
 
-/** Data edges (aggregated between closed groups; stubs for widely shared producers) into `layer`. */
-export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (id: Id) => void): void {
-  const d = sc.doc;
+/** One drawn edge, whatever draws it (SVG here, canvas-draw.ts on a canvas). */
+export type EdgeItem =
+  | {
+      kind: 'edge';
+      curve: Curve;
+      src: Id;
+      dst: Id;
+      /** int dtype carried, or null */
+      dtype: string | null;
+      /** the input spec colouring it, or null */
+      spec: string | null;
+      color: string;
+      /** between different groups: not routed around boxes, drawn lighter */
+      faint: boolean;
+      /** the target box's top-left area, where an int edge's dtype label goes */
+      at: [number, number];
+    }
+  | {
+      kind: 'agg';
+      curve: Curve;
+      /** box keys of the two ends */
+      ra: string;
+      rb: string;
+      count: number;
+      int: number;
+      dtype: string | null;
+      at: [number, number];
+    }
+  | { kind: 'stub'; src: Id; dst: Id | null; x: number; y: number };
+
+/** Data edges of the current placement (aggregated between closed groups; stubs for widely shared producers),
+ * in drawing order. */
+export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
+  return [...edgeItemGen(sc, edges)];
+}
+
+/** edgeItems one at a time (the canvas builds its index in slices). */
+export function* edgeItemGen(sc: Scene, edges: Edge[]): Generator<EdgeItem> {
   const P = sc.placement;
   const f = sc.facts;
   const agg = new Map<string, { n: number; src: Id; dst: Id; int: number; dtype: string | null }>();
-  const stubs = new Map<string, number>();
+  const stubs = new Set<string>();
   for (const e of edges) {
     const ra = sc.repOf.get(e.src);
     const rb = sc.repOf.get(e.dst);
     if (!ra || !rb || ra === rb) continue;
     if (sc.hier.stubbed.has(e.src)) {
       const k = `${e.src}\u0000${rb}`;
-      const seen = stubs.get(k) ?? 0;
-      stubs.set(k, seen + 1);
-      if (seen === 0) layer.appendChild(stub(sc, e.src, P.boxes.get(rb)!, rb.startsWith('n:') ? e.dst : null, onPick));
+      if (!stubs.has(k)) {
+        stubs.add(k);
+        const b = P.boxes.get(rb)!;
+        yield {
+          kind: 'stub',
+          src: e.src,
+          dst: rb.startsWith('n:') ? e.dst : null,
+          x: b.x - b.w / 2 + 14,
+          y: b.y - b.h / 2,
+        };
+      }
       continue;
     }
     if (ra.startsWith('n:') && rb.startsWith('n:')) {
       const a = P.boxes.get(ra)!;
       const b = P.boxes.get(rb)!;
-      const p = s(d, 'path', {
-        class: 'pl-edge',
-        d: edgePath(sc, a, b, e.src, e.dst),
-        'data-src': e.src,
-        'data-dst': e.dst,
-      });
-      // an edge between different groups is not routed around boxes: draw it lighter
-      if (sc.hier.parentOf.get(e.src) !== sc.hier.parentOf.get(e.dst)) p.setAttribute('opacity', '0.55');
       const dtype = intDtype(f, e);
-      const spec = f.edgeSpec(e.src, e.dst);
-      let color = FLOAT_EDGE;
-      if (dtype) {
-        p.setAttribute('class', 'pl-edge pl-int');
-        p.setAttribute('data-dtype', dtype);
-        color = INT_EDGE;
-        p.appendChild(s(d, 'title', undefined, `${dtype} tensor (${e.src} → ${e.dst})`));
-        layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: b.x + 4, y: b.y - b.h / 2 - 6 }, dtype));
-      } else if (spec) {
-        color = f.specColor(spec);
-        p.setAttribute('class', 'pl-edge pl-spec');
-        p.setAttribute('style', `stroke:${color}`);
-        p.setAttribute('data-spec', spec);
-        p.appendChild(s(d, 'title', undefined, `input spec ${spec} (${e.src} → ${e.dst})`));
-      }
-      p.setAttribute('marker-end', `url(#${sc.marker(color)})`);
-      layer.appendChild(p);
+      const spec = dtype ? null : f.edgeSpec(e.src, e.dst);
+      yield {
+        kind: 'edge',
+        curve: edgeCurve(sc, a, b, e.src, e.dst),
+        src: e.src,
+        dst: e.dst,
+        dtype,
+        spec: spec ?? null,
+        color: dtype ? INT_EDGE : spec ? f.specColor(spec) : FLOAT_EDGE,
+        faint: sc.hier.parentOf.get(e.src) !== sc.hier.parentOf.get(e.dst),
+        at: [b.x + 4, b.y - b.h / 2 - 6],
+      };
     } else {
       const k = `${ra}\u0000${rb}`;
       const dtype = intDtype(f, e);
@@ -199,32 +269,78 @@ export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (
     const a = P.boxes.get(ra);
     const b = P.boxes.get(rb);
     if (!a || !b) continue;
-    // edges between closed groups keep their int8 mark: one int tensor among them marks the bundle
-    const p = s(d, 'path', {
-      class: int ? 'pl-edge pl-agg pl-int' : 'pl-edge pl-agg',
-      d: edgePath(sc, a, b, src, dst),
-      'data-src': ra,
-      'data-dst': rb,
-      'marker-end': `url(#${sc.marker(int ? INT_EDGE : AGG_EDGE)})`,
-    });
-    p.appendChild(
-      s(
-        d,
-        'title',
-        undefined,
-        `${count} edge${count > 1 ? 's' : ''}${int ? `, ${int} carrying ${dtype} tensors` : ''}`,
-      ),
-    );
-    layer.appendChild(p);
-    if (int && dtype)
-      layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: b.x + 4, y: b.y - b.h / 2 - 6 }, dtype));
+    yield {
+      kind: 'agg',
+      curve: edgeCurve(sc, a, b, src, dst),
+      ra,
+      rb,
+      count,
+      int,
+      dtype,
+      at: [b.x + 4, b.y - b.h / 2 - 6],
+    };
   }
 }
 
-/** Dashed links from each use of a SharedQuantizationSpec to what it is shared with. */
-export function drawSharedLinks(sc: Scene, layer: SVGElement): void {
+/** Data edges (aggregated between closed groups; stubs for widely shared producers) into `layer`. */
+export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (id: Id) => void): void {
   const d = sc.doc;
+  for (const it of edgeItems(sc, edges)) {
+    if (it.kind === 'stub') {
+      layer.appendChild(stub(sc, it, onPick));
+    } else if (it.kind === 'edge') {
+      const p = s(d, 'path', { class: 'pl-edge', d: curveD(it.curve), 'data-src': it.src, 'data-dst': it.dst });
+      // an edge between different groups is not routed around boxes: draw it lighter
+      if (it.faint) p.setAttribute('opacity', '0.55');
+      if (it.dtype) {
+        p.setAttribute('class', 'pl-edge pl-int');
+        p.setAttribute('data-dtype', it.dtype);
+        p.appendChild(s(d, 'title', undefined, `${it.dtype} tensor (${it.src} → ${it.dst})`));
+        layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: it.at[0], y: it.at[1] }, it.dtype));
+      } else if (it.spec) {
+        p.setAttribute('class', 'pl-edge pl-spec');
+        p.setAttribute('style', `stroke:${it.color}`);
+        p.setAttribute('data-spec', it.spec);
+        p.appendChild(s(d, 'title', undefined, `input spec ${it.spec} (${it.src} → ${it.dst})`));
+      }
+      p.setAttribute('marker-end', `url(#${sc.marker(it.color)})`);
+      layer.appendChild(p);
+    } else {
+      // edges between closed groups keep their int8 mark: one int tensor among them marks the bundle
+      const p = s(d, 'path', {
+        class: it.int ? 'pl-edge pl-agg pl-int' : 'pl-edge pl-agg',
+        d: curveD(it.curve),
+        'data-src': it.ra,
+        'data-dst': it.rb,
+        'marker-end': `url(#${sc.marker(it.int ? INT_EDGE : AGG_EDGE)})`,
+      });
+      p.appendChild(s(d, 'title', undefined, aggTitle(it.count, it.int, it.dtype)));
+      layer.appendChild(p);
+      if (it.int && it.dtype)
+        layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: it.at[0], y: it.at[1] }, it.dtype));
+    }
+  }
+}
+
+export function aggTitle(count: number, int: number, dtype: string | null): string {
+  return `${count} edge${count > 1 ? 's' : ''}${int ? `, ${int} carrying ${dtype} tensors` : ''}`;
+}
+
+/** One dashed SharedQuantizationSpec link: from a use of the spec to what it is shared with. */
+export interface SharedItem {
+  p0: [number, number];
+  p1: [number, number];
+  /** quadratic control point */
+  c: [number, number];
+  spec: string;
+  color: string;
+  title: string;
+}
+
+/** The SharedQuantizationSpec links of the current placement (both ends drawn as nodes). */
+export function sharedItems(sc: Scene): SharedItem[] {
   const f = sc.facts;
+  const out: SharedItem[] = [];
   for (const a of f.snap.annotations) {
     const uses: Array<{ from: { edge: [Id, Id] } | { node: Id }; spec: string }> = [];
     for (const i of a.inputs) if (i.spec) uses.push({ from: { edge: [i.src, a.node] }, spec: i.spec });
@@ -235,25 +351,31 @@ export function drawSharedLinks(sc: Scene, layer: SVGElement): void {
       const p0 = anchorOf(sc, u.from);
       const p1 = anchorOf(sc, sp.shared_with);
       if (!p0 || !p1) continue;
-      const mx = (p0[0] + p1[0]) / 2 + 40;
-      const my = (p0[1] + p1[1]) / 2;
-      const color = f.specColor(u.spec);
-      const path = s(d, 'path', {
-        class: 'pl-shared',
-        d: `M${p0[0]},${p0[1]} Q${mx},${my} ${p1[0]},${p1[1]}`,
-        style: `stroke:${color}`,
-        'data-spec': u.spec,
-        'marker-end': `url(#${sc.marker(color)})`,
+      out.push({
+        p0,
+        p1,
+        c: [(p0[0] + p1[0]) / 2 + 40, (p0[1] + p1[1]) / 2],
+        spec: u.spec,
+        color: f.specColor(u.spec),
+        title: `${u.spec} SharedQuantizationSpec → ${'edge' in sp.shared_with ? `edge ${sp.shared_with.edge.join(' → ')}` : `node ${sp.shared_with.node}`}`,
       });
-      path.appendChild(
-        s(
-          d,
-          'title',
-          undefined,
-          `${u.spec} SharedQuantizationSpec → ${'edge' in sp.shared_with ? `edge ${sp.shared_with.edge.join(' → ')}` : `node ${sp.shared_with.node}`}`,
-        ),
-      );
-      layer.appendChild(path);
     }
+  }
+  return out;
+}
+
+/** Dashed links from each use of a SharedQuantizationSpec to what it is shared with. */
+export function drawSharedLinks(sc: Scene, layer: SVGElement): void {
+  const d = sc.doc;
+  for (const it of sharedItems(sc)) {
+    const path = s(d, 'path', {
+      class: 'pl-shared',
+      d: `M${it.p0[0]},${it.p0[1]} Q${it.c[0]},${it.c[1]} ${it.p1[0]},${it.p1[1]}`,
+      style: `stroke:${it.color}`,
+      'data-spec': it.spec,
+      'marker-end': `url(#${sc.marker(it.color)})`,
+    });
+    path.appendChild(s(d, 'title', undefined, it.title));
+    layer.appendChild(path);
   }
 }

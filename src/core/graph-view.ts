@@ -1,8 +1,13 @@
-// One pane: an SVG drawing of one Snapshot with module groups, search, selection and details. Drawing is
-// in nodes.ts / edges.ts, zoom and pan in pan-zoom.ts, layout in hier-layout.ts.
+// One pane: a drawing of one Snapshot with module groups, search, selection and details. Small scenes are SVG
+// (nodes.ts / edges.ts: every element has its events, tooltip and styles); scenes with more boxes than
+// CANVAS_THRESHOLD are drawn on a canvas (canvas-view.ts) with a minimap. Zoom and pan in pan-zoom.ts, layout
+// in hier-layout.ts.
 
 import { badgesOf, badgesWidth, type Summary, summarize } from './badges';
 import { type NoteBox, noteBox } from './callout';
+import type { Mark } from './canvas-draw';
+import { bucket, CANVAS_THRESHOLD, type Hit, useCanvas } from './canvas-index';
+import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h, s } from './dom';
 import { drawEdges, drawSharedLinks } from './edges';
@@ -13,6 +18,7 @@ import { collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layo
 import { EN, type Tr } from './i18n';
 import type { LayoutClient } from './layout-client';
 import { legend } from './legend';
+import { Minimap } from './minimap';
 import { BADGE_ROW_H, drawGroup, drawNode } from './nodes';
 import { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
@@ -74,6 +80,14 @@ export class GraphView {
   private id = ++uid;
   private destroyed = false;
   private pz: PanZoom | null = null;
+  /** the graph area (holds the SVG, or the canvas and minimap of a large scene) */
+  private area: HTMLElement | null = null;
+  private cv: CanvasView | null = null;
+  private map: Minimap | null = null;
+  /** the current scene is drawn on the canvas */
+  canvasMode = false;
+  /** drawn boxes above which the canvas draws (a test or an embedder may move it) */
+  canvasThreshold = CANVAS_THRESHOLD;
   private doc: Document;
   private heat: Heat | null;
   private t: Tr;
@@ -188,7 +202,8 @@ export class GraphView {
     canvas.appendChild(svg);
     stage.append(canvas, this.drawer);
     this.svg = svg;
-    this.pz = new PanZoom(svg, this.viewport, canvas, () => this.placement, this.t);
+    this.area = canvas;
+    this.pz = new PanZoom(canvas, this.viewport, canvas, () => this.placement, this.t);
     const lg = legend(this.doc, this.facts, this.nodes, {
       heat: this.heat,
       marks: this.opts.marks,
@@ -213,9 +228,14 @@ export class GraphView {
         const t1 = typeof performance !== 'undefined' ? performance.now() : Date.now();
         this.lastLayout = { ms: t1 - t0, computed: this.placement.computed };
         if (this.destroyed) return;
-        this.draw();
+        await this.draw();
+        if (this.destroyed) return;
         if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
         if (!this.pz!.fitted) this.pz!.fit();
+        if (this.canvasMode) {
+          this.map?.setPlacement(this.placement!);
+          await this.cv!.paint();
+        }
       });
     return this.busy;
   }
@@ -251,7 +271,7 @@ export class GraphView {
     return id;
   }
 
-  private draw(): void {
+  private async draw(): Promise<void> {
     const d = this.doc;
     const vp = this.viewport!;
     clear(vp);
@@ -259,6 +279,14 @@ export class GraphView {
     this.groupEls.clear();
     this.computeReps();
     const P = this.placement!;
+    let nodeCount = 0;
+    let groupCount = 0;
+    for (const b of P.boxes.values()) {
+      if (b.kind === 'node') nodeCount++;
+      else if (b.kind === 'collapsed') groupCount++;
+    }
+    this.canvasMode = useCanvas(nodeCount + groupCount, this.canvasThreshold);
+    this.showRenderer();
     const sc: Scene = {
       doc: d,
       facts: this.facts,
@@ -279,38 +307,128 @@ export class GraphView {
     vp.append(gGroups, gEdges, gNodes, gLinks);
     const pick = (id: Id): void => void this.select(id, { notify: true });
     const toggle = (key: string): void => void this.toggle(key);
-    let nodeCount = 0;
-    let groupCount = 0;
-    for (const b of P.boxes.values()) {
-      if (b.kind === 'node') {
-        const el = drawNode(sc, b, pick);
-        const id = b.id!;
-        el.addEventListener('mouseenter', () => this.opts.onHover?.(id));
-        el.addEventListener('mouseleave', () => this.opts.onHover?.(null));
-        this.nodeEls.set(id, el);
-        gNodes.appendChild(el);
-        nodeCount++;
-      } else {
-        const el = drawGroup(sc, b, toggle);
-        this.groupEls.set(b.group!.key, el);
-        // a closed group sits above the edges, like a node; an open one is a frame below them
-        (b.kind === 'collapsed' ? gNodes : gGroups).appendChild(el);
-        if (b.kind === 'collapsed') groupCount++;
+    if (this.canvasMode) await this.cv!.setScene(sc, this.edges);
+    else {
+      for (const b of P.boxes.values()) {
+        if (b.kind === 'node') {
+          const el = drawNode(sc, b, pick);
+          const id = b.id!;
+          el.addEventListener('mouseenter', () => this.opts.onHover?.(id));
+          el.addEventListener('mouseleave', () => this.opts.onHover?.(null));
+          this.nodeEls.set(id, el);
+          gNodes.appendChild(el);
+        } else {
+          const el = drawGroup(sc, b, toggle);
+          this.groupEls.set(b.group!.key, el);
+          // a closed group sits above the edges, like a node; an open one is a frame below them
+          (b.kind === 'collapsed' ? gNodes : gGroups).appendChild(el);
+        }
       }
+      drawEdges(sc, gEdges, this.edges, (id) => void this.select(id, { reveal: true, notify: true }));
+      drawSharedLinks(sc, gLinks);
     }
-    drawEdges(sc, gEdges, this.edges, (id) => void this.select(id, { reveal: true, notify: true }));
-    drawSharedLinks(sc, gLinks);
-    this.svg!.setAttribute('data-nodes', String(nodeCount));
-    this.svg!.setAttribute('data-groups', String(groupCount));
+    for (const el of [this.svg!, this.cv?.el])
+      if (el) {
+        el.setAttribute('data-nodes', String(nodeCount));
+        el.setAttribute('data-groups', String(groupCount));
+      }
     const stage = this.facts.snap.stage ? `${this.facts.snap.stage} · ` : '';
     this.status.textContent =
       stage + this.t('ui.status', { total: this.nodes.length, shown: nodeCount, groups: groupCount });
-    this.applyClasses();
+    this.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status.textContent}`);
+    this.applyClasses(false);
+  }
+
+  /** Show the SVG or the canvas (created on first need) for the scene about to be drawn. */
+  private showRenderer(): void {
+    if (this.canvasMode && !this.cv) {
+      this.cv = new CanvasView(
+        this.doc,
+        this.area!,
+        this.pz!,
+        {
+          pick: (id) => void this.select(id, { notify: true }),
+          toggle: (key) => void this.toggle(key),
+          hover: (id) => this.opts.onHover?.(id),
+          tip: (hit) => this.tipOf(hit),
+        },
+        this.t('ui.graph_label'),
+      );
+      this.map = new Minimap(this.doc, this.area!, this.pz!, this.t);
+      this.cv.onFrame = () => this.map?.update();
+      this.cv.onTheme = () => {
+        if (this.placement) this.map?.setPlacement(this.placement);
+      };
+      this.area!.append(this.cv.el, this.map.el);
+    }
+    this.svg!.style.display = this.canvasMode ? 'none' : '';
+    if (this.cv) {
+      this.cv.active = this.canvasMode;
+      this.cv.el.style.display = this.canvasMode ? '' : 'none';
+    }
+    if (this.map) this.map.el.style.display = this.canvasMode ? '' : 'none';
+  }
+
+  /** Tooltip of a canvas target (the SVG path's <title> text, shortened). */
+  private tipOf(hit: Hit): string {
+    if (hit.kind === 'node') {
+      const n = this.facts.nodes.get(hit.id);
+      if (!n) return hit.id;
+      const tip = [`${n.id}: ${n.target_full}`, this.t('ui.tip.role', { role: this.t(`ui.role.${n.role}`) })];
+      if (n.shape) tip.push(this.t('ui.tip.shape', { shape: `[${n.shape.join(', ')}] ${n.dtype ?? ''}` }));
+      const heat = this.heat?.of(n.id);
+      if (heat) tip.push(heat.text);
+      const note = this.opts.notes?.[n.id];
+      if (note) tip.push(this.t('ui.tip.note', { note }));
+      return tip.join('\n');
+    }
+    const g = this.hier?.groups.get(hit.group);
+    if (!g) return hit.group;
+    return this.t(hit.kind === 'collapsed' ? 'ui.group.tip_open' : 'ui.group.tip_close', {
+      what: g.synthetic ? this.t('ui.group.section', { label: g.label }) : `${g.path} · ${g.cls}`,
+      n: g.total,
+    });
+  }
+
+  /** Highlights by box key for the canvas: what applyClasses sets as classes on SVG elements. */
+  private canvasMarks(): Map<string, Set<Mark>> {
+    const out = new Map<string, Set<Mark>>();
+    const boxes = this.placement?.boxes;
+    if (!boxes) return out;
+    const add = (key: string, m: Mark): void => {
+      bucket(out, key, () => new Set<Mark>()).add(m);
+    };
+    const mark = (ids: Iterable<Id>, m: Mark): void => {
+      for (const id of ids) {
+        if (boxes.has(nodeKey(id))) add(nodeKey(id), m);
+        else {
+          const r = this.repOf.get(id);
+          if (r?.startsWith('g:')) add(r, m);
+        }
+      }
+    };
+    const mk = this.opts.marks;
+    if (mk) {
+      for (const id of mk.removed) if (boxes.has(nodeKey(id))) add(nodeKey(id), 'removed');
+      for (const id of mk.added) if (boxes.has(nodeKey(id))) add(nodeKey(id), 'added');
+    }
+    mark(this.matches, 'match');
+    mark(this.counter, 'counterpart');
+    mark(this.hovered, 'hover');
+    if (this.selected) mark([this.selected], 'selected');
+    return out;
   }
 
   // ---- selection, search, marks -------------------------------------------------------------
 
-  private applyClasses(): void {
+  private applyClasses(paint = true): void {
+    if (this.canvasMode) {
+      const marks = this.canvasMarks();
+      // the redraw that placed the scene paints it once the view is fitted
+      if (paint) void this.cv!.setMarks(marks);
+      else this.cv!.marks = marks;
+      return;
+    }
     const mark = (ids: Iterable<Id>, cls: string): void => {
       for (const id of ids) {
         const el = this.nodeEls.get(id);
@@ -474,8 +592,19 @@ export class GraphView {
     if (this.pz && !this.pz.fitted) this.pz.fit();
   }
 
+  /** the canvas renderer, when the scene is large enough to use it */
+  get canvasView(): CanvasView | null {
+    return this.canvasMode ? this.cv : null;
+  }
+
+  /** the large scene's overview map */
+  get minimap(): Minimap | null {
+    return this.canvasMode ? this.map : null;
+  }
+
   destroy(): void {
     this.destroyed = true;
+    this.cv?.destroy();
     this.pz?.destroy();
   }
 }

@@ -1,4 +1,4 @@
-// Zoom, pan, fit and centring of one pane's SVG viewport. Fit never shrinks text below a readable size
+// Zoom, pan, fit and centring of one pane's view (the SVG viewport's transform, or what a canvas draws at). Fit never shrinks text below a readable size
 // (past that the graph is panned, not shrunk); the view re-fits when its container changes size until the
 // user moves it; the wheel zooms only with Ctrl/⌘ or after a click into the graph (as map widgets do),
 // otherwise it scrolls the page. Panes of one compare view share their scale (ScaleLink).
@@ -55,13 +55,16 @@ export class PanZoom {
   /** zoom with the plain wheel (after a click into the graph, until the pointer leaves it) */
   active = false;
   link: ScaleLink | null = null;
+  /** called after every change of `t` (the canvas renderer and the minimap follow it) */
+  readonly listeners: Array<() => void> = [];
   private resize: ResizeObserver | null = null;
   private lastSize = '';
   private hint: HTMLElement;
   private hintTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private svg: SVGSVGElement,
+    /** the element that takes the pointer and gives the size (the pane's graph area) */
+    private surface: Element,
     private viewport: SVGElement,
     private canvas: HTMLElement,
     private placement: () => Placement | null,
@@ -83,7 +86,7 @@ export class PanZoom {
   }
 
   private onResize(): void {
-    const r = this.svg.getBoundingClientRect();
+    const r = this.surface.getBoundingClientRect();
     if (!r.width || !this.placement()) return;
     const key = `${Math.round(r.width)}x${Math.round(r.height)}`;
     if (key === this.lastSize && this.fitted) return;
@@ -94,16 +97,32 @@ export class PanZoom {
 
   apply(): void {
     this.viewport.setAttribute('transform', `translate(${this.t.x},${this.t.y}) scale(${this.t.k})`);
+    for (const f of this.listeners) f();
+  }
+
+  /** Centre the view on layout point (x, y) at the current scale (the minimap's click). */
+  panTo(x: number, y: number): void {
+    const [cw, ch] = this.size();
+    this.t.x = cw / 2 - x * this.t.k;
+    this.t.y = ch / 2 - y * this.t.k;
+    this.fitted = true;
+    this.userMoved = true;
+    this.apply();
+  }
+
+  /** The view's size in px. */
+  viewSize(): [number, number] {
+    return this.size();
   }
 
   private size(): [number, number] {
-    const r = this.svg.getBoundingClientRect();
+    const r = this.surface.getBoundingClientRect();
     return [r.width || 800, r.height || 520];
   }
 
   /** has a drawing and a size (a hidden pane has none) */
   measurable(): boolean {
-    return this.placement() !== null && this.svg.getBoundingClientRect().width > 0;
+    return this.placement() !== null && this.surface.getBoundingClientRect().width > 0;
   }
 
   /** the scale a fit of this pane alone would use */
@@ -133,7 +152,7 @@ export class PanZoom {
       x = Math.min(MARGIN * k, Math.max(cw - (P.width + MARGIN) * k, cw / 2 - top * k));
     }
     this.t = { k, x, y: MARGIN * k };
-    this.fitted = this.svg.getBoundingClientRect().width > 0;
+    this.fitted = this.surface.getBoundingClientRect().width > 0;
     this.userMoved = false;
     this.apply();
   }
@@ -188,16 +207,17 @@ export class PanZoom {
   }
 
   private bind(): void {
-    const svg = this.svg;
-    svg.addEventListener(
+    const el = this.surface;
+    el.addEventListener(
       'wheel',
-      (e: WheelEvent) => {
+      (ev: Event) => {
+        const e = ev as WheelEvent;
         if (!(e.ctrlKey || e.metaKey || this.active)) {
           this.showHint(); // let the page scroll
           return;
         }
         e.preventDefault();
-        const r = svg.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
         const px = e.clientX - r.left;
         const py = e.clientY - r.top;
         const k = Math.max(0.02, Math.min(4, this.t.k * Math.exp(-e.deltaY * 0.0015)));
@@ -211,11 +231,13 @@ export class PanZoom {
       { passive: false },
     );
     let drag: { x: number; y: number; tx: number; ty: number } | null = null;
-    svg.addEventListener('pointerdown', (e: PointerEvent) => {
+    el.addEventListener('pointerdown', (ev: Event) => {
+      const e = ev as PointerEvent;
       this.setActive(true);
       if (e.button === 0) drag = { x: e.clientX, y: e.clientY, tx: this.t.x, ty: this.t.y };
     });
-    svg.addEventListener('pointermove', (e: PointerEvent) => {
+    el.addEventListener('pointermove', (ev: Event) => {
+      const e = ev as PointerEvent;
       if (!drag) return;
       const dx = e.clientX - drag.x;
       const dy = e.clientY - drag.y;
@@ -227,13 +249,13 @@ export class PanZoom {
     const end = (): void => {
       drag = null;
     };
-    svg.addEventListener('pointerup', end);
-    svg.addEventListener('pointerleave', () => {
+    el.addEventListener('pointerup', end);
+    el.addEventListener('pointerleave', () => {
       end();
       this.setActive(false);
     });
-    svg.addEventListener('keydown', (e: KeyboardEvent) => {
-      if (e.key === 'Escape') this.setActive(false);
+    el.addEventListener('keydown', (ev: Event) => {
+      if ((ev as KeyboardEvent).key === 'Escape') this.setActive(false);
     });
   }
 

@@ -118,6 +118,12 @@ ${DARK_SCOPES}{${themeVars(DARK)};color-scheme:dark}
 .pt2e-lens .pl-hint{position:absolute;left:50%;top:8px;transform:translateX(-50%);background:var(--pl-raised);color:var(--pl-fg);border:1px solid var(--pl-border);border-radius:4px;padding:3px 10px;font-size:12px;pointer-events:none;opacity:0;transition:opacity .2s}
 .pt2e-lens .pl-hint.pl-show{opacity:.95}
 .pt2e-lens .pl-canvas.pl-active{outline:1px dashed var(--pl-muted);outline-offset:-2px}
+.pt2e-lens .pl-canvas canvas.pl-raster{position:absolute;inset:0;width:100%;height:100%;display:block;outline:none}
+.pt2e-lens .pl-canvas canvas.pl-raster:focus-visible{outline:2px solid var(--pl-match);outline-offset:-2px}
+.pt2e-lens .pl-minimap{position:absolute;left:6px;bottom:6px;z-index:1;display:flex;align-items:flex-end;gap:2px;cursor:default}
+.pt2e-lens .pl-minimap canvas.pl-minimap-map{width:168px;height:112px;background:var(--pl-bg);border:1px solid var(--pl-border);border-radius:4px;box-shadow:0 1px 4px rgba(0,0,0,.18);cursor:crosshair;touch-action:none}
+.pt2e-lens .pl-minimap.pl-closed canvas.pl-minimap-map{display:none}
+.pt2e-lens .pl-minimap .pl-minimap-toggle{font-size:11px;padding:0 5px;opacity:.9}
 .pt2e-lens .pl-legend{display:flex;flex-wrap:wrap;gap:4px 10px;padding:4px 6px;font-size:12px;color:var(--pl-muted);border-top:1px solid var(--pl-border)}
 .pt2e-lens .pl-swatch{display:inline-block;width:11px;height:11px;border:2px solid;border-radius:2px;margin-right:3px;vertical-align:-1px}
 .pt2e-lens .pl-line{display:inline-block;width:18px;height:0;border-top:3px solid;margin-right:4px;vertical-align:3px}

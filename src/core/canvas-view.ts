@@ -1,0 +1,372 @@
+// A pane's drawing on a 2D canvas, for scenes too large for SVG (canvas-index.ts says when). Items are indexed
+// on a grid once per layout; a full draw culls to the view, picks the detail level for the zoom, and runs in
+// slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the view pans or
+// zooms, each frame only transforms that raster; the crisp draw follows once the view is still.
+import {
+  colorResolver,
+  drawEdgeItems,
+  drawFrames,
+  drawSolids,
+  type Mark,
+  markStroke,
+  outline,
+  type Paint,
+} from './canvas-draw';
+import {
+  addHit,
+  boxRect,
+  detailAt,
+  GridIndex,
+  type Hit,
+  type HitEntry,
+  hitTest,
+  type Rect,
+  viewRect,
+} from './canvas-index';
+import { h } from './dom';
+import { curveBounds, type EdgeItem, edgeItemGen, type SharedItem, sharedItems } from './edges';
+import { type Box, HEADER } from './hier-layout';
+import type { PanZoom } from './pan-zoom';
+import type { Scene } from './scene';
+import type { Edge } from './types';
+
+export interface CanvasHost {
+  /** a click on a node */
+  pick(id: string): void;
+  /** a click on a closed group or an open group's header */
+  toggle(key: string): void;
+  /** the pointer entered a node (null: left it) */
+  hover(id: string | null): void;
+  /** tooltip text of a target */
+  tip(hit: Hit): string;
+}
+
+/** How long a slice of a full draw may run before it yields (ms). */
+const SLICE_MS = 30;
+/** How far the raster reaches past each side of the view, as a fraction of the view's size. */
+const RASTER_MARGIN = 0.25;
+/** Quiet time after the last pan/zoom step before the crisp draw (ms). */
+const IDLE_MS = 140;
+
+const NONE: Rect = { x: 0, y: 0, w: 1, h: 1 };
+
+/** Let the page run (input, frames) before the next slice: a message, not setTimeout (clamped to ≥ 4 ms when nested). */
+function yieldTask(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
+  return new Promise((r) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => r();
+    ch.port2.postMessage(null);
+  });
+}
+
+export class CanvasView {
+  readonly el: HTMLCanvasElement;
+  private raster: HTMLCanvasElement;
+  private work: HTMLCanvasElement;
+  /** the transform the raster was drawn at, in the raster's own px (null: nothing drawn yet) */
+  private rasterT: { x: number; y: number; k: number } | null = null;
+  private gen = 0;
+  private frameReq = 0;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  private sc: Scene | null = null;
+  private frames = new GridIndex<Box>(NONE);
+  private solids = new GridIndex<Box>(NONE);
+  private edges = new GridIndex<EdgeItem>(NONE);
+  private shared: SharedItem[] = [];
+  private hits = new GridIndex<HitEntry>(NONE);
+  private sceneGen = 0;
+  marks = new Map<string, Set<Mark>>();
+  private hoverKey: string | null = null;
+  private down: { x: number; y: number } | null = null;
+  /** full draws completed (tests and the bench read it) */
+  draws = 0;
+  /** a crisp draw is due or under way (the screen shows a transformed raster until it is done) */
+  pending = false;
+  /** the pane shows this canvas (false while a small scene is drawn in SVG: nothing here runs then) */
+  active = true;
+  /** called after each composed frame (the minimap follows the view) */
+  onFrame: (() => void) | null = null;
+  /** called when the theme may have changed (colours are read at each full draw) */
+  onTheme: (() => void) | null = null;
+  private themeWatch: MutationObserver | null = null;
+  private resize: ResizeObserver | null = null;
+  private media: MediaQueryList | null = null;
+  private mediaListener = (): void => this.themeChanged();
+
+  constructor(
+    private doc: Document,
+    private surface: HTMLElement,
+    private pz: PanZoom,
+    private host: CanvasHost,
+    label: string,
+  ) {
+    this.el = h(doc, 'canvas', { class: 'pl-raster', role: 'img', 'aria-label': label, tabindex: '0' });
+    this.raster = doc.createElement('canvas');
+    this.work = doc.createElement('canvas');
+    pz.listeners.push(() => this.moved());
+    this.bind();
+    this.watchTheme();
+    // a resize the view does not re-fit for (the user moved it) still needs a canvas of the new size
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resize = new ResizeObserver(() => this.moved());
+      this.resize.observe(surface);
+    }
+  }
+
+  /** Hosts switch themes on <body> (JupyterLab, VS Code) or on the view's root (data-pl-theme); static pages
+   * follow the browser's colour scheme. The raster holds resolved colours, so any of these redraws it. */
+  private watchTheme(): void {
+    const win = this.doc.defaultView;
+    if (win && typeof win.MutationObserver !== 'undefined') {
+      this.themeWatch = new win.MutationObserver(() => this.themeChanged());
+      const opts = { attributes: true, attributeFilter: ['class', 'style', 'data-jp-theme-light', 'data-pl-theme'] };
+      if (this.doc.body) this.themeWatch.observe(this.doc.body, opts);
+      const root = this.surface.closest('.pt2e-lens');
+      if (root) this.themeWatch.observe(root, opts);
+    }
+    this.media = win?.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
+    this.media?.addEventListener?.('change', this.mediaListener);
+  }
+
+  private themeChanged(): void {
+    if (!this.sc || !this.active) return;
+    this.onTheme?.();
+    void this.paint();
+  }
+
+  // ---- scene ------------------------------------------------------------------------------------
+
+  /** Index a new placement in slices (no drawing: `paint()` draws once the view has its transform). The old
+   * scene stays in use (hover, clicks) until the new one is complete. */
+  async setScene(sc: Scene, edges: Edge[]): Promise<{ boxes: number; edges: number }> {
+    const my = ++this.sceneGen;
+    this.gen++; // a full draw of the old scene is stale
+    const P = sc.placement;
+    const area = { x: -200, y: -200, w: P.width + 400, h: P.height + 400 };
+    const frames = new GridIndex<Box>(area);
+    const solids = new GridIndex<Box>(area);
+    const hits = new GridIndex<HitEntry>(area);
+    const edgeIdx = new GridIndex<EdgeItem>(area);
+    let start = performance.now();
+    let n = 0;
+    const tick = async (): Promise<void> => {
+      if ((++n & 63) !== 0 || performance.now() - start < SLICE_MS) return;
+      await yieldTask();
+      start = performance.now();
+    };
+    let depth = 0;
+    for (const b of P.boxes.values()) {
+      const r = boxRect(b);
+      addHit(hits, b, ++depth);
+      if (b.kind === 'expanded') frames.add(r, b);
+      // a note's callout belongs to its node's drawing: index the union so culling keeps it
+      else solids.add(b.note ? union(r, { x: b.note.x, y: b.note.y, w: b.note.w, h: b.note.h }) : r, b);
+      await tick();
+    }
+    let count = 0;
+    for (const it of edgeItemGen(sc, edges)) {
+      // labels sit above-right of the target: widen the bounds so they are not culled away
+      const r = it.kind === 'stub' ? { x: it.x - 2, y: it.y - 20, w: 160, h: 20 } : grow(curveBounds(it.curve), 8, 80);
+      edgeIdx.add(r, it);
+      count++;
+      await tick();
+    }
+    if (my === this.sceneGen) {
+      this.sc = sc;
+      this.frames = frames;
+      this.solids = solids;
+      this.hits = hits;
+      this.edges = edgeIdx;
+      this.shared = sharedItems(sc);
+      this.hoverKey = null;
+    }
+    return { boxes: solids.size, edges: count };
+  }
+
+  /** Highlights by box key (selection, search hits, counterparts, hover, diff marks); redraws. */
+  setMarks(marks: Map<string, Set<Mark>>): Promise<void> {
+    this.marks = marks;
+    return this.paint();
+  }
+
+  // ---- drawing ----------------------------------------------------------------------------------
+
+  private size(): [number, number, number] {
+    const r = this.surface.getBoundingClientRect();
+    const dpr = this.doc.defaultView?.devicePixelRatio || 1;
+    return [r.width || 800, r.height || 520, dpr];
+  }
+
+  private fitCanvas(c: HTMLCanvasElement, cw: number, ch: number, dpr: number): void {
+    const w = Math.max(1, Math.round(cw * dpr));
+    const hh = Math.max(1, Math.round(ch * dpr));
+    if (c.width !== w || c.height !== hh) {
+      c.width = w;
+      c.height = hh;
+    }
+  }
+
+  /** A crisp full draw at the current transform, in slices; resolves when it is on screen (or superseded). */
+  async paint(): Promise<void> {
+    if (!this.sc || !this.active) return;
+    clearTimeout(this.idle);
+    const my = ++this.gen;
+    this.pending = true;
+    const [cw, ch, dpr] = this.size();
+    // the raster reaches past the view on every side, so a pan shows drawn content before the crisp redraw
+    const mx = Math.round(cw * RASTER_MARGIN);
+    const my2 = Math.round(ch * RASTER_MARGIN);
+    this.fitCanvas(this.el, cw, ch, dpr);
+    this.fitCanvas(this.work, cw + 2 * mx, ch + 2 * my2, dpr);
+    const t = { ...this.pz.t };
+    const ctx = this.work.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.work.width, this.work.height);
+    ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * (t.x + mx), dpr * (t.y + my2));
+    ctx.lineJoin = 'round';
+    const lod = detailAt(t.k);
+    const P: Paint = {
+      col: colorResolver(this.surface),
+      font: this.doc.defaultView?.getComputedStyle(this.surface).fontFamily || 'sans-serif',
+      lod,
+      sc: this.sc,
+      marks: this.marks,
+    };
+    const q = viewRect({ x: t.x + mx, y: t.y + my2, k: t.k }, cw + 2 * mx, ch + 2 * my2, 16);
+    const jobs: Array<() => void> = [];
+    const slices = <T>(xs: T[], n: number, f: (part: T[]) => void): void => {
+      for (let i = 0; i < xs.length; i += n) jobs.push(() => f(xs.slice(i, i + n)));
+    };
+    slices(this.frames.query(q), 2000, (p) => drawFrames(ctx, P, p));
+    if (lod.edges) {
+      const es = this.edges.query(q);
+      slices(es, 2500, (p) => drawEdgeItems(ctx, P, p));
+      if (this.shared.length) jobs.push(() => drawEdgeItems(ctx, P, [], this.shared));
+    }
+    slices(this.solids.query(q), lod.labels ? 400 : 2500, (p) => drawSolids(ctx, P, p));
+    let start = performance.now();
+    for (const job of jobs) {
+      job();
+      if (performance.now() - start > SLICE_MS) {
+        await yieldTask();
+        if (my !== this.gen) return; // the view moved or the scene changed: a newer draw follows
+        start = performance.now();
+      }
+    }
+    [this.raster, this.work] = [this.work, this.raster];
+    this.rasterT = { x: t.x + mx, y: t.y + my2, k: t.k };
+    this.draws++;
+    this.pending = false;
+    this.compose();
+  }
+
+  /** The view moved: transform the raster at the next frame, draw crisply once it is still. */
+  private moved(): void {
+    if (!this.sc || !this.active) return;
+    this.gen++; // a full draw under way is for a stale transform
+    this.pending = true;
+    if (!this.frameReq)
+      this.frameReq = requestAnimationFrame(() => {
+        this.frameReq = 0;
+        this.compose();
+      });
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.paint(), IDLE_MS);
+  }
+
+  /** Screen = the raster under the view's transform relative to the raster's own, plus the hover outline. */
+  private compose(): void {
+    const [cw, ch, dpr] = this.size();
+    this.fitCanvas(this.el, cw, ch, dpr);
+    const ctx = this.el.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.el.width, this.el.height);
+    const t = this.pz.t;
+    const r = this.rasterT;
+    if (r) {
+      const s = t.k / r.k;
+      ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (t.x - s * r.x), dpr * (t.y - s * r.y));
+      ctx.imageSmoothingEnabled = s < 1;
+      ctx.drawImage(this.raster, 0, 0, this.raster.width / dpr, this.raster.height / dpr);
+    }
+    const hb = this.hoverKey ? this.sc?.placement.boxes.get(this.hoverKey) : undefined;
+    if (hb) {
+      ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
+      const st = markStroke(new Set<Mark>(['hover']))!;
+      outline(ctx, { col: colorResolver(this.surface), lod: detailAt(t.k) }, hb, st);
+    }
+    this.onFrame?.();
+  }
+
+  // ---- pointer ----------------------------------------------------------------------------------
+
+  /** What is under a point given in px from the canvas's top-left corner. */
+  hitAt(px: number, py: number): Hit | null {
+    const t = this.pz.t;
+    const x = (px - t.x) / t.k;
+    const y = (py - t.y) / t.k;
+    return hitTest(this.hits, x, y, HEADER);
+  }
+
+  private local(e: MouseEvent): [number, number] {
+    const r = this.el.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  private bind(): void {
+    const c = this.el;
+    c.addEventListener('pointerdown', (e) => {
+      this.down = { x: e.clientX, y: e.clientY };
+    });
+    c.addEventListener('click', (e) => {
+      // a drag ends in a click too: only a still press picks
+      const d = this.down;
+      if (d && Math.abs(e.clientX - d.x) + Math.abs(e.clientY - d.y) > 4) return;
+      const hit = this.hitAt(...this.local(e));
+      if (!hit) return;
+      e.stopPropagation();
+      if (hit.kind === 'node') this.host.pick(hit.id);
+      else this.host.toggle(hit.group);
+    });
+    c.addEventListener('pointermove', (e) => {
+      if (e.buttons) return;
+      const hit = this.hitAt(...this.local(e));
+      const key = hit && hit.kind !== 'header' ? hit.key : null;
+      c.style.cursor = hit ? 'pointer' : '';
+      if (key === this.hoverKey) return;
+      this.hoverKey = key;
+      c.title = hit ? this.host.tip(hit) : '';
+      this.host.hover(hit?.kind === 'node' ? hit.id : null);
+      this.compose();
+    });
+    c.addEventListener('pointerleave', () => {
+      c.title = '';
+      if (this.hoverKey === null) return;
+      this.hoverKey = null;
+      this.host.hover(null);
+      this.compose();
+    });
+  }
+
+  destroy(): void {
+    this.gen++;
+    this.themeWatch?.disconnect();
+    this.resize?.disconnect();
+    this.media?.removeEventListener?.('change', this.mediaListener);
+    clearTimeout(this.idle);
+    if (this.frameReq) cancelAnimationFrame(this.frameReq);
+  }
+}
+
+function union(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+}
+
+function grow(r: Rect, pad: number, right: number): Rect {
+  return { x: r.x - pad, y: r.y - 20, w: r.w + pad + right, h: r.h + 20 + pad };
+}

@@ -1,0 +1,375 @@
+// The canvas renderer of large scenes in chromium: a synthetic graph expanded all is drawn on a canvas (pixels
+// in the role colours where the layout put the nodes), a click on a node opens its details, a click on an open
+// group's title closes it and a click on the closed group opens it again, the minimap moves the view, the wheel
+// rule holds. Screenshots in light and dark, at normal and at the side panel's ~250 px width:
+// tests/ui/artifacts/canvas-*.png.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { synthView } from '../ts/fixtures/synth.mjs';
+import { launch } from './browser.mjs';
+import { ARTIFACTS, fixture, writePage } from './pages.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const N = 3000; // above the canvas threshold once expanded, small enough for a busy machine
+
+/** A page with the report bundle and no output; the test renders the view itself and keeps the handle. */
+async function open({ width = 1200, colorScheme = 'light', outWidth = null } = {}) {
+  const url = writePage('canvas.html', [], outWidth ? `<style>.out{width:${outWidth}px}</style>` : '');
+  const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.pt2eLens);
+  await page.evaluate(async (doc) => {
+    const host = document.createElement('div');
+    host.className = 'out';
+    document.body.appendChild(host);
+    window.__h = window.pt2eLens.render(host, doc, { height: 560 });
+    await window.__h.ready;
+  }, synthView(N));
+  return { page, errors };
+}
+
+/** Expand all through the toolbar button, as a user does; wait until the canvas has drawn. */
+async function expandAll(page) {
+  await page.locator('button.pl-btn', { hasText: 'Expand all' }).click();
+  await page.waitForFunction(
+    () => {
+      const gv = window.__h.panes[0];
+      return gv.canvasView && gv.canvasView.draws > 0;
+    },
+    null,
+    { timeout: 120000 },
+  );
+}
+
+/** Screen position (page px) of a layout point in pane 0. */
+const screenOf = (page, key, dx = 0, dy = 0) =>
+  page.evaluate(
+    ([key, dx, dy]) => {
+      const gv = window.__h.panes[0];
+      const b = gv.placement.boxes.get(key);
+      const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
+      const t = gv.panZoom.t;
+      return [r.left + t.x + (b.x + dx) * t.k, r.top + t.y + (b.y + dy) * t.k];
+    },
+    [key, dx, dy],
+  );
+
+/** Wait for the crisp draw after a move or a change (the raster is only transformed meanwhile). */
+async function settled(page) {
+  await page.waitForTimeout(50);
+  await page.waitForFunction(() => !window.__h.panes[0].canvasView.pending, null, { timeout: 20000 });
+}
+
+/** RGB of a canvas pixel at page px (x, y), and a CSS variable's colour as rgb. */
+const pixel = (page, x, y) =>
+  page.evaluate(
+    ([x, y]) => {
+      const c = document.querySelector('canvas.pl-raster');
+      const r = c.getBoundingClientRect();
+      const k = c.width / r.width;
+      const d = c.getContext('2d').getImageData(Math.round((x - r.left) * k), Math.round((y - r.top) * k), 1, 1).data;
+      return [d[0], d[1], d[2], d[3]];
+    },
+    [x, y],
+  );
+const cssRgb = (page, name) =>
+  page.evaluate((name) => {
+    const v = getComputedStyle(document.querySelector('.pl-canvas')).getPropertyValue(name).trim();
+    const m = /^#([0-9a-f]{6})$/i.exec(v);
+    const n = Number.parseInt(m[1], 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }, name);
+const near = (a, b, tol = 6) => a.slice(0, 3).every((x, i) => Math.abs(x - b[i]) <= tol);
+
+const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `canvas-${name}.png`), fullPage: true });
+
+describe('canvas renderer (large scenes)', () => {
+  it('expand all draws on a canvas; click a node → its details; group title/closed group toggle; minimap', async () => {
+    const { page, errors } = await open();
+    // collapsed at first: few boxes, drawn in SVG
+    assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), false);
+    await expandAll(page);
+    const info = await page.evaluate(() => {
+      const gv = window.__h.panes[0];
+      const c = gv.el.querySelector('canvas.pl-raster');
+      return {
+        mode: gv.canvasMode,
+        svgShown: getComputedStyle(gv.el.querySelector('.pl-canvas svg')).display !== 'none',
+        svgNodes: gv.el.querySelectorAll('.pl-node').length,
+        drawn: Number(c.getAttribute('data-nodes')),
+        placed: [...gv.placement.boxes.values()].filter((b) => b.kind === 'node').length,
+        label: c.getAttribute('aria-label'),
+        map: !!gv.el.querySelector('.pl-minimap canvas'),
+      };
+    });
+    assert.equal(info.mode, true);
+    assert.equal(info.svgShown, false);
+    assert.equal(info.svgNodes, 0);
+    assert.equal(info.drawn, N + 2);
+    assert.equal(info.placed, N + 2);
+    assert.match(info.label, new RegExp(`${N + 2}`));
+    assert.ok(info.map);
+    await shot(page, 'all-light');
+
+    // bring a known node into view at a readable scale, then click it as a user would
+    await page.evaluate(() => {
+      const gv = window.__h.panes[0];
+      const b = gv.placement.boxes.get('n:conv_7');
+      gv.panZoom.centerOn(b.x, b.y);
+    });
+    await settled(page);
+    // the node is drawn where the layout put it, in the compute role's fill
+    const [fx, fy] = await screenOf(page, 'n:conv_7', -30, 14);
+    assert.ok(near(await pixel(page, fx, fy), await cssRgb(page, '--pl-compute-fill')), 'compute fill at conv_7');
+    // a pan step moves the cached raster with the view before any crisp redraw
+    const drawsBefore = await page.evaluate(() => window.__h.panes[0].canvasView.draws);
+    await page.evaluate(() => {
+      const pz = window.__h.panes[0].panZoom;
+      pz.t.x += 60;
+      pz.t.y += 30;
+      pz.apply();
+    });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const [gx, gy] = await screenOf(page, 'n:conv_7', -30, 14);
+    const rasterFrame = (await page.evaluate(() => window.__h.panes[0].canvasView.draws)) === drawsBefore;
+    assert.ok(
+      near(await pixel(page, gx, gy), await cssRgb(page, '--pl-compute-fill')),
+      `moved (raster: ${rasterFrame})`,
+    );
+    await settled(page);
+    const [x, y] = await screenOf(page, 'n:conv_7');
+    await page.mouse.click(x, y);
+    await page.waitForSelector('.pl-drawer:not([hidden])');
+    assert.match(await page.locator('.pl-drawer h4').first().textContent(), /^conv_7 — /);
+    assert.equal(await page.evaluate(() => window.__h.panes[0].selected), 'conv_7');
+    await settled(page);
+    await shot(page, 'select-light');
+    await page.locator('.pl-drawer-close').click();
+    assert.equal(await page.locator('canvas.pl-raster').getAttribute('title'), '');
+    // hover: the tooltip names the node under the pointer
+    await page.mouse.move(x + 1, y + 1);
+    await page.waitForFunction(() => document.querySelector('canvas.pl-raster').title.startsWith('conv_7: '));
+    assert.match(await page.locator('canvas.pl-raster').getAttribute('title'), /^conv_7: aten\.conv2d\.default/);
+
+    // a search hit is outlined in the match colour (the SVG path's .pl-match stroke)
+    await page.locator('.pl-toolbar input[type="search"]').fill('bn_7');
+    await page.waitForFunction(() => window.__h.panes[0].el.querySelector('.pl-results')?.textContent.includes('bn_7'));
+    await settled(page);
+    const half = await page.evaluate(() => window.__h.panes[0].placement.boxes.get('n:bn_7').w / 2);
+    const [ex, ey] = await screenOf(page, 'n:bn_7', -half, 0);
+    assert.ok(near(await pixel(page, ex, ey), await cssRgb(page, '--pl-match'), 40), 'match outline on bn_7');
+    await page.locator('.pl-toolbar input[type="search"]').fill('');
+
+    // the open block's title band closes it; a click on the closed block opens it again
+    const block = await page.evaluate(() => window.__h.panes[0].hier.parentOf.get('add_7').key);
+    const [hx, hy] = await screenOf(page, `g:${block}`);
+    const top = await page.evaluate((k) => {
+      const b = window.__h.panes[0].placement.boxes.get(k);
+      return b.h / 2 - 8;
+    }, `g:${block}`);
+    const k = await page.evaluate(() => window.__h.panes[0].panZoom.t.k);
+    await page.mouse.click(hx, hy - top * k);
+    await page.waitForFunction(
+      (key) => window.__h.panes[0].placement.boxes.get(`g:${key}`)?.kind === 'collapsed',
+      block,
+    );
+    assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
+    await settled(page);
+    const [cx, cy] = await screenOf(page, `g:${block}`);
+    await page.mouse.click(cx, cy);
+    await page.waitForFunction(
+      (key) => window.__h.panes[0].placement.boxes.get(`g:${key}`)?.kind === 'expanded',
+      block,
+    );
+
+    // the minimap: a click centres the view on that point of the layout
+    const map = await page.locator('.pl-minimap canvas').boundingBox();
+    await page.mouse.click(map.x + map.width * 0.5, map.y + map.height * 0.8);
+    const moved = await page.evaluate(() => {
+      const gv = window.__h.panes[0];
+      const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
+      const t = gv.panZoom.t;
+      // the layout point now at the view's centre, as a fraction of the layout
+      return [(r.width / 2 - t.x) / t.k / gv.placement.width, (r.height / 2 - t.y) / t.k / gv.placement.height];
+    });
+    assert.ok(Math.abs(moved[1] - 0.8) < 0.08, `centre at ${moved}`);
+    assert.ok(Math.abs(moved[0] - 0.5) < 0.3, `centre at ${moved}`);
+
+    // the wheel without a modifier, before a click into the graph, scrolls the page: no zoom
+    await page.mouse.move(10, 10);
+    await page.mouse.click(5, 880); // outside the graph: not active
+    const k0 = await page.evaluate(() => window.__h.panes[0].panZoom.t.k);
+    const area = await page.locator('.pl-canvas').boundingBox();
+    await page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
+    await page.mouse.wheel(0, -200);
+    await page.waitForTimeout(100);
+    assert.equal(await page.evaluate(() => window.__h.panes[0].panZoom.t.k), k0);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
+    await page.waitForTimeout(100);
+    assert.ok((await page.evaluate(() => window.__h.panes[0].panZoom.t.k)) > k0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('themes and the side panel width: dark colours on the canvas; the minimap stays out of the way at 250 px', async () => {
+    for (const scheme of ['light', 'dark']) {
+      for (const [name, outWidth] of [
+        ['normal', null],
+        ['250', 250],
+      ]) {
+        const { page, errors } = await open({ colorScheme: scheme, width: outWidth ? 600 : 1200, outWidth });
+        await expandAll(page);
+        await page.evaluate(() => {
+          const gv = window.__h.panes[0];
+          const b = gv.placement.boxes.get('n:bn_2');
+          gv.panZoom.centerOn(b.x, b.y);
+        });
+        await settled(page);
+        const [fx, fy] = await screenOf(page, 'n:bn_2', -30, 14);
+        const want = await cssRgb(page, '--pl-compute-fill');
+        assert.ok(near(await pixel(page, fx, fy), want), `${scheme}: compute fill ${want}`);
+        if (!outWidth) {
+          // the host switches theme (data-pl-theme on the view's root): the canvas redraws in the other palette
+          const other = scheme === 'light' ? 'dark' : 'light';
+          await page.evaluate((t) => document.querySelector('.pt2e-lens').setAttribute('data-pl-theme', t), other);
+          await settled(page);
+          const switched = await cssRgb(page, '--pl-compute-fill');
+          assert.notDeepEqual(switched, want);
+          assert.ok(near(await pixel(page, fx, fy), switched), `${scheme} → ${other}: compute fill ${switched}`);
+          await page.evaluate(() => document.querySelector('.pt2e-lens').removeAttribute('data-pl-theme'));
+          await settled(page);
+        }
+        if (outWidth) {
+          // collapsed to its small toggle: it covers no more than a corner
+          const box = await page.locator('.pl-minimap').boundingBox();
+          assert.ok(box.width <= 60 && box.height <= 30, JSON.stringify(box));
+          assert.equal(await page.locator('.pl-minimap canvas').isVisible(), false);
+        } else assert.equal(await page.locator('.pl-minimap canvas').isVisible(), true);
+        await shot(page, `${name}-${scheme}`);
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    }
+  });
+});
+
+describe('canvas renderer draws what SVG draws', () => {
+  it('a quantized graph with an overlay: SVG and canvas side by side, open and closed (badges)', async () => {
+    for (const scheme of ['light', 'dark']) {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme: scheme });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(writePage('canvas-real.html', []));
+      await page.waitForFunction(() => window.pt2eLens);
+      await page.evaluate(async (doc) => {
+        const host = document.createElement('div');
+        host.className = 'out';
+        document.body.appendChild(host);
+        window.__h = window.pt2eLens.render(host, doc, { height: 560 });
+        await window.__h.ready;
+        const gv = window.__h.panes[0];
+        gv.expanded = new Set(gv.hier.groups.keys());
+        await gv.redraw();
+      }, fixture('real_large.json'));
+      assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), false);
+      // where int8 tensors flow: the target of the first int edge, at 1:1
+      await page.evaluate(() => {
+        const gv = window.__h.panes[0];
+        const id = gv.el.querySelector('.pl-edge.pl-int').getAttribute('data-dst');
+        const b = gv.placement.boxes.get(`n:${id}`);
+        gv.panZoom.t.k = 1;
+        gv.panZoom.centerOn(b.x, b.y);
+      });
+      await shot(page, `real-svg-${scheme}`);
+      // the same scene, transform and selection through the canvas
+      const counts = await page.evaluate(async () => {
+        const gv = window.__h.panes[0];
+        const svgInt = gv.el.querySelectorAll('.pl-edge.pl-int').length;
+        gv.canvasThreshold = 0;
+        const t = { ...gv.panZoom.t };
+        await gv.redraw();
+        gv.panZoom.t = t;
+        gv.panZoom.apply();
+        return { svgInt };
+      });
+      assert.ok(counts.svgInt > 0, 'the fixture has int8 edges');
+      assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
+      await settled(page);
+      await shot(page, `real-canvas-${scheme}`);
+      // closed groups carry their badges on the canvas too
+      await page.locator('button.pl-btn', { hasText: 'Collapse all' }).click();
+      await page.waitForFunction(() => window.__h.panes[0].canvasView?.draws > 1);
+      await settled(page);
+      await shot(page, `real-canvas-closed-${scheme}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+});
+
+describe('canvas renderer in a compare view', () => {
+  it('hovering a node on one canvas pane marks its counterparts on the other', async () => {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(writePage('canvas-compare.html', []));
+    await page.waitForFunction(() => window.pt2eLens);
+    await page.evaluate(async (doc) => {
+      const host = document.createElement('div');
+      document.body.appendChild(host);
+      window.__h = window.pt2eLens.render(host, doc, { height: 560 });
+      await window.__h.ready;
+      for (const gv of window.__h.panes) {
+        gv.canvasThreshold = 0;
+        gv.expanded = new Set(gv.hier.groups.keys());
+        await gv.redraw();
+      }
+    }, fixture('real_compare.json'));
+    assert.deepEqual(await page.evaluate(() => window.__h.panes.map((p) => p.canvasMode)), [true, true]);
+    // a node of pane 0 that has a counterpart in pane 1 (the SVG path's hover rule: diffs kept + became)
+    const target = await page.evaluate(() => {
+      const [a, b] = window.__h.panes;
+      for (const [key, box] of a.placement.boxes) {
+        if (box.kind !== 'node') continue;
+        a.opts.onHover?.(box.id);
+        const hit = [...b.canvasView.marks.values()].some((m) => m.has('hover'));
+        a.opts.onHover?.(null);
+        if (hit) return key;
+      }
+      return null;
+    });
+    assert.ok(target, 'a node with a counterpart');
+    await page.evaluate((key) => {
+      const b = window.__h.panes[0].placement.boxes.get(key);
+      window.__h.panes[0].panZoom.centerOn(b.x, b.y);
+    }, target);
+    await page.waitForFunction(() => !window.__h.panes[0].canvasView.pending);
+    const [x, y] = await page.evaluate((key) => {
+      const gv = window.__h.panes[0];
+      const b = gv.placement.boxes.get(key);
+      const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
+      const t = gv.panZoom.t;
+      return [r.left + t.x + b.x * t.k, r.top + t.y + b.y * t.k];
+    }, target);
+    await page.mouse.move(x, y);
+    await page.waitForFunction(() => [...window.__h.panes[1].canvasView.marks.values()].some((m) => m.has('hover')));
+    await page.mouse.move(5, 5);
+    await page.waitForFunction(() => ![...window.__h.panes[1].canvasView.marks.values()].some((m) => m.has('hover')));
+    await page.screenshot({ path: join(ARTIFACTS, 'canvas-compare.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
