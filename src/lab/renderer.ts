@@ -17,9 +17,8 @@ export class Pt2eLensRenderer extends Widget implements IRenderMime.IRenderer {
     this.handle?.destroy();
     const handle = render(this.node, model.data[this.mimeType]);
     this.handle = handle;
-    return handle.ready.then(() => {
-      if (handle === this.handle && !this.isDisposed) this.picture.store(model, this.node);
-    });
+    const current = (): boolean => handle === this.handle && !this.isDisposed;
+    return handle.ready.then(() => void this.picture.store(model, this.node, current));
   }
   dispose(): void {
     this.handle?.destroy();

@@ -30,7 +30,13 @@ after(async () => {
 });
 
 const saved = () => JSON.parse(readFileSync(join(lab.root, 'q.ipynb'), 'utf8'));
-const views = (nb) => nb.cells.flatMap((c) => c.outputs ?? []).filter((o) => o.data?.[MIME]);
+// nbformat writes a multi-line string as a list of lines
+const text = (v) => (Array.isArray(v) ? v.join('') : v);
+const views = (nb) =>
+  nb.cells
+    .flatMap((c) => c.outputs ?? [])
+    .filter((o) => o.data?.[MIME])
+    .map((o) => (o.data[SVG] ? { ...o, data: { ...o.data, [SVG]: text(o.data[SVG]) } } : o));
 
 describe('JupyterLab renderer keeps its own picture in the output', () => {
   it('saved from JupyterLab, every graph output has an SVG; the converted one with torchao’s q/dq nodes', async () => {
