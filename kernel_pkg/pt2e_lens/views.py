@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -20,12 +21,22 @@ from .why import Accuracy, sharing
 FORMAT = VIEW_FORMAT
 
 
+def _chosen_locale() -> str | None:
+    """The locale a user chose (pl.set_locale / PT2E_LENS_LANG), None when it is English by default: a view
+    without one follows the page's language (JupyterLab's setting) in the front end."""
+    if i18n._chosen is None and not os.environ.get(i18n.ENV, "").strip():
+        return None
+    return i18n.get_locale()
+
+
 def _view(mode: str, title: str | None, panes=(), diffs=(), focus=None, notes=None, tables=()) -> dict:
+    locale = _chosen_locale()
     return {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
         "mode": mode,
         "title": title,
+        **({"locale": locale} if locale else {}),
         "panes": list(panes),
         "diffs": list(diffs),
         "focus": focus,

@@ -5,6 +5,7 @@ import { fmtNum, h } from './dom';
 import type { Facts } from './facts';
 import { type Heat, heatColor } from './heat';
 import { EN, type Tr } from './i18n';
+import { foldable } from './legend-fold';
 import { BADGE_COLOR } from './nodes';
 import { groupFill } from './styles';
 import { type GraphNode, ROLES } from './types';
@@ -139,5 +140,5 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
       ),
     );
   }
-  return lg;
+  return foldable(d, lg, t);
 }

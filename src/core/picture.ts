@@ -19,18 +19,43 @@ const STYLE_PROPS = [
 const PAD = 8;
 const GAP = 24;
 
+// properties an SVG child inherits from its parent: written only where they differ from the parent's (the
+// picture's weight is mostly these repeated on every element)
+const INHERITED = new Set(STYLE_PROPS.filter((p) => p !== 'opacity'));
+
 function inlineStyles(from: Element, to: Element): void {
   const src = [from, ...from.querySelectorAll('*')];
   const dst = [to, ...to.querySelectorAll('*')];
   const view = from.ownerDocument.defaultView;
   if (!view) return;
+  const computed = new Map<Element, CSSStyleDeclaration>();
+  const style = (e: Element): CSSStyleDeclaration => {
+    let cs = computed.get(e);
+    if (!cs) {
+      cs = view.getComputedStyle(e);
+      computed.set(e, cs);
+    }
+    return cs;
+  };
   for (let i = src.length - 1; i >= 0; i--) {
-    const cs = view.getComputedStyle(src[i]);
+    const cs = style(src[i]);
     if (cs.display === 'none' || cs.visibility === 'hidden') {
       dst[i].remove();
       continue;
     }
-    dst[i].setAttribute('style', STYLE_PROPS.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(';'));
+    if (src[i].localName === 'title') {
+      dst[i].removeAttribute('style'); // a tooltip's text: never drawn
+      dst[i].removeAttribute('class');
+      continue;
+    }
+    const parent = i > 0 && src[i].parentElement ? style(src[i].parentElement as Element) : null;
+    const decl = STYLE_PROPS.flatMap((p) => {
+      const v = cs.getPropertyValue(p);
+      if (p === 'opacity' ? v === '1' : parent && INHERITED.has(p) && parent.getPropertyValue(p) === v) return [];
+      return [`${p}:${v}`];
+    });
+    if (decl.length) dst[i].setAttribute('style', decl.join(';'));
+    else dst[i].removeAttribute('style');
     // keep what a reader (or a test) needs to find nodes: class pl-node with its data-role and data-id
     if (src[i].classList.contains('pl-node')) dst[i].setAttribute('class', 'pl-node');
     else dst[i].removeAttribute('class');
@@ -69,7 +94,12 @@ export function picture(root: Element): string | null {
     for (const [k, v] of Object.entries({ x, y: 0, width: w, height: hgt })) pane.setAttribute(k, String(v));
     pane.setAttribute('viewBox', `${box.x - PAD} ${box.y - PAD} ${w} ${hgt}`);
     const defs = svg.querySelector('defs');
-    if (defs) pane.appendChild(defs.cloneNode(true));
+    if (defs) {
+      // arrowheads: their colours are var(--pl-*) too, which mean nothing without our stylesheet
+      const copy = defs.cloneNode(true) as Element;
+      inlineStyles(defs, copy);
+      pane.appendChild(copy);
+    }
     const content = vp.cloneNode(true) as SVGGElement;
     inlineStyles(vp, content);
     content.removeAttribute('transform');

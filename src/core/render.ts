@@ -17,7 +17,8 @@ export interface RenderOptions {
   collapseThreshold?: number;
   /** canvas height in px (default 520) */
   height?: number;
-  /** the UI language (BCP 47, e.g. 'zh-TW'); default: the nearest `lang` attribute around `el`, else English */
+  /** the UI language (BCP 47, e.g. 'zh-TW'); default: the view's own `locale`, else the nearest `lang` attribute
+   * around `el`, else English */
   locale?: string;
 }
 
@@ -194,8 +195,8 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
   injectStyles(el);
   clear(el);
   // the host's choice, else the page's own language (`<html lang>`, JupyterLab's, the report's)
-  const lang = resolveLocale(options.locale ?? el.closest('[lang]')?.getAttribute('lang'));
-  const tr = translator(lang);
+  let lang = resolveLocale(options.locale ?? el.closest('[lang]')?.getAttribute('lang'));
+  let tr = translator(lang);
   const root = h(doc, 'div', { class: 'pt2e-lens', 'data-state': 'loading', lang });
   if (options.height) root.style.setProperty('--pl-height', `${options.height}px`);
   el.appendChild(root);
@@ -207,6 +208,12 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
     return handle;
   }
   const view = checked.view;
+  if (!options.locale && view.locale) {
+    // the language the view was made in (its findings and tables are worded in it) beats the page's
+    lang = resolveLocale(view.locale);
+    tr = translator(lang);
+    root.setAttribute('lang', lang);
+  }
   const ctx: Ctx = {
     doc,
     view,

@@ -3,17 +3,22 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { type RenderHandle, render } from '../core/index';
 import { MIME_TYPE } from '../core/types';
+import { PictureKeeper } from './store-picture';
 
 export class Pt2eLensRenderer extends Widget implements IRenderMime.IRenderer {
   private handle: RenderHandle | null = null;
+  private readonly picture = new PictureKeeper();
   constructor(private mimeType: string) {
     super();
     this.addClass('jp-Pt2eLens');
   }
   renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    if (this.picture.storing) return Promise.resolve(); // the same View, now with its picture: keep what is drawn
     this.handle?.destroy();
-    this.handle = render(this.node, model.data[this.mimeType]);
-    return this.handle.ready;
+    const handle = render(this.node, model.data[this.mimeType]);
+    this.handle = handle;
+    const current = (): boolean => handle === this.handle && !this.isDisposed;
+    return handle.ready.then(() => void this.picture.store(model, this.node, current));
   }
   dispose(): void {
     this.handle?.destroy();

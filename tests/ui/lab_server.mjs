@@ -87,7 +87,7 @@ async function startJupyter(module, app, serverApp, files) {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 120; i++) {
     try {
-      if ((await fetch(`${url}/api/status`)).ok) return { url, stop: () => stopServer(proc), log: () => log };
+      if ((await fetch(`${url}/api/status`)).ok) return { url, root, stop: () => stopServer(proc), log: () => log };
     } catch {
       // not up yet
     }

@@ -2,6 +2,8 @@
 import { ILayoutRestorer, type JupyterFrontEnd, type JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { ITranslator } from '@jupyterlab/translation';
+import { panelLocale } from './locale';
 import { LensModel } from './model';
 import { LensPanel } from './panel';
 
@@ -16,14 +18,16 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
   description: 'A side panel that shows the PT2E model of the active notebook.',
   autoStart: true,
   requires: [INotebookTracker],
-  optional: [ILayoutRestorer, ICommandPalette],
+  optional: [ILayoutRestorer, ICommandPalette, ITranslator],
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,
     restorer: ILayoutRestorer | null,
     palette: ICommandPalette | null,
+    translator: ITranslator | null,
   ) => {
-    const panel = new LensPanel(new LensModel(tracker));
+    // JupyterLab's language setting (a change of it reloads the page, so it is read once)
+    const panel = new LensPanel(new LensModel(tracker), panelLocale(translator, document));
     panel.title.label = 'PT2E';
     app.shell.add(panel, 'right', { rank: 650 });
     restorer?.add(panel, panel.id); // the panel (open or not) comes back after a reload

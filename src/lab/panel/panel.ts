@@ -3,7 +3,7 @@
 // All model text goes in through textContent (core's `h`), never innerHTML.
 import { Widget } from '@lumino/widgets';
 import { clear, h } from '../../core/dom';
-import { type Tr, translator } from '../../core/i18n';
+import { resolveLocale, type Tr, translator } from '../../core/i18n';
 import { type RenderHandle, render } from '../../core/index';
 import { injectStyles } from '../../core/styles';
 import type { LensModel } from './model';
@@ -59,15 +59,18 @@ export class LensPanel extends Widget {
   private drawn: Content | null | undefined = undefined;
   private drawnLens: SessionLens | null = null;
 
-  /** the UI's words: the locale given, else JupyterLab's page language (`<html lang>`) */
+  /** the UI's words: the locale given (JupyterLab's language, see ./locale.ts), else the page's `<html lang>` */
   private readonly t: Tr;
 
   constructor(
     private readonly model: LensModel,
-    private readonly locale?: string,
+    locale?: string,
   ) {
     super();
-    this.t = translator(locale ?? this.node.ownerDocument.documentElement.lang);
+    const lang = resolveLocale(locale ?? this.node.ownerDocument.documentElement.lang);
+    this.t = translator(lang);
+    // views drawn in the panel use it too, unless a view carries the locale it was made in
+    this.node.setAttribute('lang', lang);
     this.id = 'pt2e-lens-panel';
     this.addClass('jp-Pt2eLensPanel');
     this.title.caption = this.t('ui.panel.caption');
@@ -180,7 +183,7 @@ export class LensPanel extends Widget {
     }
     const host = h(doc, 'div', { class: 'pl-panel-view' });
     this.body.appendChild(host);
-    this.handle = render(host, r.view, { height: 480, locale: this.locale });
+    this.handle = render(host, r.view, { height: 480 });
   }
 
   private groupList(lens: SessionLens, c: Extract<Content, { kind: 'groups' }>): HTMLElement {

@@ -1,0 +1,116 @@
+// The JupyterLab MIME renderer stores a static SVG of what it drew into the output (as JupyterLab's Vega renderer
+// stores a PNG): the executed quickstart, without pictures, opened in a real JupyterLab (and Notebook 7, the same
+// renderer) and saved; the .ipynb on disk then carries image/svg+xml in every graph output, once, and the
+// converted tiny model's picture has exactly torchao's q/dq nodes.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { launch } from './browser.mjs';
+import { executedQuickstart } from './executed.mjs';
+import { startLab, startNotebook7 } from './lab_server.mjs';
+import { ARTIFACTS, MIME } from './pages.mjs';
+
+const SVG = 'image/svg+xml';
+let run;
+let nbText;
+
+before(() => {
+  run = executedQuickstart();
+  const nb = JSON.parse(readFileSync(run.notebook, 'utf8'));
+  for (const o of nb.cells.flatMap((c) => c.outputs ?? [])) delete o.data?.[SVG]; // none stored by anyone else
+  nbText = JSON.stringify(nb);
+});
+
+// nbformat writes a multi-line string as a list of lines
+const text = (v) => (Array.isArray(v) ? v.join('') : v);
+const views = (nb) =>
+  nb.cells
+    .flatMap((c) => c.outputs ?? [])
+    .filter((o) => o.data?.[MIME])
+    .map((o) => (o.data[SVG] ? { ...o, data: { ...o.data, [SVG]: text(o.data[SVG]) } } : o));
+
+const HOSTS = [
+  ['JupyterLab', startLab, '/lab/tree/q.ipynb', 'lab-picture.png'],
+  ['Notebook 7', startNotebook7, '/notebooks/q.ipynb', 'notebook7-picture.png'],
+];
+
+for (const [host, start, path, png] of HOSTS) {
+  let lab;
+  let browser;
+  const saved = () => JSON.parse(readFileSync(join(lab.root, 'q.ipynb'), 'utf8'));
+  describe(`${host}: the renderer keeps its own picture in the output`, () => {
+    before(async () => {
+      lab = await start({ 'q.ipynb': nbText });
+      browser = await launch();
+    });
+    after(async () => {
+      await browser?.close();
+      lab?.stop();
+    });
+
+    it('saved, every graph output has an SVG; the converted one with torchao’s q/dq nodes', async () => {
+      const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+      await page.goto(`${lab.url}${path}`);
+      const n = views(saved()).length;
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === n,
+        n,
+        { timeout: 120000 },
+      );
+      const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
+      if (await nope.count()) await nope.click();
+      // each renderer stores its picture after its first draw; wait until the notebook model has them all
+      const graphs = views(saved()).filter((o) => o.data[MIME].panes.length).length;
+      await page.waitForFunction(
+        ([svg, graphs]) => {
+          const nb = window.jupyterapp.shell.currentWidget?.content?.model;
+          if (!nb) return false;
+          let k = 0;
+          for (const cell of nb.cells) for (const o of cell.outputs?.toJSON?.() ?? []) if (o.data?.[svg]) k++;
+          return k === graphs;
+        },
+        [SVG, graphs],
+        { timeout: 60000 },
+      );
+      await page.evaluate(() => window.jupyterapp.commands.execute('docmanager:save'));
+      await page.waitForFunction(() => !window.jupyterapp.shell.currentWidget.context.model.dirty, null, {
+        timeout: 30000,
+      });
+      const outs = views(saved());
+      for (const o of outs) {
+        if (o.data[MIME].panes.length) assert.match(o.data[SVG], /^<svg[\s\S]*<\/svg>$/);
+        else assert.equal(o.data[SVG], undefined); // tables only: no picture
+      }
+      const converted = outs.find((o) => o.data[MIME].title === 'tiny, converted');
+      const ids = [...converted.data[SVG].matchAll(/<g[^>]*class="pl-node"[^>]*>/g)]
+        .map((m) => m[0])
+        .filter((g) => /data-role="(quantize|dequantize)"/.test(g))
+        .map((g) => g.match(/data-id="([^"]+)"/)[1])
+        .sort();
+      assert.deepEqual(ids, run.expected.qdq_nodes);
+      const sizes = outs.map((o) => (o.data[SVG] ?? '').length);
+      console.log(`# ${host}: stored pictures: ${sizes.filter(Boolean).length}, ${sizes.join(' / ')} characters`);
+      await page.screenshot({ path: join(ARTIFACTS, png) });
+      await page.close();
+    });
+
+    it('stores once: reopening the saved notebook leaves it unchanged (no re-render loop, no growth)', async () => {
+      const before = readFileSync(join(lab.root, 'q.ipynb'), 'utf8');
+      const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+      await page.goto(`${lab.url}${path}`);
+      const n = views(saved()).length;
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === n,
+        n,
+        { timeout: 120000 },
+      );
+      await page.waitForTimeout(1500);
+      assert.equal(await page.evaluate(() => window.jupyterapp.shell.currentWidget.context.model.dirty), false);
+      await page.evaluate(() => window.jupyterapp.commands.execute('docmanager:save'));
+      assert.equal(readFileSync(join(lab.root, 'q.ipynb'), 'utf8').length, before.length);
+      await page.close();
+    });
+  });
+}
