@@ -1,24 +1,29 @@
 """How pt2e-lens objects display: a MIME bundle that renders with or without a kernel.
 
-Every output carries three forms of the same View (docs/contract.md):
-- `application/vnd.pt2e-lens.v1+json`: the View itself, for our JupyterLab / VS Code renderers;
-- `text/html`: a self-contained page fragment (the report bundle inlined, no network) for any other
-  host, nbconvert and saved notebooks;
+Every output carries three forms of the same View (docs/display.md), each holding it once:
+- `application/vnd.pt2e-lens.v1+json`: the View packed (gzip + base64 in an envelope, docs/contract.md
+  "Packed transport"), for our JupyterLab / VS Code renderers;
+- `text/html`: a self-contained page fragment for any other host, nbconvert and saved notebooks: a static
+  fallback, the same packed View, and the viewer (report.js, gzip + base64, self-unpacking; no network);
 - `text/plain`: a one-line summary for terminals.
+`PT2E_LENS_VIEWER=once` (read at each display) inlines the viewer in the first output only: for pages that
+show all outputs of a notebook executed top to bottom (nbconvert, Jupyter Book), not for Colab or VS Code.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import os
 from typing import Any
 
 from . import i18n
 from ._ipython import install_short_errors
-from ._static import bundle
+from ._static import packed_viewer
 from .display_hook import register_renderer
 from .errors import Pt2eLensError
 from .schema import MIME_TYPE as MIME
+from .schema.packed import pack
 from .views import check_hops, compare_view, graph_view, view_of
 
 
@@ -61,23 +66,45 @@ def table_html(t: dict) -> str:
     )
 
 
-def html_fragment(view: dict, picture: str | None = None) -> str:
-    """A self-contained fragment: a mount point, the View as JSON, and the report bundle inline.
-    The mount point holds what shows where no script runs (the script replaces it): the summary, the static
+VIEWER_SETTING = "PT2E_LENS_VIEWER"
+_viewer_shown = False  # "once": whether an output of this process already carried the viewer
+
+
+def viewer_here() -> bool:
+    """Whether the next output inlines the viewer: always, unless PT2E_LENS_VIEWER=once and one already did."""
+    global _viewer_shown
+    if os.environ.get(VIEWER_SETTING, "inline").strip().lower() != "once":
+        return True
+    first, _viewer_shown = not _viewer_shown, True
+    return first
+
+
+def html_fragment(view: dict, picture: str | None = None, packed: dict | None = None, viewer: bool = True) -> str:
+    """A self-contained fragment: a mount point, the View packed (`packed`, else packed here), and the viewer.
+    The mount point holds what shows where no script runs (the viewer replaces it): the summary, the static
     `picture` (SVG, from `pt2e_lens.pictures`) when given, and the tables as real HTML tables."""
-    js = bundle("report.js")
     tables = "".join(table_html(t) for t in view["tables"])
     fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{picture or ''}{tables}"
-    parts = [f'<div class="pt2e-lens-root">{fallback}</div>', f'<script type="{MIME}">{script_json(view)}</script>']
-    if js is not None:
-        parts.append(f"<script>{js}</script>")
+    envelope = script_json(packed or pack(view))  # base64 and fixed keys: nothing to escape, but stay safe
+    parts = [f'<div class="pt2e-lens-root">{fallback}</div>', f'<script type="{MIME}">{envelope}</script>']
+    if viewer and (js := packed_viewer()) is not None:
+        parts.append(js)
     return "".join(parts)
+
+
+def bundle_of(view: dict) -> dict:
+    """The three forms of a View, packed once and shared by the MIME data and text/html."""
+    packed = pack(view)
+    return {
+        MIME: packed,
+        "text/html": html_fragment(view, packed=packed, viewer=viewer_here()),
+        "text/plain": summary(view),
+    }
 
 
 def mimebundle(x: Any) -> dict:
     install_short_errors(Pt2eLensError)  # the first display in IPython: from now on a Pt2eLensError prints as one line
-    view = view_of(x)
-    return {MIME: view, "text/html": html_fragment(view), "text/plain": summary(view)}
+    return bundle_of(view_of(x))
 
 
 register_renderer(mimebundle)  # how Tables, Stages and Runs (lower layers) display

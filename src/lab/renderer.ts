@@ -1,7 +1,7 @@
-// The MIME renderer of application/vnd.pt2e-lens.v1+json outputs: src/core draws the View.
+// The MIME renderer of application/vnd.pt2e-lens.v1+json outputs: src/core unpacks and draws the View.
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
-import { type RenderHandle, render } from '../core/index';
+import { type RenderHandle, renderOutput } from '../core/index';
 import { MIME_TYPE } from '../core/types';
 
 export class Pt2eLensRenderer extends Widget implements IRenderMime.IRenderer {
@@ -12,7 +12,7 @@ export class Pt2eLensRenderer extends Widget implements IRenderMime.IRenderer {
   }
   renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     this.handle?.destroy();
-    this.handle = render(this.node, model.data[this.mimeType]);
+    this.handle = renderOutput(this.node, model.data[this.mimeType]);
     return this.handle.ready;
   }
   dispose(): void {

@@ -44,13 +44,13 @@ after(async () => {
   await browser?.close();
 });
 
-/** The element a pt2e-lens output rendered into, found through its View JSON. */
+/** The element a pt2e-lens output rendered into, found through its View (unpacked by the page's viewer). */
 async function host(predicate) {
   const handle = await page.evaluateHandle(
-    ([mime, src]) => {
+    async ([mime, src]) => {
       const test = new Function('v', `return (${src})(v)`);
       for (const sc of document.querySelectorAll(`script[type="${mime}"]`)) {
-        if (test(JSON.parse(sc.textContent))) return sc.previousElementSibling;
+        if (test(await globalThis.pt2eLens.unpack(sc.textContent))) return sc.previousElementSibling;
       }
       return null;
     },
