@@ -9,6 +9,8 @@ import jsonschema
 from _hostile import HOSTILE, hostile_ep
 
 import pt2e_lens as pl
+from pt2e_lens import display
+from pt2e_lens._static import packed_viewer
 from pt2e_lens.display import MIME, html_fragment, mimebundle, script_json, table_html
 from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
 from pt2e_lens.report import write_html
@@ -137,3 +139,25 @@ def test_run_view_shows_what_the_decomposition_turned_each_op_into():
     became = {r[0]: r[3] for r in tables["decomposition"]["rows"]}
     assert became["batch_norm"] == "_native_batch_norm_legit_no_training + getitem"
     assert tables["decomposition"]["title"].startswith("run_decompositions({}): 47 → 51")
+
+
+def test_script_free_tables_stop_after_their_first_rows_and_say_how_many_more():
+    rows = [[f"node_{i}", i] for i in range(display.FALLBACK_ROWS + 7)]
+    table = pl.Table("t", ["node", "x"], rows).to_dict()
+    text = table_html(table)
+    assert text.count("<tr>") == 1 + display.FALLBACK_ROWS + 1  # head, the first rows, the "more" line
+    assert "node_0<" in text and f"node_{display.FALLBACK_ROWS}<" not in text and "… 7 more rows" in text
+    assert table_html(table, max_rows=None).count("<tr>") == 1 + len(rows)
+    # the viewer, where scripts run, gets every row from the packed View
+    assert len(unpack(mimebundle(pl.Table("t", ["node", "x"], rows))[MIME])["tables"][0]["rows"]) == len(rows)
+
+
+def test_viewer_once_per_page_inlines_it_in_the_first_output_only(monkeypatch):
+    table = pl.Table("t", ["node"], [["a"]])
+    viewer = packed_viewer()
+    assert viewer and all(viewer in mimebundle(table)["text/html"] for _ in range(2))  # default: every output
+    monkeypatch.setattr(display, "_viewer_shown", False)
+    monkeypatch.setenv(display.VIEWER_SETTING, "once")
+    first, second = (mimebundle(table)["text/html"] for _ in range(2))
+    assert viewer in first and viewer not in second
+    assert unpack(mimebundle(table)[MIME])["tables"][0]["rows"] == [["a"]]  # the View is still there

@@ -48,17 +48,31 @@ def summary(view: dict) -> str:
 
 # Inline styles, not a stylesheet: they survive script- and style-stripping viewers, and they win over
 # nbconvert's `table-layout: fixed` and right-aligned cells and over Jupyter Book / JupyterLab table themes.
+# Cells never wrap, so they need no vertical-align: each byte here is paid once per cell of a saved notebook.
 _TABLE = "table-layout:auto;width:auto;border-collapse:collapse;margin:6px 0;font-size:12px"
-_CELL = "text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:nowrap;vertical-align:top"
+_CELL = "text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:nowrap"
+# rows of a table in the script-free fallback: a 4.7k-node Run's tables would cost ~1.4 kB per node as HTML
+# (docs/bench.md, "Weight"); the viewer, where scripts run, shows every row from the packed View
+FALLBACK_ROWS = 20
+_NON_FINITE = {"Infinity": "∞", "-Infinity": "−∞"}  # the contract's NonFinite strings, shown as the viewer does
 
 
-def table_html(t: dict) -> str:
-    """The contract's Table as a plain, escaped HTML table: what a host without the front end shows."""
+def _cell_text(v) -> str:
+    return "" if v is None else _NON_FINITE.get(v, str(v)) if isinstance(v, str) else str(v)
+
+
+def table_html(t: dict, max_rows: int | None = FALLBACK_ROWS) -> str:
+    """The contract's Table as a plain, escaped HTML table: what a host without the front end shows; past
+    `max_rows` rows, one line says how many more there are and where they show."""
+    rows = t["rows"] if max_rows is None else t["rows"][:max_rows]
     head = "".join(f'<th style="{_CELL}">{html.escape(i18n.named("col.", str(c)))}</th>' for c in t["columns"])
     body = "".join(
-        "<tr>" + "".join(f'<td style="{_CELL}">{html.escape("" if v is None else str(v))}</td>' for v in r) + "</tr>"
-        for r in t["rows"]
+        "<tr>" + "".join(f'<td style="{_CELL}">{html.escape(_cell_text(v))}</td>' for v in r) + "</tr>" for r in rows
     )
+    if len(rows) < len(t["rows"]):
+        more = i18n.t("table.more_rows", n=len(t["rows"]) - len(rows))
+        body += f'<tr><td colspan="{max(1, len(t["columns"]))}" style="{_CELL}">{html.escape(more)}</td></tr>'
+
     return (
         f'<table class="pt2e-lens-table" style="{_TABLE}">'
         f'<caption style="text-align:left">{html.escape(t["title"] or t["name"])}</caption>'
