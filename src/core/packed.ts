@@ -52,8 +52,9 @@ async function gunzip(bytes: Uint8Array): Promise<string> {
   const stream = body.pipeThrough(new DecompressionStream('gzip'));
   try {
     return await new Response(stream).text();
-  } catch (e) {
-    throw new Error(`${PREFIX}a damaged packed View (gzip: ${(e as Error).message}); re-run the cell`);
+  } catch {
+    // the browser only says "Failed to fetch" or the like: name what is wrong instead
+    throw new Error(`${PREFIX}a damaged packed View (its data is not valid gzip); re-run the cell`);
   }
 }
 

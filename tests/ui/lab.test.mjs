@@ -86,6 +86,9 @@ describe('JupyterLab MIME renderer', { skip }, () => {
     assert.deepEqual(dialogs, []);
     const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
     if (await nope.count()) await nope.click();
+    await outs.nth(3).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'jupyterlab-packed-and-damaged.png') });
+    await outs.nth(0).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, 'jupyterlab.png') });
     await page.close();
   });

@@ -78,7 +78,9 @@ def unpack(data: Any) -> Any:
     try:
         raw = gzip.decompress(compressed)
     except (OSError, EOFError, zlib.error) as e:
-        raise PackedProblem(f"pt2e-lens output: a damaged packed View (gzip: {e}); re-run the cell") from None
+        raise PackedProblem(
+            f"pt2e-lens output: a damaged packed View (its data is not valid gzip: {e}); re-run the cell"
+        ) from None
     try:
         doc = parse(raw)
         return decode(doc) if data["encoding"] == TABULAR else doc
