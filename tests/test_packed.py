@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from torchao.quantization.pt2e.quantizer import Quantizer
 
@@ -86,6 +86,7 @@ JSON = st.recursive(
 
 
 @settings(max_examples=200, deadline=None)
+@example([{"a": [0.0]}, {"a": [-0.0]}, {"a": [1]}, {"a": [1.0]}, {"a": [True]}], None)
 @given(st.lists(st.dictionaries(st.sampled_from("abc"), JSON, min_size=1), max_size=8), JSON)
 def test_any_json_round_trips(rows, extra):
     doc = {"rows": rows, "again": rows, "extra": extra}  # lists of like objects, repeats, anything

@@ -49,6 +49,8 @@ class _Encoder:
         if isinstance(v, (list, dict)):
             cid = self.composite(v)
             return cid, self.size[cid]
+        if isinstance(v, float):  # 0.0 and -0.0 are equal but write differently: key by the exact value
+            return (float, v.hex(), v), 8
         return (type(v), v), 5  # 1, 1.0 and True stay apart
 
     def _list(self, items: list) -> int:
@@ -82,7 +84,7 @@ class _Encoder:
 
     def emit(self, key: Any, values: list, index: dict[int, int]) -> Any:
         if not isinstance(key, int):
-            return key if isinstance(key, str) else key[1]
+            return key if isinstance(key, str) else key[-1]
         if self.uses[key] >= 2 and self.size[key] >= _MIN_SIZE:
             at = index.get(key)
             if at is None:
