@@ -7,6 +7,7 @@ import pytest
 from test_notebook import execute
 
 from pt2e_lens.display import MIME
+from pt2e_lens.schema.packed import unpack
 
 NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 
@@ -39,7 +40,7 @@ def test_chapter_runs_with_its_numbers(name):
         assert line in stdout
     stderr = "".join(o["text"] for o in outputs if o.get("output_type") == "stream" and o["name"] == "stderr")
     assert "pt2e-lens:" not in stderr  # no focus or note of the chapter misses its nodes
-    views = [o["data"][MIME] for o in outputs if MIME in o.get("data", {})]
+    views = [unpack(o["data"][MIME]) for o in outputs if MIME in o.get("data", {})]
     assert views and all("text/html" in o["data"] for o in outputs if MIME in o.get("data", {}))
 
 

@@ -1,4 +1,4 @@
-"""MIME bundles: the View JSON, a self-contained text/html fallback, text/plain — all escaped."""
+"""MIME bundles: the View packed, a self-contained text/html fallback, text/plain — all escaped."""
 
 import json
 import re
@@ -9,9 +9,12 @@ import jsonschema
 from _hostile import HOSTILE, hostile_ep
 
 import pt2e_lens as pl
+from pt2e_lens import display
+from pt2e_lens._static import packed_viewer
 from pt2e_lens.display import MIME, html_fragment, mimebundle, script_json, table_html
 from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
 from pt2e_lens.report import write_html
+from pt2e_lens.schema.packed import unpack
 from pt2e_lens.views import graph_view
 
 SCHEMA = json.loads(files("pt2e_lens").joinpath("schema/view.schema.json").read_text())
@@ -22,7 +25,7 @@ def test_run_bundle_carries_a_valid_view_with_every_stage():
         get_model("tiny").eval(), example_inputs(8), ConvQuantizer(), calibration=calibration_batches(2, 8)
     )
     bundle = mimebundle(run)
-    view = bundle[MIME]
+    view = unpack(bundle[MIME])
     jsonschema.validate(view, SCHEMA)
     assert view["mode"] == "run" and [p["label"] for p in view["panes"]] == run.stages
     assert {t["name"] for t in view["tables"]} >= {"annotations", "observers", "qdq", "op_diff"}
@@ -95,10 +98,10 @@ def test_show_has_no_widget_view_and_widget_updates_live(tiny_ep):
     shown = pl.show(tiny_ep, title="t")
     assert "application/vnd.jupyter.widget-view+json" not in shown._repr_mimebundle_()
     w = pl.widget(tiny_ep.module(), focus="relu", hops=0)
-    first = json.loads(w.view_json)
+    first = unpack(w.view_json)
     assert sorted(first["focus"][0]) == ["relu", "relu_1", "relu_2", "relu_3"]
     w.update(tiny_ep.run_decompositions({}).module())
-    again = json.loads(w.view_json)
+    again = unpack(w.view_json)
     assert again["panes"][0]["snapshot"]["meta"]["node_count"] == 51 and again["focus"] is None
     data, metadata = w._repr_mimebundle_()
     assert MIME in data and "text/html" in data
@@ -111,7 +114,7 @@ def test_accuracy_displays_as_a_heat_overlay_on_the_converted_graph():
         get_model("conv_relu").eval(), example_inputs(2), ConvQuantizer(), calibration=calibration_batches(2, 2)
     )
     acc = pl.accuracy(run, calibration_batches(2, 2))
-    view = mimebundle(acc)[MIME]
+    view = unpack(mimebundle(acc)[MIME])
     jsonschema.validate(view, SCHEMA)
     pane = view["panes"][0]
     assert pane["label"] == "converted" and pane["overlay"]["unit"] == "dB"
@@ -123,7 +126,7 @@ def test_accuracy_displays_as_a_heat_overlay_on_the_converted_graph():
 
 def test_run_view_carries_the_sharing_table():
     run = pl.Run(get_model("residual").eval(), example_inputs(2)).prepare(ConvQuantizer())
-    tables = {t["name"]: t for t in mimebundle(run)[MIME]["tables"]}
+    tables = {t["name"]: t for t in unpack(mimebundle(run)[MIME])["tables"]}
     assert "sharing" in tables and "annotations" in tables and "observers" in tables
     # a Run's tabs mix stages: each table says which one its rows come from
     assert tables["observers"]["title"] == "observers (from prepared)"
@@ -132,7 +135,29 @@ def test_run_view_carries_the_sharing_table():
 
 def test_run_view_shows_what_the_decomposition_turned_each_op_into():
     run = pl.Run(get_model("tiny").eval(), example_inputs(2)).decompose({})
-    tables = {t["name"]: t for t in mimebundle(run)[MIME]["tables"]}
+    tables = {t["name"]: t for t in unpack(mimebundle(run)[MIME])["tables"]}
     became = {r[0]: r[3] for r in tables["decomposition"]["rows"]}
     assert became["batch_norm"] == "_native_batch_norm_legit_no_training + getitem"
     assert tables["decomposition"]["title"].startswith("run_decompositions({}): 47 → 51")
+
+
+def test_script_free_tables_stop_after_their_first_rows_and_say_how_many_more():
+    rows = [[f"node_{i}", i] for i in range(display.FALLBACK_ROWS + 7)]
+    table = pl.Table("t", ["node", "x"], rows).to_dict()
+    text = table_html(table)
+    assert text.count("<tr>") == 1 + display.FALLBACK_ROWS + 1  # head, the first rows, the "more" line
+    assert "node_0<" in text and f"node_{display.FALLBACK_ROWS}<" not in text and "… 7 more rows" in text
+    assert table_html(table, max_rows=None).count("<tr>") == 1 + len(rows)
+    # the viewer, where scripts run, gets every row from the packed View
+    assert len(unpack(mimebundle(pl.Table("t", ["node", "x"], rows))[MIME])["tables"][0]["rows"]) == len(rows)
+
+
+def test_viewer_once_per_page_inlines_it_in_the_first_output_only(monkeypatch):
+    table = pl.Table("t", ["node"], [["a"]])
+    viewer = packed_viewer()
+    assert viewer and all(viewer in mimebundle(table)["text/html"] for _ in range(2))  # default: every output
+    monkeypatch.setattr(display, "_viewer_shown", False)
+    monkeypatch.setenv(display.VIEWER_SETTING, "once")
+    first, second = (mimebundle(table)["text/html"] for _ in range(2))
+    assert viewer in first and viewer not in second
+    assert unpack(mimebundle(table)[MIME])["tables"][0]["rows"] == [["a"]]  # the View is still there

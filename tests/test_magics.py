@@ -4,6 +4,7 @@ import pytest
 from kernel_client import kernel_fixture
 
 from pt2e_lens.schema import MIME_TYPE as MIME
+from pt2e_lens.schema.packed import unpack
 
 kernel = kernel_fixture()
 
@@ -35,7 +36,7 @@ def bad(k, line):
 
 def view(out):
     [bundle] = [r for r in out["results"] if MIME in r]
-    return bundle[MIME]
+    return unpack(bundle[MIME])
 
 
 def test_help(k):

@@ -6,6 +6,7 @@ import nbformat
 from nbclient import NotebookClient
 
 from pt2e_lens.display import MIME
+from pt2e_lens.schema.packed import unpack
 
 NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "quickstart.ipynb"
 
@@ -20,7 +21,7 @@ def test_quickstart_executes_and_outputs_views(tmp_path):
     nb = execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
-    views = [o["data"][MIME] for o in outputs if MIME in o.get("data", {})]
+    views = [unpack(o["data"][MIME]) for o in outputs if MIME in o.get("data", {})]
     modes = [v["mode"] for v in views]
     assert modes.count("run") == 1 and modes.count("compare") == 1 and "graph" in modes
     assert all("text/html" in o["data"] for o in outputs if MIME in o.get("data", {}))

@@ -1,24 +1,29 @@
 """How pt2e-lens objects display: a MIME bundle that renders with or without a kernel.
 
-Every output carries three forms of the same View (docs/contract.md):
-- `application/vnd.pt2e-lens.v1+json`: the View itself, for our JupyterLab / VS Code renderers;
-- `text/html`: a self-contained page fragment (the report bundle inlined, no network) for any other
-  host, nbconvert and saved notebooks;
+Every output carries three forms of the same View (docs/display.md), each holding it once:
+- `application/vnd.pt2e-lens.v1+json`: the View packed (gzip + base64 in an envelope, docs/contract.md
+  "Packed transport"), for our JupyterLab / VS Code renderers;
+- `text/html`: a self-contained page fragment for any other host, nbconvert and saved notebooks: a static
+  fallback, the same packed View, and the viewer (report.js, gzip + base64, self-unpacking; no network);
 - `text/plain`: a one-line summary for terminals.
+`PT2E_LENS_VIEWER=once` (read at each display) inlines the viewer in the first output only: for pages that
+show all outputs of a notebook executed top to bottom (nbconvert, Jupyter Book), not for Colab or VS Code.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import os
 from typing import Any
 
 from . import i18n
 from ._ipython import install_short_errors
-from ._static import bundle
+from ._static import packed_viewer
 from .display_hook import register_renderer
 from .errors import Pt2eLensError
 from .schema import MIME_TYPE as MIME
+from .schema.packed import pack
 from .views import check_hops, compare_view, graph_view, view_of
 
 
@@ -43,17 +48,31 @@ def summary(view: dict) -> str:
 
 # Inline styles, not a stylesheet: they survive script- and style-stripping viewers, and they win over
 # nbconvert's `table-layout: fixed` and right-aligned cells and over Jupyter Book / JupyterLab table themes.
+# Cells never wrap, so they need no vertical-align: each byte here is paid once per cell of a saved notebook.
 _TABLE = "table-layout:auto;width:auto;border-collapse:collapse;margin:6px 0;font-size:12px"
-_CELL = "text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:nowrap;vertical-align:top"
+_CELL = "text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:nowrap"
+# rows of a table in the script-free fallback: a 4.7k-node Run's tables would cost ~1.4 kB per node as HTML
+# (docs/bench.md, "Weight"); the viewer, where scripts run, shows every row from the packed View
+FALLBACK_ROWS = 20
+_NON_FINITE = {"Infinity": "∞", "-Infinity": "−∞"}  # the contract's NonFinite strings, shown as the viewer does
 
 
-def table_html(t: dict) -> str:
-    """The contract's Table as a plain, escaped HTML table: what a host without the front end shows."""
+def _cell_text(v) -> str:
+    return "" if v is None else _NON_FINITE.get(v, str(v)) if isinstance(v, str) else str(v)
+
+
+def table_html(t: dict, max_rows: int | None = FALLBACK_ROWS) -> str:
+    """The contract's Table as a plain, escaped HTML table: what a host without the front end shows; past
+    `max_rows` rows, one line says how many more there are and where they show."""
+    rows = t["rows"] if max_rows is None else t["rows"][:max_rows]
     head = "".join(f'<th style="{_CELL}">{html.escape(i18n.named("col.", str(c)))}</th>' for c in t["columns"])
     body = "".join(
-        "<tr>" + "".join(f'<td style="{_CELL}">{html.escape("" if v is None else str(v))}</td>' for v in r) + "</tr>"
-        for r in t["rows"]
+        "<tr>" + "".join(f'<td style="{_CELL}">{html.escape(_cell_text(v))}</td>' for v in r) + "</tr>" for r in rows
     )
+    if len(rows) < len(t["rows"]):
+        more = i18n.t("table.more_rows", n=len(t["rows"]) - len(rows))
+        body += f'<tr><td colspan="{max(1, len(t["columns"]))}" style="{_CELL}">{html.escape(more)}</td></tr>'
+
     return (
         f'<table class="pt2e-lens-table" style="{_TABLE}">'
         f'<caption style="text-align:left">{html.escape(t["title"] or t["name"])}</caption>'
@@ -61,23 +80,45 @@ def table_html(t: dict) -> str:
     )
 
 
-def html_fragment(view: dict, picture: str | None = None) -> str:
-    """A self-contained fragment: a mount point, the View as JSON, and the report bundle inline.
-    The mount point holds what shows where no script runs (the script replaces it): the summary, the static
+VIEWER_SETTING = "PT2E_LENS_VIEWER"
+_viewer_shown = False  # "once": whether an output of this process already carried the viewer
+
+
+def viewer_here() -> bool:
+    """Whether the next output inlines the viewer: always, unless PT2E_LENS_VIEWER=once and one already did."""
+    global _viewer_shown
+    if os.environ.get(VIEWER_SETTING, "inline").strip().lower() != "once":
+        return True
+    first, _viewer_shown = not _viewer_shown, True
+    return first
+
+
+def html_fragment(view: dict, picture: str | None = None, packed: dict | None = None, viewer: bool = True) -> str:
+    """A self-contained fragment: a mount point, the View packed (`packed`, else packed here), and the viewer.
+    The mount point holds what shows where no script runs (the viewer replaces it): the summary, the static
     `picture` (SVG, from `pt2e_lens.pictures`) when given, and the tables as real HTML tables."""
-    js = bundle("report.js")
     tables = "".join(table_html(t) for t in view["tables"])
     fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{picture or ''}{tables}"
-    parts = [f'<div class="pt2e-lens-root">{fallback}</div>', f'<script type="{MIME}">{script_json(view)}</script>']
-    if js is not None:
-        parts.append(f"<script>{js}</script>")
+    envelope = script_json(packed or pack(view))  # base64 and fixed keys: nothing to escape, but stay safe
+    parts = [f'<div class="pt2e-lens-root">{fallback}</div>', f'<script type="{MIME}">{envelope}</script>']
+    if viewer and (js := packed_viewer()) is not None:
+        parts.append(js)
     return "".join(parts)
+
+
+def bundle_of(view: dict) -> dict:
+    """The three forms of a View, packed once and shared by the MIME data and text/html."""
+    packed = pack(view)
+    return {
+        MIME: packed,
+        "text/html": html_fragment(view, packed=packed, viewer=viewer_here()),
+        "text/plain": summary(view),
+    }
 
 
 def mimebundle(x: Any) -> dict:
     install_short_errors(Pt2eLensError)  # the first display in IPython: from now on a Pt2eLensError prints as one line
-    view = view_of(x)
-    return {MIME: view, "text/html": html_fragment(view), "text/plain": summary(view)}
+    return bundle_of(view_of(x))
 
 
 register_renderer(mimebundle)  # how Tables, Stages and Runs (lower layers) display

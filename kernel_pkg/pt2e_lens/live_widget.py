@@ -10,7 +10,8 @@ import anywidget
 import traitlets
 
 from ._static import STATIC, bundle
-from .display import MIME, html_fragment, show, summary
+from .display import bundle_of, show, summary
+from .schema.packed import pack
 
 _MISSING_ESM = """
 export default { render({ el }) {
@@ -27,19 +28,19 @@ class LensWidget(anywidget.AnyWidget):
     view_json = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, view: dict, **kwargs: Any):
-        super().__init__(view_json=json.dumps(view, allow_nan=False), **kwargs)
+        super().__init__(view_json=json.dumps(pack(view)), **kwargs)
         self.view = view
 
     def update(self, x: Any, **view_args: Any) -> LensWidget:
         """Show another object (or the same one after a change) in this widget."""
         self.view = show(x, **view_args).view
-        self.view_json = json.dumps(self.view, allow_nan=False)
+        self.view_json = json.dumps(pack(self.view))  # packed: the comm and saved widget state carry ~1/10
         return self
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
-        data = {**data, MIME: self.view, "text/html": html_fragment(self.view), "text/plain": summary(self.view)}
+        data = {**data, **bundle_of(self.view)}
         return data if metadata is None else (data, metadata)  # the widget's metadata, as ipywidgets returns it
 
     def __repr__(self) -> str:

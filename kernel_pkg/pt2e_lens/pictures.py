@@ -22,6 +22,7 @@ from pathlib import Path
 from ._static import bundle
 from .display import MIME, html_fragment, script_json
 from .errors import Pt2eLensError
+from .schema.packed import PackedProblem, pack, unpack
 
 _MARK = "pt2e-lens-pictures"
 # waits for every output to finish drawing, then writes their pictures where --dump-dom shows them
@@ -80,14 +81,20 @@ def draw(views: list[dict], timeout: float = 300) -> list[str | None]:
 
 
 def fill(nb: dict) -> int:
-    """Adds `image/svg+xml` and a script-free fallback to every pt2e-lens output of `nb` (in place)."""
+    """Adds `image/svg+xml` and a script-free fallback to every pt2e-lens output of `nb` (in place). Outputs
+    of pt2e-lens 0.1 (a plain View in the MIME data) are packed on the way, as pt2e-lens writes them now."""
     outputs = [o for c in nb.get("cells", []) for o in c.get("outputs", []) if MIME in o.get("data", {})]
-    views = [o["data"][MIME] for o in outputs]
-    views = [json.loads(v) if isinstance(v, str) else v for v in views]
+    try:
+        views = [unpack(o["data"][MIME]) for o in outputs]
+    except PackedProblem as e:
+        raise Pt2eLensError(f"{e} (or clear that output)") from None
     for out, view, svg in zip(outputs, views, draw(views) if views else [], strict=True):
         if svg:
             out["data"]["image/svg+xml"] = svg
-        out["data"]["text/html"] = html_fragment(view, picture=svg)
+        packed = out["data"][MIME] = pack(view)
+        # an output keeps the viewer if it had one (PT2E_LENS_VIEWER=once leaves it in the first output only)
+        viewer = "<script>" in _text(out["data"].get("text/html", "<script>"))
+        out["data"]["text/html"] = html_fragment(view, picture=svg, packed=packed, viewer=viewer)
     return len(outputs)
 
 

@@ -22,22 +22,38 @@ export function heatStyle(color: string): string {
   return `fill:hsl(${hue} 72% var(--pl-heat-l))`;
 }
 
+/** An overlay value as a number: the contract writes ±Infinity / NaN as strings (NonFinite); NaN → null. */
+export function overlayNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (v === 'Infinity') return Number.POSITIVE_INFINITY;
+  if (v === '-Infinity') return Number.NEGATIVE_INFINITY;
+  return null;
+}
+
+function fmtValue(v: number): string {
+  return Number.isFinite(v) ? fmtNum(v) : v > 0 ? '∞' : '−∞';
+}
+
 export function makeHeat(overlay: Overlay | null | undefined): Heat | null {
   if (!overlay || typeof overlay.values !== 'object' || overlay.values === null) return null;
-  const vals = Object.values(overlay.values).filter((v) => typeof v === 'number' && Number.isFinite(v));
-  if (!vals.length) return null;
-  const min = Math.min(...vals);
-  const max = Math.max(...vals);
+  const all = Object.values(overlay.values)
+    .map(overlayNumber)
+    .filter((v): v is number => v !== null);
+  if (!all.length) return null;
+  // the colour scale spans the finite values; an exact match (SQNR ∞) is simply the best end
+  const vals = all.filter(Number.isFinite);
+  const min = vals.length ? Math.min(...vals) : 0;
+  const max = vals.length ? Math.max(...vals) : 0;
   const unit = overlay.unit ? ` ${overlay.unit}` : '';
   return {
     overlay,
     min,
     max,
     of(id: Id) {
-      const v = overlay.values[id];
-      if (typeof v !== 'number' || !Number.isFinite(v)) return null;
-      const t = max > min ? (v - min) / (max - min) : 1;
-      return { color: heatColor(overlay.higher_is_better ? t : 1 - t), text: `${overlay.name}: ${fmtNum(v)}${unit}` };
+      const v = overlayNumber(overlay.values[id]);
+      if (v === null) return null;
+      const t = !Number.isFinite(v) ? (v > 0 ? 1 : 0) : max > min ? (v - min) / (max - min) : 1;
+      return { color: heatColor(overlay.higher_is_better ? t : 1 - t), text: `${overlay.name}: ${fmtValue(v)}${unit}` };
     },
   };
 }

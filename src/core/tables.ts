@@ -33,14 +33,28 @@ export function signed(v: number): string {
   return v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0';
 }
 
+// the contract writes numbers JSON cannot hold as strings ($defs.NonFinite): an exact match's SQNR is "Infinity"
+const NON_FINITE = new Map([
+  ['Infinity', '∞'],
+  ['-Infinity', '−∞'],
+  ['NaN', 'NaN'],
+]);
+
 function cellText(c: Cell): string {
-  return c === null ? '' : String(c);
+  if (c === null) return '';
+  return (typeof c === 'string' ? NON_FINITE.get(c) : undefined) ?? String(c);
 }
+
+const isNumber = (c: Cell): boolean => typeof c === 'number' || (typeof c === 'string' && NON_FINITE.has(c));
 
 function compare(a: Cell, b: Cell): number {
   if (a === null || a === '') return b === null || b === '' ? 0 : 1;
   if (b === null || b === '') return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (isNumber(a) && isNumber(b)) {
+    const [x, y] = [Number(a), Number(b)]; // ±Infinity compare as numbers; NaN sorts last
+    if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+    return x === y ? 0 : x > y ? 1 : -1;
+  }
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 }
 
@@ -114,7 +128,7 @@ export function renderTable(
         if (i === deltaCol && typeof v === 'number') {
           const cls = v > 0 ? 'pl-num pl-pos' : v < 0 ? 'pl-num pl-neg' : 'pl-num';
           tr.appendChild(h(doc, 'td', { class: cls }, signed(v)));
-        } else tr.appendChild(h(doc, 'td', typeof v === 'number' ? { class: 'pl-num' } : undefined, cellText(v)));
+        } else tr.appendChild(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined, cellText(v)));
       }
       tbody.appendChild(tr);
     }

@@ -1,7 +1,7 @@
-// The MIME renderer of application/vnd.pt2e-lens.v1+json outputs: src/core draws the View.
+// The MIME renderer of application/vnd.pt2e-lens.v1+json outputs: src/core unpacks and draws the View.
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
-import { type RenderHandle, render } from '../core/index';
+import { type RenderHandle, renderOutput } from '../core/index';
 import { MIME_TYPE } from '../core/types';
 import { PictureKeeper } from './store-picture';
 
@@ -15,7 +15,7 @@ export class Pt2eLensRenderer extends Widget implements IRenderMime.IRenderer {
   renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     if (this.picture.storing) return Promise.resolve(); // the same View, now with its picture: keep what is drawn
     this.handle?.destroy();
-    const handle = render(this.node, model.data[this.mimeType]);
+    const handle = renderOutput(this.node, model.data[this.mimeType]);
     this.handle = handle;
     const current = (): boolean => handle === this.handle && !this.isDisposed;
     return handle.ready.then(() => void this.picture.store(model, this.node, current));

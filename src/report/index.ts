@@ -1,7 +1,9 @@
-// Static-page entry (IIFE): renders each <script type="application/vnd.pt2e-lens.v1+json"> into the
-// element right before it. Python writes the bundle once per page plus one such script per output.
-import { picture, render } from '../core/index';
+// Static-page entry (IIFE): renders each <script type="application/vnd.pt2e-lens.v1+json"> (a packed View,
+// or a plain one from pt2e-lens 0.1) into the element right before it. Python inlines this bundle, packed,
+// in each output's text/html (or once per page: docs/display.md).
+import { picture, render, renderOutput } from '../core/index';
 import { getLayoutClient } from '../core/layout-client';
+import { envelopeOf, unpack } from '../core/packed';
 import { MIME_TYPE } from '../core/types';
 
 function renderAll(doc: Document): void {
@@ -14,14 +16,20 @@ function renderAll(doc: Document): void {
       host = doc.createElement('div');
       sc.parentNode?.insertBefore(host, sc);
     }
-    // render() parses and checks the text itself and shows a message on bad input.
-    render(host, sc.textContent ?? '');
+    // a packed View is opened first; render() parses and checks the text itself and shows a message on bad input
+    renderOutput(host, sc.textContent ?? '');
   });
 }
 
 (globalThis as unknown as { pt2eLens?: unknown }).pt2eLens = {
   render,
+  renderOutput,
   renderAll,
+  /** the View in an output's MIME data or script text, packed or not (for tests and tools) */
+  unpack: async (data: unknown) => {
+    const env = envelopeOf(data);
+    return env ? unpack(env) : typeof data === 'string' ? JSON.parse(data) : data;
+  },
   picture,
   layoutMode: () => getLayoutClient().mode,
 };

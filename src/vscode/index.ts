@@ -1,6 +1,6 @@
 // VS Code notebook renderer for application/vnd.pt2e-lens.v1+json (contributes.notebookRenderer).
 import type { ActivationFunction } from 'vscode-notebook-renderer';
-import { type RenderHandle, render } from '../core/index';
+import { type RenderHandle, renderOutput } from '../core/index';
 
 export const activate: ActivationFunction = () => {
   const live = new Map<string, RenderHandle>();
@@ -14,7 +14,7 @@ export const activate: ActivationFunction = () => {
         doc = item.text();
       }
       // VS Code outputs sit in a webview with no lang of the editor: follow the display language it reports
-      live.set(item.id, render(element, doc, { locale: navigator.language }));
+      live.set(item.id, renderOutput(element, doc, { locale: navigator.language }));
     },
     disposeOutputItem(id?: string) {
       if (id === undefined) {

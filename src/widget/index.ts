@@ -1,6 +1,6 @@
 // anywidget front end: renders the `view_json` trait (a JSON string) and re-renders when it changes.
 import type { AnyWidget, Render } from '@anywidget/types';
-import { render as draw, type RenderHandle } from '../core/index';
+import { renderOutput as draw, type RenderHandle } from '../core/index';
 
 /** The synced traits of pt2e_lens.live_widget.LensWidget. */
 export interface LensTraits {

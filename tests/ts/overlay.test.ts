@@ -33,6 +33,32 @@ describe('per-node overlay (panes[].overlay)', () => {
     expect(plain.el.querySelector('.pl-heat-legend')).toBeNull();
   });
 
+  it('an exact match (SQNR "Infinity", the contract\'s NonFinite) is the best end of the scale and reads ∞', async () => {
+    const view = fixture('accuracy.json');
+    view.panes[0].overlay.values.add = 'Infinity';
+    const { el } = await mount(view, { worker: false });
+    expect(el.querySelector('.pl-message')).toBeNull();
+    const colour = (id: string) => el.querySelector(`[data-id="${id}"] .pl-heat`)!.getAttribute('fill')!;
+    expect(hue(colour('add'))).toBe(120);
+    expect(hue(colour('conv2d'))).toBe(120); // still the best finite value: the scale spans the finite ones
+    expect(hue(colour('linear'))).toBe(0);
+    el.querySelector('[data-id="add"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(el.querySelector('.pl-details')!.textContent).toContain('SQNR∞ dB');
+  });
+
+  it('the accuracy table shows an "Infinity" SQNR as ∞, as a number', async () => {
+    const view = fixture('real_accuracy.json');
+    const table = view.tables[0];
+    const col = table.columns.indexOf('sqnr_db');
+    table.rows.find((r: unknown[]) => r[0] === 'add')[col] = 'Infinity';
+    const { el } = await mount(view, { worker: false });
+    const tab = [...el.querySelectorAll('.pl-main-tabs .pl-tab')][1];
+    tab.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const row = [...el.querySelectorAll('table tbody tr')].find((tr) => tr.firstElementChild?.textContent === 'add');
+    expect(row!.children[col].textContent).toBe('∞');
+    expect(row!.children[col].classList.contains('pl-num')).toBe(true);
+  });
+
   it('details list skipped_by of an annotation', async () => {
     const { el } = await mount(fixture('conv_prepared.json'), { worker: false });
     el.querySelector('[data-id="linear"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));

@@ -25,9 +25,9 @@ after(async () => {
 const src = (p) => readFileSync(join(ROOT, p), 'utf8');
 
 describe('host entries', () => {
-  it('anywidget: renders view_json, re-renders on change:view_json, injects its CSS', async () => {
+  it('anywidget: renders view_json (plain, then packed), re-renders on change:view_json, injects its CSS', async () => {
     const a = JSON.stringify(fixture('conv_prepared.json'));
-    const b = JSON.stringify(fixture('conv_converted.json'));
+    const b = JSON.stringify(fixture('packed/conv_converted.json')); // what LensWidget sends since the packed transport
     const res = await page.evaluate(
       async ({ code, a, b }) => {
         const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
@@ -74,8 +74,15 @@ describe('host entries', () => {
     });
   });
 
-  it('VS Code renderer: activate() → renderOutputItem(item, element)', async () => {
-    const doc = fixture('compare.json');
+  for (const [name, form] of [
+    ['compare.json', 'a plain View (0.1 outputs)'],
+    ['packed/compare.json', 'a packed View'],
+  ])
+    it(`VS Code renderer: activate() → renderOutputItem(item, element) with ${form}`, async () => {
+      await vscodeRenders(fixture(name), fixture('compare.json'));
+    });
+
+  async function vscodeRenders(doc, view) {
     const res = await page.evaluate(
       async ({ code, doc }) => {
         const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
@@ -108,9 +115,9 @@ describe('host entries', () => {
       { code: src('extension/vscode/renderer.js'), doc },
     );
     assert.equal(res.panes, 2);
-    assert.equal(res.nodes, doc.panes[0].snapshot.nodes.length + doc.panes[1].snapshot.nodes.length);
+    assert.equal(res.nodes, view.panes[0].snapshot.nodes.length + view.panes[1].snapshot.nodes.length);
     await page.screenshot({ path: join(ARTIFACTS, 'vscode-compare.png'), fullPage: true });
-  });
+  }
 
   it('extension/vscode/package.json contributes the renderer for the MIME type', () => {
     const pkg = JSON.parse(src('extension/vscode/package.json'));

@@ -96,8 +96,11 @@ describe('zh-TW report in chromium', () => {
     const { page, errors } = await open(html);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-TW');
     assert.equal(await page.evaluate(() => document.querySelector('.pt2e-lens').getAttribute('lang')), 'zh-TW');
-    const view = JSON.parse(
-      await page.evaluate(() => document.querySelector('script[type="application/vnd.pt2e-lens.v1+json"]').textContent),
+    // the View the page carries (packed), unpacked by the page's own viewer
+    const view = await page.evaluate(() =>
+      globalThis.pt2eLens.unpack(
+        document.querySelector('script[type="application/vnd.pt2e-lens.v1+json"]').textContent,
+      ),
     );
     const allowed = dataWords(view);
     let text = await seen(page);

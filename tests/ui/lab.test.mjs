@@ -19,10 +19,17 @@ let lab;
 let browser;
 before(async () => {
   if (skip) return;
-  const outputs = ['conv_prepared.json', 'hostile.json'].map((f) => ({
+  // two plain Views (as pt2e-lens 0.1 saved them), a packed one, and a damaged envelope
+  const damaged = { ...fixture('packed/conv_converted.json'), data: 'H4sIAAAAdamaged' };
+  const outputs = [
+    fixture('conv_prepared.json'),
+    fixture('hostile.json'),
+    fixture('packed/conv_converted.json'),
+    damaged,
+  ].map((doc) => ({
     output_type: 'display_data',
     metadata: {},
-    data: { [MIME]: fixture(f), 'text/plain': ['pt2e-lens view'] },
+    data: { [MIME]: doc, 'text/plain': ['pt2e-lens view'] },
   }));
   lab = await startLab({
     'demo.ipynb': JSON.stringify({
@@ -49,7 +56,7 @@ after(async () => {
 });
 
 describe('JupyterLab MIME renderer', { skip }, () => {
-  it('renders saved outputs with the prebuilt extension, hostile text as text', async () => {
+  it('renders saved outputs (plain and packed) with the prebuilt extension, hostile text as text', async () => {
     const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
     const dialogs = [];
     page.on('dialog', async (d) => {
@@ -58,7 +65,9 @@ describe('JupyterLab MIME renderer', { skip }, () => {
     });
     await page.goto(`${lab.url}/lab/tree/demo.ipynb`);
     await page.waitForFunction(
-      () => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === 2,
+      () =>
+        document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === 3 &&
+        document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="error"]').length === 1,
       null,
       { timeout: 90000 },
     );
@@ -70,9 +79,16 @@ describe('JupyterLab MIME renderer', { skip }, () => {
     assert.equal(roles.length, fixture('conv_prepared.json').panes[0].snapshot.nodes.length);
     assert.equal(await outs.nth(1).locator('.pl-title').first().textContent(), '<img src=y onerror=alert(4)>');
     assert.equal(await page.locator('.jp-Pt2eLens img').count(), 0);
+    const packed = await outs.nth(2).locator('.pl-node').count();
+    assert.equal(packed, fixture('conv_converted.json').panes[0].snapshot.nodes.length);
+    const message = await outs.nth(3).locator('.pl-message').textContent();
+    assert.match(message, /^pt2e-lens: a damaged packed View \(.*\); re-run the cell$/);
     assert.deepEqual(dialogs, []);
     const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
     if (await nope.count()) await nope.click();
+    await outs.nth(3).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'jupyterlab-packed-and-damaged.png') });
+    await outs.nth(0).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, 'jupyterlab.png') });
     await page.close();
   });

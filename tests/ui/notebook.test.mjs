@@ -44,13 +44,13 @@ after(async () => {
   await browser?.close();
 });
 
-/** The element a pt2e-lens output rendered into, found through its View JSON. */
+/** The element a pt2e-lens output rendered into, found through its View (unpacked by the page's viewer). */
 async function host(predicate) {
   const handle = await page.evaluateHandle(
-    ([mime, src]) => {
+    async ([mime, src]) => {
       const test = new Function('v', `return (${src})(v)`);
       for (const sc of document.querySelectorAll(`script[type="${mime}"]`)) {
-        if (test(JSON.parse(sc.textContent))) return sc.previousElementSibling;
+        if (test(await globalThis.pt2eLens.unpack(sc.textContent))) return sc.previousElementSibling;
       }
       return null;
     },
@@ -105,6 +105,43 @@ describe('nbconvert page of the executed quickstart, offline', () => {
     assert.notEqual(got[1], light[1]);
     await dark.screenshot({ path: join(ARTIFACTS, 'views-notebook-dark.png') });
     await dark.close();
+  });
+
+  it('with PT2E_LENS_VIEWER=once only the first output carries the viewer, and every output still draws', async () => {
+    const once = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    const errors = [];
+    once.on('pageerror', (e) => errors.push(e.message));
+    await once.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
+    const file = join(OUT, 'quickstart-once.html');
+    const html = readFileSync(file, 'utf8');
+    assert.equal(html.split('__pt2eLensLoad=').length - 1, 1, 'one inlined viewer in the page');
+    assert.equal(html.split(`type="${MIME}"`).length - 1, 6, 'six outputs');
+    await once.goto(pathToFileURL(file).href);
+    await once.waitForFunction(
+      () => {
+        const roots = [...document.querySelectorAll('.pt2e-lens')];
+        return roots.length >= 6 && roots.every((r) => r.getAttribute('data-state') === 'ready');
+      },
+      null,
+      { timeout: 60000 },
+    );
+    const ids = await once.evaluate(async (mime) => {
+      for (const sc of document.querySelectorAll(`script[type="${mime}"]`)) {
+        const v = await globalThis.pt2eLens.unpack(sc.textContent);
+        if (v.mode === 'graph' && v.title === 'tiny, converted')
+          return [
+            ...sc.previousElementSibling.querySelectorAll(
+              '.pl-node[data-role="quantize"], .pl-node[data-role="dequantize"]',
+            ),
+          ]
+            .map((n) => n.getAttribute('data-id'))
+            .sort();
+      }
+      return null;
+    }, MIME);
+    assert.deepEqual(ids, expected.qdq_nodes);
+    assert.deepEqual(errors, []);
+    await once.close();
   });
 
   it('ran without page errors or dialogs', () => {

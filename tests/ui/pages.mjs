@@ -1,5 +1,6 @@
 // Builds self-contained offline HTML pages: the report bundle inlined once + one JSON script per output,
 // the way the Python side writes saved reports.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,6 +34,20 @@ ${head}<style>body{margin:12px}</style></head><body>
 ${outputs}
 <script>${bundle}</script>
 </body></html>\n`;
+}
+
+/** The Views in outputs' MIME data (packed, or plain from 0.1), read by pt2e_lens.schema.packed.unpack, the one
+ * documented way (docs/contract.md, "Packed transport"): one Python call for the whole list. */
+export function unpackOutputs(datas) {
+  const python = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
+  const code = [
+    'import json, sys',
+    'from pt2e_lens.schema.packed import unpack',
+    'print(json.dumps([unpack(d) for d in json.load(sys.stdin)]))',
+  ].join('\n');
+  const env = { ...process.env, PYTHONPATH: join(ROOT, 'kernel_pkg') };
+  const out = execFileSync(python, ['-c', code], { input: JSON.stringify(datas), env, maxBuffer: 1 << 30 });
+  return JSON.parse(out.toString('utf8'));
 }
 
 export function fixture(name) {

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { executedQuickstart } from './executed.mjs';
 import { PYTHON } from './lab_server.mjs';
-import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
+import { ARTIFACTS, MIME, ROOT, unpackOutputs } from './pages.mjs';
 
 const OUT = join(ARTIFACTS, 'pictures');
 let browser;
@@ -29,6 +29,10 @@ before(async () => {
   execFileSync(PYTHON, ['-m', 'pt2e_lens.pictures', nbPath], { env, stdio: 'inherit', timeout: 600000 });
   const nb = JSON.parse(readFileSync(nbPath, 'utf8'));
   views = nb.cells.flatMap((c) => c.outputs ?? []).filter((o) => o.data?.[MIME]);
+  const unpacked = unpackOutputs(views.map((o) => o.data[MIME]));
+  views.forEach((o, i) => {
+    o.view = unpacked[i];
+  });
   execFileSync(PYTHON, ['-m', 'nbconvert', '--to', 'html', '--output-dir', OUT, nbPath], { env, stdio: 'ignore' });
   const stripped = readFileSync(join(OUT, 'quickstart.html'), 'utf8').replace(/<script\b[\s\S]*?<\/script>/gi, '');
   assert.ok(!/<script/i.test(stripped));
@@ -46,7 +50,7 @@ after(async () => {
 describe('saved notebook with scripts stripped', () => {
   it('every graph output carries a picture, stored as image/svg+xml too', () => {
     for (const o of views) {
-      const v = o.data[MIME];
+      const v = o.view;
       if (v.panes.length) assert.match(o.data['image/svg+xml'] ?? '', /^<svg/);
     }
   });
@@ -62,7 +66,7 @@ describe('saved notebook with scripts stripped', () => {
         width: svg.getBoundingClientRect().width,
       })),
     );
-    assert.equal(pictures.length, views.filter((o) => o.data[MIME].panes.length).length);
+    assert.equal(pictures.length, views.filter((o) => o.view.panes.length).length);
     for (const p of pictures) assert.ok(p.nodes > 0 && p.width > 100, JSON.stringify(p));
     const converted = pictures.find((p) => p.title === 'tiny, converted');
     assert.deepEqual(converted.qdq, run.expected.qdq_nodes);
@@ -84,7 +88,7 @@ describe('saved notebook with scripts stripped', () => {
         };
       }),
     );
-    const expected = views.flatMap((o) => o.data[MIME].tables);
+    const expected = views.flatMap((o) => o.view.tables);
     assert.equal(tables.length, expected.length);
     tables.forEach((t, i) => {
       assert.equal(t.rows, expected[i].rows.length);

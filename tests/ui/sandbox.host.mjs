@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { executedQuickstart } from './executed.mjs';
-import { ARTIFACTS, MIME } from './pages.mjs';
+import { ARTIFACTS, MIME, unpackOutputs } from './pages.mjs';
 
 let browser;
 let page;
@@ -23,10 +23,9 @@ const text = (v) => (Array.isArray(v) ? v.join('') : v);
 before(async () => {
   run = executedQuickstart();
   const nb = JSON.parse(readFileSync(run.notebook, 'utf8'));
-  outputs = nb.cells
-    .flatMap((c) => c.outputs ?? [])
-    .filter((o) => o.data?.[MIME])
-    .map((o) => ({ view: o.data[MIME], html: text(o.data['text/html']) }));
+  const found = nb.cells.flatMap((c) => c.outputs ?? []).filter((o) => o.data?.[MIME]);
+  const views = unpackOutputs(found.map((o) => o.data[MIME]));
+  outputs = found.map((o, i) => ({ view: views[i], html: text(o.data['text/html']) }));
   const frames = outputs
     .map(
       (o, i) =>

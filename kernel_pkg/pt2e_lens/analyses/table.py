@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import i18n
 from ..display_hook import Displayable
+from ..schema.numbers import json_number
 
 
 def _cell(v: Any) -> str:
@@ -30,7 +31,9 @@ def _pad(s: str, width: int) -> str:
 
 
 def _jsonable(v: Any) -> Any:
-    if v is None or isinstance(v, (str, int, float, bool)):
+    if isinstance(v, float):
+        return json_number(v)  # an exact match's SQNR is inf: the contract writes "Infinity"
+    if v is None or isinstance(v, (str, int, bool)):
         return v
     return _cell(v)
 

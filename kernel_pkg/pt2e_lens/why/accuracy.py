@@ -26,6 +26,7 @@ from .._torchao import (
 from ..analyses.table import Table
 from ..capture import Run
 from ..errors import Pt2eLensError, first_line
+from ..schema.numbers import json_number
 
 COLUMNS = ["node", "compared_with", "sqnr_db", "mse", "note"]
 
@@ -40,7 +41,8 @@ class Accuracy(Table):
 
     def overlay(self) -> dict:
         """The contract's Overlay: SQNR per node, for the graph view's heat colouring."""
-        return {"name": "SQNR", "unit": "dB", "higher_is_better": True, "values": self.per_node}
+        values = {k: json_number(v) for k, v in self.per_node.items()}  # an exact match: inf → "Infinity"
+        return {"name": "SQNR", "unit": "dB", "higher_is_better": True, "values": values}
 
     @property
     def per_node(self) -> dict[str, float]:

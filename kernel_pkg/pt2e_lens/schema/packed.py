@@ -1,0 +1,88 @@
+"""The packed transport of a View (docs/contract.md, "Packed transport"): how a View travels in a saved output.
+
+A View's JSON is ~2 kB per graph node in a Run (five stages, each a full snapshot); as plain JSON a saved
+notebook held it twice, once indented. Packed, it is reshaped so gzip finds its repeats (`tabular.py`),
+gzip-compressed and base64-encoded inside a small envelope (`$defs.Packed` of view.schema.json), which the
+front end opens with the browser's `DecompressionStream` (src/core/packed.ts):
+
+    {"format": "pt2e-lens.packed", "encoding": "tabular+gzip+base64", "schema_version": 1, "data": "H4sI…"}
+
+`unpack` is the one way Python reads a bundle's MIME data back: it takes a packed envelope, a plain View
+(what pt2e-lens 0.1 wrote, still valid) or either as JSON text, and raises `PackedProblem` (one line).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import json
+import zlib
+from typing import Any
+
+from . import SCHEMA_VERSION, VIEW_SCHEMA
+from .check import JsonProblem, parse, schema_error
+from .tabular import TabularProblem, decode, encode
+
+PACKED_FORMAT: str = VIEW_SCHEMA["$defs"]["Packed"]["properties"]["format"]["const"]
+TABULAR, PLAIN = VIEW_SCHEMA["$defs"]["Packed"]["properties"]["encoding"]["enum"]
+# a View is text with long repeats (module paths, op names): gzip's level 6 is within 3 % of 9 at half the time
+_LEVEL = 6
+
+
+class PackedProblem(ValueError):
+    """The MIME data is neither a View nor a packed envelope we can open; the message is one line."""
+
+
+def compact_json(view: Any) -> str:
+    """The View as compact JSON; NaN/Infinity are refused (JSON has none: views write them as strings)."""
+    return json.dumps(view, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def pack(view: dict) -> dict:
+    """The envelope of `view`. `mtime=0`: the same View packs to the same bytes (saved notebooks diff cleanly)."""
+    tabular = encode(view)
+    doc, encoding = (view, PLAIN) if tabular is None else (tabular, TABULAR)
+    raw = gzip.compress(compact_json(doc).encode("utf-8"), compresslevel=_LEVEL, mtime=0)
+    return {
+        "format": PACKED_FORMAT,
+        "encoding": encoding,
+        "schema_version": SCHEMA_VERSION,
+        "data": base64.b64encode(raw).decode("ascii"),
+    }
+
+
+def is_packed(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("format") == PACKED_FORMAT
+
+
+def unpack(data: Any) -> Any:
+    """The View in a bundle's MIME data: a packed envelope is checked and opened; anything else (a 0.1 View,
+    a Snapshot) is returned as it is, parsed first if it is JSON text."""
+    if isinstance(data, (str, bytes, bytearray)):
+        try:
+            data = parse(bytes(data) if isinstance(data, bytearray) else data)
+        except JsonProblem as e:
+            raise PackedProblem(f"pt2e-lens output: {e}") from None
+    if not is_packed(data):
+        return data
+    problem = schema_error(data, VIEW_SCHEMA, "Packed", root="envelope")
+    if problem:
+        raise PackedProblem(f"pt2e-lens output: a damaged packed View ({problem}); re-run the cell")
+    try:
+        compressed = base64.b64decode(data["data"], validate=True)
+    except binascii.Error:
+        raise PackedProblem(
+            "pt2e-lens output: a damaged packed View (its data is not base64); re-run the cell"
+        ) from None
+    try:
+        raw = gzip.decompress(compressed)
+    except (OSError, EOFError, zlib.error) as e:
+        raise PackedProblem(
+            f"pt2e-lens output: a damaged packed View (its data is not valid gzip: {e}); re-run the cell"
+        ) from None
+    try:
+        doc = parse(raw)
+        return decode(doc) if data["encoding"] == TABULAR else doc
+    except (JsonProblem, TabularProblem) as e:
+        raise PackedProblem(f"pt2e-lens output: a damaged packed View ({e}); re-run the cell") from None

@@ -1,0 +1,78 @@
+// The packed transport of a View (docs/contract.md, "Packed transport"): a saved output carries the View's
+// JSON (in the tabular layout, tabular.ts) gzip-compressed in base64 inside a small envelope, opened here
+// with the browser's DecompressionStream.
+// A plain View (pt2e-lens 0.1 outputs) passes through untouched: render() checks it as before.
+import { type Packed, SCHEMA_VERSION, VIEW_SCHEMA } from './contract.generated';
+import { schemaError } from './schema-check';
+import { decodeTabular } from './tabular';
+
+const PREFIX = 'pt2e-lens: ';
+const ROOT = VIEW_SCHEMA as Record<string, unknown>;
+const AS_PACKED = { $ref: '#/$defs/Packed' };
+export const PACKED_FORMAT = 'pt2e-lens.packed';
+
+/** JSON text that starts like an envelope: parsed here; anything else is left to render() (which says why). */
+const LOOKS_PACKED = /^\s*\{\s*"format"\s*:\s*"pt2e-lens\.packed"/;
+
+export function isPacked(x: unknown): x is Packed {
+  return typeof x === 'object' && x !== null && (x as { format?: unknown }).format === PACKED_FORMAT;
+}
+
+/** An envelope as an object (parsed from text if the text is one), else null. Throws one line on bad JSON. */
+export function envelopeOf(input: unknown): Packed | null {
+  if (typeof input === 'string') {
+    if (!LOOKS_PACKED.test(input)) return null;
+    try {
+      input = JSON.parse(input);
+    } catch (e) {
+      throw new Error(`${PREFIX}a damaged packed View (${(e as Error).message}); re-run the cell`);
+    }
+  }
+  return isPacked(input) ? input : null;
+}
+
+function bytesOf(base64: string): Uint8Array {
+  let bin: string;
+  try {
+    bin = atob(base64);
+  } catch {
+    throw new Error(`${PREFIX}a damaged packed View (its data is not base64); re-run the cell`);
+  }
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+async function gunzip(bytes: Uint8Array): Promise<string> {
+  if (typeof DecompressionStream === 'undefined') {
+    throw new Error(`${PREFIX}this browser cannot unpack the output (no DecompressionStream): use a current browser`);
+  }
+  const body = new Response(bytes as BodyInit).body;
+  if (!body) throw new Error(`${PREFIX}this browser cannot unpack the output (no streams): use a current browser`);
+  const stream = body.pipeThrough(new DecompressionStream('gzip'));
+  try {
+    return await new Response(stream).text();
+  } catch {
+    // the browser only says "Failed to fetch" or the like: name what is wrong instead
+    throw new Error(`${PREFIX}a damaged packed View (its data is not valid gzip); re-run the cell`);
+  }
+}
+
+/** The document inside an envelope, parsed; throws an Error whose message is the one line to show. */
+export async function unpack(envelope: Packed): Promise<unknown> {
+  const version = (envelope as { schema_version?: unknown }).schema_version;
+  if (version !== SCHEMA_VERSION) {
+    throw new Error(
+      `${PREFIX}this output uses schema_version ${String(version)}; this viewer understands ${SCHEMA_VERSION} — upgrade pt2e-lens`,
+    );
+  }
+  const err = schemaError(envelope, AS_PACKED, ROOT);
+  if (err) throw new Error(`${PREFIX}a damaged packed View (envelope: ${err}); re-run the cell`);
+  const text = await gunzip(bytesOf(envelope.data));
+  try {
+    const doc: unknown = JSON.parse(text);
+    return envelope.encoding === 'tabular+gzip+base64' ? decodeTabular(doc) : doc;
+  } catch (e) {
+    throw new Error(`${PREFIX}a damaged packed View (${(e as Error).message}); re-run the cell`);
+  }
+}
