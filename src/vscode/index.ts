@@ -13,8 +13,10 @@ export const activate: ActivationFunction = () => {
       } catch {
         doc = item.text();
       }
-      // VS Code outputs sit in a webview with no lang of the editor: follow the display language it reports
-      live.set(item.id, renderOutput(element, doc, { locale: navigator.language }));
+      // VS Code outputs sit in a webview with no lang of the editor: the display language it reports stands in
+      // for the page's, so a View made under pl.set_locale still speaks its own language
+      element.setAttribute('lang', navigator.language);
+      live.set(item.id, renderOutput(element, doc));
     },
     disposeOutputItem(id?: string) {
       if (id === undefined) {
