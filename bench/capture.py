@@ -370,24 +370,26 @@ def bench_analyses(sizes: list[tuple[str, int]], repeats: int, me_python: str, r
         "    provenance": cum(stats, "provenance", "pt2e_lens/snapshot/_nodes.py"),
         "    role": cum(stats, "role", "pt2e_lens/snapshot/_nodes.py"),
         "    _shape_dtype": cum(stats, "_shape_dtype", "pt2e_lens/snapshot/_nodes.py"),
-        "    flat_inputs": cum(stats, "flat_inputs", "pt2e_lens/snapshot/_nodes.py"),
-        "    full_name + short_name": tuple(
-            map(sum, zip(cum(stats, "full_name", "_targets.py"), cum(stats, "short_name", "_targets.py")))
-        ),
+        "    inputs (_direct_inputs)": cum(stats, "_direct_inputs", "pt2e_lens/snapshot/_nodes.py"),
+        "    targets and roles (_Memo.target)": cum(stats, "target", "pt2e_lens/snapshot/_nodes.py"),
+        "    module stacks (_Memo.module_stack)": cum(stats, "module_stack", "pt2e_lens/snapshot/_nodes.py"),
+        "  roles_from_provenance": cum(stats, "roles_from_provenance", "pt2e_lens/snapshot/inserted.py"),
+        "  annotations (table)": cum(stats, "annotations", "pt2e_lens/snapshot/_specs.py"),
         "  named_modules": cum(stats, "named_modules", "torch/nn/modules/module.py"),
         "  qdq": cum(stats, "qdq", "pt2e_lens/snapshot/_qdq.py"),
+        "findings (with_findings)": cum(stats, "with_findings", "pt2e_lens/analyses/findings.py"),
         "op_counts": cum(stats, "op_counts", "pt2e_lens/analyses/counts.py"),
-        "stage_diff": cum(stats, "stage_diff", "pt2e_lens/analyses/stage_diff.py"),
-        "focus": cum(stats, "focus", "pt2e_lens/analyses/graph_walks.py"),
-        "Snapshot.users / inputs": tuple(
+        "annotations + observers + qdq tables": tuple(
             map(
                 sum,
                 zip(
-                    cum(stats, "users", "pt2e_lens/snapshot/__init__.py"),
-                    cum(stats, "inputs", "pt2e_lens/snapshot/__init__.py"),
+                    *(cum(stats, f, "pt2e_lens/analyses/quantization.py") for f in ("annotations", "observers", "qdq"))
                 ),
             )
         ),
+        "stage_diff": cum(stats, "stage_diff", "pt2e_lens/analyses/stage_diff.py"),
+        "focus": cum(stats, "focus", "pt2e_lens/analyses/focus.py"),
+        "Snapshot.users + inputs (_links)": cum(stats, "_links", "pt2e_lens/snapshot/__init__.py"),
     }
     total = cum(stats, "pl_snapshot_and_analyses", "bench/workloads.py")[0]
     print(f"   cProfile of pl snapshot + analyses on {kind} {n} ({total:.2f} s under the profiler):")

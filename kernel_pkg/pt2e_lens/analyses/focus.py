@@ -101,7 +101,7 @@ def seeds(snap: Snapshot, spec: FocusSpec) -> tuple[set[str], list[str]]:
     """Node ids the focus picks, and the focus terms that picked nothing."""
     nodes = snap.nodes
     in_scope = {s: {n["id"] for n in nodes if s.contains(n)} for s in spec.scopes}
-    pool = [n for n in nodes if not spec.scopes or any(n["id"] in ids for ids in in_scope.values())]
+    pool = [n for n in nodes if any(n["id"] in ids for ids in in_scope.values())] if spec.scopes else nodes
     wanted = set(spec.names)
     if not wanted:
         picked = {n["id"] for n in pool}
@@ -119,11 +119,12 @@ def seeds(snap: Snapshot, spec: FocusSpec) -> tuple[set[str], list[str]]:
 def widen(snap: Snapshot, ids: set[str], hops: int) -> set[str]:
     """`ids` plus neighbours up to `hops` edges away; stops when nothing new is reached (the graph's diameter)."""
     shown, frontier = set(ids), set(ids)
+    users, inputs = snap.users, snap.inputs
     for _ in range(hops):
         nxt: set[str] = set()
         for nid in frontier:
-            nxt.update(snap.users[nid])
-            nxt.update(snap.inputs[nid])
+            nxt.update(users[nid])
+            nxt.update(inputs[nid])
         frontier = nxt - shown
         if not frontier:
             break
