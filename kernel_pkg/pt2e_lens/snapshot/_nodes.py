@@ -112,11 +112,11 @@ def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
     """Most aten nodes have flat args and no kwargs: skip the general walk for them."""
     if node.kwargs:
         return list(flat_inputs(node))
-    out = []
+    out: list[torch.fx.Node] = []
     for a in node.args:
         kind = type(a)
         if kind is Node:
-            out.append(a)
+            out.append(a)  # type: ignore[arg-type]  # `type(a) is Node` says so; mypy cannot narrow it
         elif kind is tuple or kind is list or kind is dict:
             return list(flat_inputs(node))
     return out
@@ -173,7 +173,8 @@ def nodes_and_edges(
 ) -> tuple[list[dict], list[dict]]:
     memo = _Memo(modules)
     inserted = qdq_roles
-    nodes, edges = [], []
+    nodes: list[dict] = []
+    edges: list[dict] = []
     add_node, add_edge = nodes.append, edges.append
     for node in gm.graph.nodes:
         meta = node.meta
