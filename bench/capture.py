@@ -454,6 +454,7 @@ def main() -> None:
         help="a Python with ai-edge-model-explorer, torch 2.13 and torchao installed",
     )
     ap.add_argument("--only", choices=["capture", "analyses", "json"], action="append")
+    ap.add_argument("--sizes", help="analyses graphs instead of the default ones, e.g. resnet:250,transformer:106")
     ap.add_argument("--json-out", help="write every number measured to this file")
     ap.add_argument(
         "--threads",
@@ -471,6 +472,8 @@ def main() -> None:
     else:
         n_convs, n_batches, rep_c, rep_a = 200, 4, args.repeats or 5, args.repeats or 5
         sizes = [("resnet", 250), ("transformer", 106), ("resnet", 1000), ("transformer", 425)]
+    if args.sizes:
+        sizes = [(kind, int(n)) for kind, n in (item.split(":") for item in args.sizes.split(","))]
     print(
         f"pt2e-lens bench ({'quick' if args.quick else 'full'}): torch {torch.__version__}, "
         f"{torch.get_num_threads()} threads, python {sys.version.split()[0]}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -73,6 +75,10 @@ class Snapshot:
     @cached_property
     def _links(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         """Users (each once, in edge order) and inputs (every edge, repeats kept) per node, in one pass."""
+        with _no_cyclic_gc():  # two lists per node: acyclic, and a GC pass here would walk the whole heap
+            return self._link_tables()
+
+    def _link_tables(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         users: dict[str, list[str]] = {}
         inputs: dict[str, list[str]] = {}
         for n in self.nodes:
@@ -123,10 +129,17 @@ def build(
 ) -> Snapshot:
     # The snapshot is acyclic dicts and lists, ~10 per node: at 20k nodes they push a full cyclic-GC
     # pass over the whole heap (graph, FakeTensors, program) that costs more than the build itself.
+    with _no_cyclic_gc():
+        return _build(gm, stage, record)
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while acyclic JSON-like data is built (restored as it was)."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _build(gm, stage, record)
+        yield
     finally:
         if paused:
             gc.enable()
