@@ -370,24 +370,26 @@ def bench_analyses(sizes: list[tuple[str, int]], repeats: int, me_python: str, r
         "    provenance": cum(stats, "provenance", "pt2e_lens/snapshot/_nodes.py"),
         "    role": cum(stats, "role", "pt2e_lens/snapshot/_nodes.py"),
         "    _shape_dtype": cum(stats, "_shape_dtype", "pt2e_lens/snapshot/_nodes.py"),
-        "    flat_inputs": cum(stats, "flat_inputs", "pt2e_lens/snapshot/_nodes.py"),
-        "    full_name + short_name": tuple(
-            map(sum, zip(cum(stats, "full_name", "_targets.py"), cum(stats, "short_name", "_targets.py")))
-        ),
+        "    inputs (_direct_inputs)": cum(stats, "_direct_inputs", "pt2e_lens/snapshot/_nodes.py"),
+        "    targets and roles (_Memo.target)": cum(stats, "target", "pt2e_lens/snapshot/_nodes.py"),
+        "    module stacks (_Memo.module_stack)": cum(stats, "module_stack", "pt2e_lens/snapshot/_nodes.py"),
+        "  roles_from_provenance": cum(stats, "roles_from_provenance", "pt2e_lens/snapshot/inserted.py"),
+        "  annotations (table)": cum(stats, "annotations", "pt2e_lens/snapshot/_specs.py"),
         "  named_modules": cum(stats, "named_modules", "torch/nn/modules/module.py"),
         "  qdq": cum(stats, "qdq", "pt2e_lens/snapshot/_qdq.py"),
+        "findings (with_findings)": cum(stats, "with_findings", "pt2e_lens/analyses/findings.py"),
         "op_counts": cum(stats, "op_counts", "pt2e_lens/analyses/counts.py"),
-        "stage_diff": cum(stats, "stage_diff", "pt2e_lens/analyses/stage_diff.py"),
-        "focus": cum(stats, "focus", "pt2e_lens/analyses/graph_walks.py"),
-        "Snapshot.users / inputs": tuple(
+        "annotations + observers + qdq tables": tuple(
             map(
                 sum,
                 zip(
-                    cum(stats, "users", "pt2e_lens/snapshot/__init__.py"),
-                    cum(stats, "inputs", "pt2e_lens/snapshot/__init__.py"),
+                    *(cum(stats, f, "pt2e_lens/analyses/quantization.py") for f in ("annotations", "observers", "qdq"))
                 ),
             )
         ),
+        "stage_diff": cum(stats, "stage_diff", "pt2e_lens/analyses/stage_diff.py"),
+        "focus": cum(stats, "focus", "pt2e_lens/analyses/focus.py"),
+        "Snapshot.users + inputs (_links)": cum(stats, "_links", "pt2e_lens/snapshot/__init__.py"),
     }
     total = cum(stats, "pl_snapshot_and_analyses", "bench/workloads.py")[0]
     print(f"   cProfile of pl snapshot + analyses on {kind} {n} ({total:.2f} s under the profiler):")
@@ -452,6 +454,7 @@ def main() -> None:
         help="a Python with ai-edge-model-explorer, torch 2.13 and torchao installed",
     )
     ap.add_argument("--only", choices=["capture", "analyses", "json"], action="append")
+    ap.add_argument("--sizes", help="analyses graphs instead of the default ones, e.g. resnet:250,transformer:106")
     ap.add_argument("--json-out", help="write every number measured to this file")
     ap.add_argument(
         "--threads",
@@ -469,6 +472,8 @@ def main() -> None:
     else:
         n_convs, n_batches, rep_c, rep_a = 200, 4, args.repeats or 5, args.repeats or 5
         sizes = [("resnet", 250), ("transformer", 106), ("resnet", 1000), ("transformer", 425)]
+    if args.sizes:
+        sizes = [(kind, int(n)) for kind, n in (item.split(":") for item in args.sizes.split(","))]
     print(
         f"pt2e-lens bench ({'quick' if args.quick else 'full'}): torch {torch.__version__}, "
         f"{torch.get_num_threads()} threads, python {sys.version.split()[0]}"

@@ -8,6 +8,7 @@ from typing import Any
 
 import torch
 
+from . import i18n
 from .errors import Pt2eLensError
 
 _MODULES: weakref.WeakKeyDictionary[torch.export.ExportedProgram, torch.fx.GraphModule] = weakref.WeakKeyDictionary()
@@ -38,10 +39,5 @@ def as_graph_module(x: Any, what: str = "pt2e-lens") -> torch.fx.GraphModule:
     if isinstance(x, torch.fx.GraphModule):
         return x
     if isinstance(x, torch.nn.Module):
-        raise Pt2eLensError(
-            f"{what} needs a graph here, got the nn.Module {type(x).__name__}: export it first with "
-            f"pl.Run(model, example_inputs) or torch.export.export(model, example_inputs)."
-        )
-    raise Pt2eLensError(
-        f"{what} needs a Stage, a torch.fx.GraphModule or a torch.export.ExportedProgram, got {type(x).__name__}."
-    )
+        raise Pt2eLensError(i18n.t("error.graph_is_module", what=what, cls=type(x).__name__))
+    raise Pt2eLensError(i18n.t("error.graph_type", what=what, cls=type(x).__name__))

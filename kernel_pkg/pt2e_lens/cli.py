@@ -52,7 +52,7 @@ def report(args: argparse.Namespace) -> int:
     from .views import run_tables
 
     if bool(args.model) == bool(args.example):
-        raise pl.Pt2eLensError("give either a .pt2 file or --example NAME (tiny, residual, conv_relu).")
+        raise pl.Pt2eLensError(i18n.t("error.cli_source"))
     quantizer = quantizer_by_name(args.quantizer)
     # every path is checked before the pipeline runs: a bad --out must not cost a whole capture
     out = Path(args.out)

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-from .errors import Pt2eLensError
+from .errors import Pt2eLensError, Pt2eLensWarning
 
 LOCALES = Path(__file__).parent / "locales"
 DEFAULT = "en"
@@ -29,16 +30,20 @@ def available() -> list[str]:
 def normalize(lang: str) -> str:
     """`zh_TW`, `zh-tw`, `zh-Hant-TW` → `zh-TW`; `en-US` → `en`. A locale with no catalogue is one clear error."""
     if not isinstance(lang, str) or not lang.strip():
-        raise Pt2eLensError(f"locale must be a name such as 'zh-TW'; available: {', '.join(available())}")
+        raise Pt2eLensError(_error_text("error.locale_not_a_name", available=", ".join(available())))
     parts = lang.strip().replace("_", "-").split(".")[0].split("-")
     parts = [p for p in parts if p.lower() != "hant"]
     names = {n.lower(): n for n in available()}
     for cand in ("-".join(parts), parts[0]):
         if cand.lower() in names:
             return names[cand.lower()]
-    raise Pt2eLensError(
-        f"no catalogue for locale {lang!r} (pl.set_locale / PT2E_LENS_LANG / --lang); available: {', '.join(available())}"
-    )
+    raise Pt2eLensError(_error_text("error.locale_unknown", lang=repr(lang), available=", ".join(available())))
+
+
+def _error_text(key: str, **params: object) -> str:
+    """A locale error in the language already chosen (or English): the environment may be what is wrong."""
+    cat = catalogue(_chosen) if _chosen is not None else catalogue(DEFAULT)
+    return (cat.get(key) or catalogue(DEFAULT)[key]).format(**params)
 
 
 @cache
@@ -56,11 +61,29 @@ def set_locale(lang: str | None) -> str:
 
 
 def get_locale() -> str:
-    """The locale in use: set_locale's, else PT2E_LENS_LANG's, else English."""
+    """The locale in use: set_locale's, else PT2E_LENS_LANG's, else English (also when PT2E_LENS_LANG names
+    a language without a catalogue: one warning, then English)."""
     if _chosen is not None:
         return _chosen
     env = os.environ.get(ENV, "").strip()
-    return normalize(env) if env else DEFAULT
+    if not env:
+        return DEFAULT
+    try:
+        return normalize(env)
+    except Pt2eLensError:
+        _warn_unknown_env(env)
+        return DEFAULT
+
+
+_warned_env: set[str] = set()
+
+
+def _warn_unknown_env(env: str) -> None:
+    if env in _warned_env:
+        return
+    _warned_env.add(env)
+    text = catalogue(DEFAULT)["warning.env_locale_unknown"]  # English: the language we fall back to
+    warnings.warn(text.format(env=ENV, lang=repr(env), available=", ".join(available())), Pt2eLensWarning, stacklevel=3)
 
 
 @contextmanager

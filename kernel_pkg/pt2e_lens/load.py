@@ -6,21 +6,18 @@ from pathlib import Path
 
 import torch
 
+from . import i18n
 from .errors import Pt2eLensError, first_line
 
 
 def load_exported(path: str | Path) -> torch.export.ExportedProgram:
     path = Path(path)
     if not path.is_file():
-        raise Pt2eLensError(f"cannot read {path}: no such file — pass a file written by torch.export.save.")
+        raise Pt2eLensError(i18n.t("error.load_missing", path=path))
     try:
         return torch.export.load(str(path))
     except Exception as e:
-        raise Pt2eLensError(
-            f"{path} is not a readable torch.export archive ({first_line(e, 120)}): re-create it with "
-            f"torch.export.save(ep, path).",
-            original=e,
-        ) from None
+        raise Pt2eLensError(i18n.t("error.load_unreadable", path=path, reason=first_line(e, 120)), original=e) from None
 
 
 def sample_inputs(ep: torch.export.ExportedProgram, batches: int = 4, seed: int = 0) -> list[tuple]:

@@ -73,7 +73,7 @@ def _focus_per_pane(snaps, diffs, focus, hops, labels=None) -> list[list[str]] |
                 out.append([n["id"] for n in s.nodes])
                 continue
             picked, missed = seeds(s, parse_focus(f))
-            warn_missed(s, missed, f"pane {label!r}", stacklevel=4)
+            warn_missed(s, missed, i18n.t("warning.where_pane", label=repr(label)), stacklevel=4)
             shown = widen(s, picked, hops)
             out.append([n["id"] for n in s.nodes if n["id"] in shown])
         return out
@@ -81,7 +81,7 @@ def _focus_per_pane(snaps, diffs, focus, hops, labels=None) -> list[list[str]] |
     found = [seeds(s, spec) for s in snaps]
     per_pane = [widen(s, picked, hops) for s, (picked, _) in zip(snaps, found)]
     missed = [t for t in spec.terms() if all(t in m for _, m in found)]  # a term no pane has
-    warn_missed(snaps[0], missed, "any pane" if len(snaps) > 1 else "this graph", stacklevel=4)
+    warn_missed(snaps[0], missed, i18n.t("warning.where_any_pane") if len(snaps) > 1 else None, stacklevel=4)
     for i, d in enumerate(diffs):
         for nid in per_pane[i]:
             per_pane[i + 1].update(d.became.get(nid, []))
@@ -95,21 +95,22 @@ def _notes(notes: Any, snaps: list, labels: list[str]) -> list[dict]:
     if isinstance(notes, dict):
         notes = [notes] + [{} for _ in range(n - 1)]
     if not isinstance(notes, (list, tuple)):
-        raise Pt2eLensError(
-            f"notes must be a {{node name: text}} dict, or one per pane ({n}); got a {type(notes).__name__}."
-        )
+        raise Pt2eLensError(i18n.t("error.notes_type", n=n, cls=type(notes).__name__))
     notes = list(notes)
     if len(notes) != n or not all(isinstance(d, dict) for d in notes):
-        raise Pt2eLensError(f"notes must be one {{node name: text}} dict per pane ({n}), got {len(notes)}.")
+        raise Pt2eLensError(i18n.t("error.notes_per_pane", n=n, got=len(notes)))
     out = [{str(k): str(v) for k, v in d.items()} for d in notes]
     for d, s, label in zip(out, snaps, labels):
         unknown = [k for k in d if k not in s.node]
         if unknown:
             close = difflib.get_close_matches(unknown[0], list(s.node), n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"e.g. {next(iter(s.node), 'conv2d')!r}"
+            hint = (
+                i18n.t("warning.notes_did_you_mean", name=repr(close[0]))
+                if close
+                else i18n.t("warning.notes_example", name=repr(next(iter(s.node), "conv2d")))
+            )
             warnings.warn(
-                f"pt2e-lens: notes for {', '.join(map(repr, unknown[:3]))} match no node of {label!r} and are not "
-                f"shown — notes are keyed by node name ({hint}).",
+                i18n.t("warning.notes_missed", names=", ".join(map(repr, unknown[:3])), label=repr(label), hint=hint),
                 Pt2eLensWarning,
                 stacklevel=4,
             )
@@ -149,7 +150,7 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
     title = check_title(title)
     pairs = [(it if isinstance(it, tuple) else (it, None)) for it in items]
     if len(pairs) < 2:
-        raise Pt2eLensError("compare needs at least two graphs: pl.compare([(a, 'before'), (b, 'after')]).")
+        raise Pt2eLensError(i18n.t("error.compare_needs_two"))
     snaps = [snapshot(x) for x, _ in pairs]
     labels = [lbl or s.stage or f"#{i + 1}" for i, ((_, lbl), s) in enumerate(zip(pairs, snaps))]
     diffs = [stage_diff(snaps[i], snaps[i + 1], labels[i], labels[i + 1]) for i in range(len(snaps) - 1)]

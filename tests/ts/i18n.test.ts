@@ -9,6 +9,7 @@ const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 const cats: Record<string, Record<string, string>> = Object.fromEntries(
   files.map((f) => [f.slice(0, -5), JSON.parse(readFileSync(join(DIR, f), 'utf8'))]),
 );
+const PYTHON_ONLY = /^(error|warning)\./; // the kernel's error and warning texts: scripts/build.mjs leaves them out
 const holes = (s: string): string[] => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 describe('catalogues', () => {
@@ -25,7 +26,7 @@ describe('catalogues', () => {
     expect(locales()).toEqual(Object.keys(cats).sort());
     for (const lang of locales()) {
       const t = translator(lang);
-      for (const [k, v] of Object.entries(cats[lang])) expect(t(k)).toBe(v);
+      for (const [k, v] of Object.entries(cats[lang])) expect(t(k)).toBe(PYTHON_ONLY.test(k) ? k : v);
     }
   });
 

@@ -25,7 +25,7 @@ def decomposition_table(table: Any, what: str) -> tuple[str, dict | None]:
         return "{}", {}
     if isinstance(table, dict):
         return "custom", table
-    raise Pt2eLensError(f"{what}: the table must be None, 'empty', 'core' or a decomposition dict, got {table!r}.")
+    raise Pt2eLensError(i18n.t("error.decomposition_table", what=what, got=repr(table)))
 
 
 class Decomposition(Displayable):
@@ -66,13 +66,11 @@ def decomposition(ep: Any, table: Any = None) -> Decomposition:
     """Decompose a copy of `ep` (None/{}/"empty": the empty table; "core": Core ATen; or a dict)."""
     ep = getattr(ep, "exported_program", None) or ep
     if not isinstance(ep, torch.export.ExportedProgram):
-        raise Pt2eLensError(
-            f"pl.decomposition needs a torch.export.ExportedProgram (or an exported/decomposed Stage), got {type(ep).__name__}."
-        )
+        raise Pt2eLensError(i18n.t("error.decomposition_needs_program", got=type(ep).__name__))
     label, resolved = decomposition_table(table, "pl.decomposition")
     try:
         new_ep = ep.run_decompositions() if resolved is None else ep.run_decompositions(resolved)
     except Exception as e:
-        raise Pt2eLensError(f"run_decompositions failed: {first_line(e)}.", original=e) from None
+        raise Pt2eLensError(i18n.t("error.decomposition_failed", reason=first_line(e)), original=e) from None
     before, after = build(ep.module(), "exported"), build(new_ep.module(), "decomposed")
     return Decomposition(new_ep, with_findings(before), with_findings(after), label)

@@ -12,15 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Pt2eLensError
+from .. import i18n
+from ..errors import Pt2eLensError, Pt2eLensWarning
 from ..snapshot import Snapshot
 from .source import snapshot
 
 GUARDS_FN = "_guards_fn"
-
-
-class Pt2eLensWarning(UserWarning):
-    """Input pt2e-lens accepted but that probably does not do what was meant (a focus that matches nothing)."""
 
 
 @dataclass(frozen=True)
@@ -42,9 +39,7 @@ class ModuleScope:
 def module(path: str) -> ModuleScope:
     """A module scope for `focus`: `pl.module("stem")`, `pl.module("block.0")` (dotted, as in named_modules)."""
     if not isinstance(path, str) or not path.strip(". "):
-        raise Pt2eLensError(
-            f"pl.module(path) needs a submodule name as named_modules() spells it, e.g. 'stem' — got {path!r}."
-        )
+        raise Pt2eLensError(i18n.t("error.module_path", got=repr(path)))
     return ModuleScope(path.strip("."))
 
 
@@ -74,10 +69,7 @@ def parse_focus(focus: Any) -> FocusSpec:
         items = [focus]
     bad = next((i for i in items if not isinstance(i, (str, ModuleScope))), None)
     if bad is not None:
-        raise Pt2eLensError(
-            f"focus must be an op or node name, pl.module('submodule'), or a list of them, "
-            f"e.g. focus=['conv2d', 'relu'] — got {_describe(bad)}."
-        )
+        raise Pt2eLensError(i18n.t("error.focus_type", got=_describe(bad)))
     names = tuple(dict.fromkeys(i for i in items if isinstance(i, str)))
     scopes = tuple(dict.fromkeys(i for i in items if isinstance(i, ModuleScope)))
     return FocusSpec(names, scopes)
@@ -85,15 +77,13 @@ def parse_focus(focus: Any) -> FocusSpec:
 
 def check_hops(hops: Any) -> int:
     if isinstance(hops, bool) or not isinstance(hops, numbers.Integral) or hops < 0:
-        raise Pt2eLensError(
-            f"hops must be a whole number ≥ 0 (how many neighbours to add around the focus), got {_describe(hops)}."
-        )
+        raise Pt2eLensError(i18n.t("error.hops", got=_describe(hops)))
     return int(hops)
 
 
 def check_title(title: Any) -> str | None:
     if title is not None and not isinstance(title, str):
-        raise Pt2eLensError(f"title must be a string (or None), got {_describe(title)}; e.g. title='stem'.")
+        raise Pt2eLensError(i18n.t("error.title_type", got=_describe(title)))
     return title
 
 
@@ -101,7 +91,7 @@ def seeds(snap: Snapshot, spec: FocusSpec) -> tuple[set[str], list[str]]:
     """Node ids the focus picks, and the focus terms that picked nothing."""
     nodes = snap.nodes
     in_scope = {s: {n["id"] for n in nodes if s.contains(n)} for s in spec.scopes}
-    pool = [n for n in nodes if not spec.scopes or any(n["id"] in ids for ids in in_scope.values())]
+    pool = [n for n in nodes if any(n["id"] in ids for ids in in_scope.values())] if spec.scopes else nodes
     wanted = set(spec.names)
     if not wanted:
         picked = {n["id"] for n in pool}
@@ -119,11 +109,12 @@ def seeds(snap: Snapshot, spec: FocusSpec) -> tuple[set[str], list[str]]:
 def widen(snap: Snapshot, ids: set[str], hops: int) -> set[str]:
     """`ids` plus neighbours up to `hops` edges away; stops when nothing new is reached (the graph's diameter)."""
     shown, frontier = set(ids), set(ids)
+    users, inputs = snap.users, snap.inputs
     for _ in range(hops):
         nxt: set[str] = set()
         for nid in frontier:
-            nxt.update(snap.users[nid])
-            nxt.update(snap.inputs[nid])
+            nxt.update(users[nid])
+            nxt.update(inputs[nid])
         frontier = nxt - shown
         if not frontier:
             break
@@ -136,15 +127,21 @@ def _module_hint(snap: Snapshot, missed: Iterable[str]) -> str:
     names = [m.strip("'\"") for m in missed if not m.startswith("pl.module")]
     mods = [m for m in names if m in paths or any(p.endswith("." + m) for p in paths)]
     if mods:
-        return f" — {mods[0]!r} is a submodule: use focus=pl.module({mods[0]!r})"
+        return i18n.t("warning.focus_hint_module", name=repr(mods[0]))
     ops = sorted({n["target"] for n in snap.nodes if n["op"] == "call_function"})[:5]
-    return f" — focus picks op names (e.g. {', '.join(ops)}), node names, roles or pl.module('submodule')"
+    return i18n.t("warning.focus_hint_ops", ops=", ".join(ops))
 
 
-def warn_missed(snap: Snapshot, missed: list[str], where: str = "this graph", stacklevel: int = 3) -> None:
+def warn_missed(snap: Snapshot, missed: list[str], where: str | None = None, stacklevel: int = 3) -> None:
+    """`where`: the catalogue's words for the place (default: this graph)."""
     if missed:
         warnings.warn(
-            f"pt2e-lens: focus {', '.join(missed)} matches no node in {where}{_module_hint(snap, missed)}.",
+            i18n.t(
+                "warning.focus_missed",
+                terms=", ".join(missed),
+                where=where or i18n.t("warning.where_graph"),
+                hint=_module_hint(snap, missed),
+            ),
             Pt2eLensWarning,
             stacklevel=stacklevel + 1,
         )

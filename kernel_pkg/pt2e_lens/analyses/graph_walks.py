@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .. import i18n
 from ..errors import Pt2eLensError
 from .source import snapshot
 
@@ -22,7 +23,7 @@ def chain(x: Any, start: str, until: str | Iterable[str] | None = None) -> Chain
     """Ops from node `start` following unique users, stopping after an op in `until` or at a fork."""
     snap = snapshot(x)
     if start not in snap.node:
-        raise Pt2eLensError(f"no node named {start!r} in this graph; node names look like {_examples(snap)}.")
+        raise Pt2eLensError(i18n.t("error.no_such_node", name=repr(start), examples=_examples(snap)))
     stop = {until} if isinstance(until, str) else set(until or ())
     out, node = Chain(), snap.node[start]
     while node["op"] == "call_function":

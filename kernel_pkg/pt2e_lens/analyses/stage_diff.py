@@ -56,11 +56,8 @@ class StageDiff(Displayable):
 
 def stage_diff(a: Any, b: Any, label_a: str = "a", label_b: str = "b") -> StageDiff:
     sa, sb = snapshot(a), snapshot(b)
-    kept = [
-        (n["id"], n["id"])
-        for n in sb.nodes
-        if n["id"] in sa.node and sa.node[n["id"]]["target_full"] == n["target_full"]
-    ]
+    in_a = sa.node
+    kept = [(n["id"], n["id"]) for n in sb.nodes if (m := in_a.get(n["id"])) and m["target_full"] == n["target_full"]]
     kept_a = {p[0] for p in kept}
     removed = [n["id"] for n in sa.nodes if n["id"] not in kept_a]
     added = [n["id"] for n in sb.nodes if n["id"] not in kept_a]

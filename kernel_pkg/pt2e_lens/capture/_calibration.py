@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from ..errors import Pt2eLensError
 
 
@@ -62,9 +63,7 @@ def feed(
     try:
         it = iter(batches)
     except TypeError:
-        raise Pt2eLensError(
-            f"calibrate() needs an iterable of input tuples or a callable, got {type(batches).__name__}."
-        ) from None
+        raise Pt2eLensError(i18n.t("error.calibrate_batches_type", got=type(batches).__name__)) from None
     with torch.no_grad():
         while True:
             try:

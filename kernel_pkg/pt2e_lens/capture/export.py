@@ -6,6 +6,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from ..errors import Pt2eLensError, first_line
 
 
@@ -14,7 +15,7 @@ def check_example_inputs(example_inputs: Any) -> tuple:
         example_inputs = tuple(example_inputs)
     if not isinstance(example_inputs, tuple):
         got = type(example_inputs).__name__
-        raise Pt2eLensError(f"example_inputs must be a tuple of inputs, e.g. (x,) — got a {got}; wrap it: (x,).")
+        raise Pt2eLensError(i18n.t("error.inputs_not_tuple", got=got))
     return example_inputs
 
 
@@ -35,28 +36,27 @@ def export(
     dynamic_shapes: Any = None,
 ) -> torch.export.ExportedProgram:
     if not isinstance(model, torch.nn.Module):
-        raise Pt2eLensError(
-            f"pl.Run needs an nn.Module, a GraphModule or an ExportedProgram, got {type(model).__name__}."
-        )
+        raise Pt2eLensError(i18n.t("error.run_needs_model", got=type(model).__name__))
     if not isinstance(strict, bool):
-        raise Pt2eLensError(f"strict= is the export mode: True or False, got {strict!r}.")
+        raise Pt2eLensError(i18n.t("error.strict_type", got=repr(strict)))
     if dynamic_shapes is not None and dynamic_batch:
-        raise Pt2eLensError("give either dynamic_batch=True or dynamic_shapes=..., not both.")
+        raise Pt2eLensError(i18n.t("error.dynamic_both"))
     if dynamic_shapes is None and dynamic_batch:
         dynamic_shapes = _batch_dims(example_inputs)
     other = "strict=False" if strict else "strict=True"
     try:
         return torch.export.export(model, example_inputs, dynamic_shapes=dynamic_shapes, strict=strict)
     except Exception as e:
-        hint = (
-            " (the model specialises on the batch size: try dynamic_batch=False)"
-            if dynamic_batch and "batch" in str(e)
-            else ""
-        )
+        hint = i18n.t("error.export_hint_batch") if dynamic_batch and "batch" in str(e) else ""
         raise Pt2eLensError(
-            f"torch.export ({export_mode(strict)} export mode) could not capture {type(model).__name__}: "
-            f"{first_line(e)}{hint}. Try the other export mode ({other}), fix the model code it points at, "
-            f"or pass a GraphModule/ExportedProgram you exported yourself.",
+            i18n.t(
+                "error.export_failed",
+                mode=export_mode(strict),
+                cls=type(model).__name__,
+                reason=first_line(e),
+                hint=hint,
+                other=other,
+            ),
             original=e,
         ) from None
 
@@ -82,9 +82,4 @@ def require_dynamic_batch(model: torch.export.ExportedProgram | torch.fx.GraphMo
     else:
         fixed = static_batch(model.graph)
     if fixed is not None:
-        raise Pt2eLensError(
-            f"pl.Run(graph, dynamic_batch=True): this graph was exported with a fixed batch size of {fixed}, and "
-            f"dynamic_batch only applies when pl.Run exports the model — pass the model itself "
-            f"(pl.Run(model, example_inputs, dynamic_batch=True)) or export with a dynamic batch "
-            f"(pt2e_lens.examples.export_module does)."
-        )
+        raise Pt2eLensError(i18n.t("error.fixed_batch_graph", fixed=fixed))

@@ -14,6 +14,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from .._copy import own_program, private_copy
 from .._torchao import Quantizer, convert_pt2e, is_observer_module
 from ..analyses.decomposition import decomposition_table
@@ -58,9 +59,7 @@ class Run(HasSnapshot, Displayable):
             self._add(Stage("exported", private_copy(model)))
         else:
             if example_inputs is None:
-                raise Pt2eLensError(
-                    "pl.Run(model, example_inputs): example_inputs is required to export a model, e.g. (x,)."
-                )
+                raise Pt2eLensError(i18n.t("error.run_needs_inputs"))
             inputs = check_example_inputs(example_inputs)
             # torch.export shares the model's parameters and buffers with the program: take our own
             ep = own_program(export(model, inputs, dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes))
@@ -74,7 +73,7 @@ class Run(HasSnapshot, Displayable):
 
     def __getitem__(self, name: str) -> Stage:
         if name not in self._stages:
-            raise Pt2eLensError(f"this run has no {name!r} stage; it has: {', '.join(self.stages)}.")
+            raise Pt2eLensError(i18n.t("error.no_such_stage", name=repr(name), stages=", ".join(self.stages)))
         return self._stages[name]
 
     def __contains__(self, name: str) -> bool:
@@ -102,23 +101,21 @@ class Run(HasSnapshot, Displayable):
     def decompose(self, table: Any = None) -> Run:
         """`None`/`{}`/"empty": the empty table; "core": Core ATen; or a decomposition table dict."""
         if "prepared" in self._stages:
-            raise Pt2eLensError("decompose() comes before prepare(): start a new pl.Run to decompose.")
+            raise Pt2eLensError(i18n.t("error.decompose_after_prepare"))
         ep = self._stages["exported"].exported_program
         if ep is None:
-            raise Pt2eLensError(
-                "decompose() needs an ExportedProgram: create the run from a model or an ExportedProgram, not a GraphModule."
-            )
+            raise Pt2eLensError(i18n.t("error.decompose_needs_program"))
         label, resolved = decomposition_table(table, "decompose(table)")
         try:
             new_ep = ep.run_decompositions() if resolved is None else ep.run_decompositions(resolved)
         except Exception as e:
-            raise Pt2eLensError(f"run_decompositions failed: {first_line(e)}.", original=e) from None
+            raise Pt2eLensError(i18n.t("error.decomposition_failed", reason=first_line(e)), original=e) from None
         self._add(Stage("decomposed", make=new_ep.module, exported_program=new_ep, info={"table": label}))
         return self
 
     def prepare(self, quantizer: Quantizer) -> Run:
         if not isinstance(quantizer, Quantizer):
-            raise Pt2eLensError(f"prepare() needs a torchao Quantizer, got {type(quantizer).__name__}.")
+            raise Pt2eLensError(i18n.t("error.prepare_needs_quantizer", got=type(quantizer).__name__))
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
         name = type(quantizer).__name__
         annotated: dict[str, Snapshot] = {}
@@ -163,7 +160,7 @@ class Run(HasSnapshot, Displayable):
         error names the failing batch, and `run.calibrate(more)` continues from there.
         """
         if "prepared" not in self._stages:
-            raise Pt2eLensError("calibrate() needs a prepared model: call run.prepare(quantizer) first.")
+            raise Pt2eLensError(i18n.t("error.calibrate_needs_prepared"))
         working = self._observed_module()
         if callable(batches) and not hasattr(batches, "__iter__"):
             try:
@@ -172,9 +169,7 @@ class Run(HasSnapshot, Displayable):
             except Exception as e:
                 self._working = None  # the callable may have stopped half way: re-made from the last stage
                 raise Pt2eLensError(
-                    f"calibrate(fn) raised {type(e).__name__}: {first_line(e)} — nothing of this call is kept; "
-                    f"the run stays as it was before.",
-                    original=e,
+                    i18n.t("error.calibrate_fn_raised", error=type(e).__name__, reason=first_line(e)), original=e
                 ) from None
             done, failure = 1, None
         else:
@@ -187,7 +182,7 @@ class Run(HasSnapshot, Displayable):
         if failure is not None:
             raise self._calibration_error(*failure, kept=done)
         if done == 0:
-            raise Pt2eLensError("calibrate() got no batches: pass an iterable of input tuples, e.g. [(x1,), (x2,)].")
+            raise Pt2eLensError(i18n.t("error.calibrate_no_batches"))
         return self
 
     def _observed_module(self) -> torch.fx.GraphModule:
@@ -203,26 +198,22 @@ class Run(HasSnapshot, Displayable):
         else:
             cause = f"{type(e).__name__}: {first_line(e, 160)}"
             if not self.dynamic_batch and "size()[0]" in str(e):
-                cause += " (the model was exported with a static batch size: use dynamic_batch=True)"
+                cause += i18n.t("error.calibration_static_batch")
         total = self._observed_batches if self._calibrated else 0
         if kept:
-            then = (
-                f"the {kept} batch(es) before it are observed and kept in run['calibrated'] ({total} in all) — "
-                f"fix or drop batch {index} and call run.calibrate(rest) to go on"
-            )
+            then = i18n.t("error.calibration_kept", kept=kept, total=total, index=index)
         elif total:
-            then = f"the {total} batch(es) of earlier calls are kept — fix or drop it and call run.calibrate(rest)"
+            then = i18n.t("error.calibration_earlier", total=total)
         else:
-            then = "nothing was observed yet — fix or drop it and call run.calibrate(batches) again"
-        return Pt2eLensError(f"calibration batch {index} was not observed: {cause}; {then}.", original=e)
+            then = i18n.t("error.calibration_nothing")
+        return Pt2eLensError(i18n.t("error.calibration_batch", index=index, cause=cause, then=then), original=e)
 
     def convert(self) -> Run:
         if "prepared" not in self._stages:
-            raise Pt2eLensError("convert() needs a prepared model: call run.prepare(quantizer) first.")
+            raise Pt2eLensError(i18n.t("error.convert_needs_prepared"))
         if not self._calibrated:
             warnings.warn(
-                "pt2e-lens: converting without calibration — observers saw no data, so scales and zero "
-                "points are defaults; call run.calibrate(batches) first.",
+                i18n.t("warning.convert_uncalibrated"),
                 stacklevel=2,
             )
         with warnings.catch_warnings():
@@ -256,13 +247,10 @@ def _quantizer_failed(e: Pt2eLensError) -> bool:
 
 def _export_mode_error(name: str, e: Pt2eLensError) -> Pt2eLensError:
     """Same start as the quantizer error (what raised, and why), then the export mode as the likely cause."""
-    head = str(e).rsplit(" — ", 1)[0].rstrip(".")
-    return Pt2eLensError(
-        f"{head} — the graph comes from non-strict torch.export (export mode strict=False), and some quantizers "
-        f"(e.g. X86InductorQuantizer on resnet18) only handle strict-exported graphs: pass strict=True to "
-        f"pl.capture / pl.Run; if it fails then too, fix {name}. Earlier stages are kept.",
-        original=e.original,
-    )
+    text = str(e)
+    cut = max(text.rfind(" — "), text.rfind("——"))  # the advice after the last dash (English / zh-TW)
+    head = (text[:cut] if cut >= 0 else text).rstrip(".")
+    return Pt2eLensError(i18n.t("error.export_mode", head=head, name=name), original=e.original)
 
 
 def capture(
@@ -288,7 +276,7 @@ def capture(
         try:
             run.calibrate(calibration)
         except Pt2eLensError as e:
-            err = Pt2eLensError(f"{str(e).rstrip('.')} (the run so far is e.run).", original=e.original)
+            err = Pt2eLensError(i18n.t("error.capture_run_so_far", message=str(e).rstrip(".。")), original=e.original)
             err.run = run  # type: ignore[attr-defined]
             raise err from None
     run.convert()

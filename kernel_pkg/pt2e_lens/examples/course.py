@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from .._targets import short_name
 from ..analyses.counts import diff_ops as _diff_ops
 from ..analyses.source import snapshot
@@ -52,7 +53,7 @@ def diff_ops(a: Any, b: Any, label_a: str = "a", label_b: str = "b", tablefmt: s
     (`pl.diff_ops`). "html" (or None) gives the Table itself, which renders as HTML in a notebook;
     "markdown"/"github"/"pipe" and "plain"/"simple" give its text."""
     if tablefmt not in _TABLEFMTS:
-        raise Pt2eLensError(f"tablefmt must be one of {', '.join(map(repr, _TABLEFMTS))}, got {tablefmt!r}.")
+        raise Pt2eLensError(i18n.t("error.tablefmt", choices=", ".join(map(repr, _TABLEFMTS)), got=repr(tablefmt)))
     t = _diff_ops(a, b, label_a, label_b)
     form = _TABLEFMTS[tablefmt]
     return t if form is None else t.to_markdown() if form == "markdown" else t.to_text()

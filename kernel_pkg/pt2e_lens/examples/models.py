@@ -87,9 +87,10 @@ MODELS = {"tiny": TinyConvNet, "residual": Residual, "conv_relu": ConvReLU}
 def get_model(name: str, seed: int = 0) -> nn.Module:
     """A fresh model with deterministic weights and batch-norm statistics (in train mode; call .eval())."""
     if name not in MODELS:
+        from .. import i18n
         from ..errors import Pt2eLensError
 
-        raise Pt2eLensError(f"unknown example model {name!r}: choose one of {', '.join(MODELS)}.")
+        raise Pt2eLensError(i18n.t("error.unknown_example_model", name=repr(name), choices=", ".join(MODELS)))
     return deterministic_init(MODELS[name](), seed)
 
 

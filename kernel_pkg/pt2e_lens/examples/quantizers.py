@@ -8,6 +8,7 @@ import torch
 from torch.fx import Node
 from torchao.quantization.pt2e.quantizer import annotate_input_qspec_map, annotate_output_qspec
 
+from .. import i18n
 from .._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, Quantizer
 from ..errors import Pt2eLensError
 from .qspecs import act_spec, weight_spec
@@ -105,5 +106,5 @@ _QUANTIZERS = {
 def quantizer_by_name(name: str) -> Quantizer:
     """The CLI's `--quantizer` choices."""
     if name not in _QUANTIZERS:
-        raise Pt2eLensError(f"unknown quantizer {name!r}: choose one of {', '.join(_QUANTIZERS)}.")
+        raise Pt2eLensError(i18n.t("error.unknown_quantizer", name=repr(name), choices=", ".join(_QUANTIZERS)))
     return _QUANTIZERS[name]()

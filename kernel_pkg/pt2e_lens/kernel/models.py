@@ -6,6 +6,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from .._targets import qdq_kind
 from .._torchao import Q_ANNOTATION_KEY, is_observer_module
 from ..analyses.findings import with_findings
@@ -53,7 +54,7 @@ def snapshot_of(obj: Any, stage: str | None) -> Snapshot:
     names = stages(obj)
     stage = stage or names[-1]
     if stage not in names:
-        raise Pt2eLensError(f"no stage {stage!r}: this model has {', '.join(names)}.")
+        raise Pt2eLensError(i18n.t("error.no_stage_in_model", stage=repr(stage), stages=", ".join(names)))
     if isinstance(obj, Run):
         return obj[stage].snapshot
     if isinstance(obj, torch.export.ExportedProgram):

@@ -6,6 +6,7 @@ import difflib
 import re
 from typing import Any
 
+from .. import i18n
 from ..capture import Run
 from ..errors import Pt2eLensError
 
@@ -22,19 +23,27 @@ def lookup(user_ns: dict, ref: str, prefer=()) -> Any:
     """The object `ref` names: `gm`, or `run[prepared]` for a stage of a Run."""
     m = _REF.match(ref.strip())
     if not m:
-        raise Pt2eLensError(f"{ref!r} is not a variable name: write NAME or NAME[stage], e.g. run[prepared].")
+        raise Pt2eLensError(i18n.t("error.not_a_variable", ref=repr(ref)))
     name, _, stage = m.groups()
     if name not in user_ns:
         visible = [n for n in user_ns if isinstance(n, str) and not n.startswith("_")]
-        hint = suggest(name, list(prefer) + visible) or (f" — models here: {', '.join(prefer)}." if prefer else ".")
-        raise Pt2eLensError(f"no variable {name!r}{hint}")
+        hint = suggest(name, list(prefer) + visible) or (
+            i18n.t("error.models_here", names=", ".join(prefer)) if prefer else "."
+        )
+        raise Pt2eLensError(i18n.t("error.no_variable", name=repr(name), hint=hint))
     obj = user_ns[name]
     if stage is None:
         return obj
     if not isinstance(obj, Run):
-        raise Pt2eLensError(f"{name}[{stage}]: {name} is a {type(obj).__name__}, not a pl.Run with stages.")
+        raise Pt2eLensError(i18n.t("error.not_a_run", name=name, stage=stage, cls=type(obj).__name__))
     if stage not in obj.stages:
         raise Pt2eLensError(
-            f"{name} has no stage {stage!r}{suggest(stage, obj.stages) or ''}; it has {', '.join(obj.stages)}."
+            i18n.t(
+                "error.run_has_no_stage",
+                name=name,
+                stage=repr(stage),
+                hint=suggest(stage, obj.stages) or "",
+                stages=", ".join(obj.stages),
+            )
         )
     return obj[stage]

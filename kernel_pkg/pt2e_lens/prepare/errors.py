@@ -6,6 +6,7 @@ import re
 
 import torch
 
+from .. import i18n
 from ..analyses.text import key_phrase
 from ..errors import Pt2eLensError, Pt2eLensRuntimeError, first_line
 from ..snapshot.keys import torchao_key
@@ -39,7 +40,9 @@ def _explained(e: BaseException, problems) -> Pt2eLensError | None:
         if isinstance(e, cls):
             hit = next((p for k in kinds for p in problems if p["kind"] == k), None)
             if hit is not None:
-                return Pt2eLensError(f"prepare_pt2e raised {type(e).__name__}: {hit['message']}", original=e)
+                return Pt2eLensError(
+                    i18n.t("error.prepare_explained", error=type(e).__name__, message=hit["message"]), original=e
+                )
     return None
 
 
@@ -50,35 +53,36 @@ def prepare_error(e: BaseException, blame: dict[str, str], problems=()) -> Pt2eL
         return explained
     if isinstance(e, QuantizerFailed):
         return Pt2eLensError(
-            f"{e.quantizer_name}.{e.method} raised {type(e.original).__name__}: "
-            f"{first_line(e.original)} — fix that quantizer; earlier stages are kept.",
+            i18n.t(
+                "error.quantizer_raised",
+                quantizer=e.quantizer_name,
+                method=e.method,
+                error=type(e.original).__name__,
+                reason=first_line(e.original),
+            ),
             original=e.original,
         )
     m = _CHANGED.search(str(e)) if isinstance(e, RuntimeError) else None
     if m:
         quantizer, verb, node = m.groups()
         owner = blame.get(node)
-        first = f" that {owner} wrote" if owner and owner != quantizer else ""
+        first = i18n.t("error.changed_annotation_owner", owner=owner) if owner and owner != quantizer else ""
         return Pt2eLensRuntimeError(  # torchao's text first: code that catches RuntimeError prints it
-            f"{first_line(e)} — {quantizer} {verb} the annotation of node {node}{first}: in a ComposableQuantizer a later "
-            f"quantizer may only annotate nodes that are still unannotated — make {quantizer} skip nodes "
-            f"whose annotation has _annotated=True, or reorder the quantizers.",
+            i18n.t(
+                "error.changed_annotation",
+                torchao=first_line(e),
+                quantizer=quantizer,
+                verb=i18n.t(f"error.verb_{verb}"),
+                node=node,
+                first=first,
+            ),
             original=e,
         )
     if isinstance(e, KeyError) and e.args:
         where = _describe_key(e.args[0])
         if where:
-            return Pt2eLensError(
-                f"a SharedQuantizationSpec points at {where}, which no annotation quantizes: annotate "
-                f"it first, or share with an edge or node that has a QuantizationSpec.",
-                original=e,
-            )
+            return Pt2eLensError(i18n.t("error.shared_unannotated", where=where), original=e)
     if isinstance(e, (RecursionError, AssertionError)):
-        return Pt2eLensError(
-            f"prepare_pt2e failed while resolving shared specs ({type(e).__name__}): a "
-            f"SharedQuantizationSpec probably points at an anchor later in graph order (pytorch/ao#4421) "
-            f"— point shared specs at earlier edges or nodes.",
-            original=e,
-        )
+        return Pt2eLensError(i18n.t("error.shared_later", error=type(e).__name__), original=e)
     cls = Pt2eLensRuntimeError if isinstance(e, RuntimeError) else Pt2eLensError
-    return cls(f"prepare_pt2e failed: {type(e).__name__}: {first_line(e)}.", original=e)
+    return cls(i18n.t("error.prepare_failed", error=type(e).__name__, reason=first_line(e)), original=e)

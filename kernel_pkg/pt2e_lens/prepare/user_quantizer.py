@@ -6,13 +6,14 @@ import copy
 import warnings
 from typing import Any
 
+from .. import i18n
 from .._torchao import Quantizer
 from ..errors import Pt2eLensError
 
 
 def check_quantizer(q: Any, what: str) -> Quantizer:
     if not isinstance(q, Quantizer):
-        raise Pt2eLensError(f"{what} needs torchao Quantizer objects, got {type(q).__name__}.")
+        raise Pt2eLensError(i18n.t("error.needs_quantizers", what=what, cls=type(q).__name__))
     return q
 
 

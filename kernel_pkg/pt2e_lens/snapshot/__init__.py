@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -64,17 +66,32 @@ class Snapshot:
 
     @cached_property
     def users(self) -> dict[str, list[str]]:
-        out: dict[str, dict[str, None]] = {n["id"]: {} for n in self.nodes}  # dicts: ordered and O(1) dedup
-        for e in self.edges:
-            out[e["src"]][e["dst"]] = None
-        return {k: list(v) for k, v in out.items()}
+        return self._links[0]
 
     @cached_property
     def inputs(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {n["id"]: [] for n in self.nodes}
+        return self._links[1]
+
+    @cached_property
+    def _links(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """Users (each once, in edge order) and inputs (every edge, repeats kept) per node, in one pass."""
+        with _no_cyclic_gc():  # two lists per node: acyclic, and a GC pass here would walk the whole heap
+            return self._link_tables()
+
+    def _link_tables(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        users: dict[str, list[str]] = {}
+        inputs: dict[str, list[str]] = {}
+        for n in self.nodes:
+            users[n["id"]] = []
+            inputs[n["id"]] = []
         for e in self.edges:
-            out[e["dst"]].append(e["src"])
-        return out
+            src, dst = e["src"], e["dst"]
+            users[src].append(dst)
+            inputs[dst].append(src)
+        for k, v in users.items():
+            if len(v) > 1 and len(set(v)) < len(v):  # a node used twice by one user (x * x)
+                users[k] = list(dict.fromkeys(v))
+        return users, inputs
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.data, indent=indent, allow_nan=False, separators=None if indent else (",", ":"))
@@ -112,10 +129,17 @@ def build(
 ) -> Snapshot:
     # The snapshot is acyclic dicts and lists, ~10 per node: at 20k nodes they push a full cyclic-GC
     # pass over the whole heap (graph, FakeTensors, program) that costs more than the build itself.
+    with _no_cyclic_gc():
+        return _build(gm, stage, record)
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while acyclic JSON-like data is built (restored as it was)."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _build(gm, stage, record)
+        yield
     finally:
         if paused:
             gc.enable()
@@ -126,6 +150,7 @@ def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | 
     roles = record.qdq_roles if record and record.qdq_roles else roles_from_provenance(gm)
     nodes, edges = nodes_and_edges(gm, modules, roles)
     by_id = {n["id"]: n for n in nodes}
+    present = {n["role"] for n in nodes}  # a float graph skips the observer and q/dq walks (both empty)
     specs = SpecTable()
     failed: list[tuple[str, BaseException]] = []
 
@@ -140,15 +165,19 @@ def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | 
     anns = part(
         "annotations", annotation_dicts, gm, specs, record.blame if record else {}, record.skipped_by if record else {}
     )
-    obs = part(
-        "observers",
-        observers,
-        gm,
-        modules,
-        by_id,
-        specs,
-        record.serves if record else None,
-        record.qparams if record else None,
+    obs = (
+        part(
+            "observers",
+            observers,
+            gm,
+            modules,
+            by_id,
+            specs,
+            record.serves if record else None,
+            record.qparams if record else None,
+        )
+        if "observer" in present
+        else []
     )
     data = {
         "format": FORMAT,
@@ -160,7 +189,7 @@ def _build(gm: torch.fx.GraphModule, stage: str | None, record: CaptureRecord | 
         "specs": specs.specs,
         "annotations": anns,
         "observers": obs,
-        "qdq": part("qdq", qdq, gm, by_id, roles),
+        "qdq": part("qdq", qdq, gm, by_id, roles) if {"quantize", "dequantize"} & present else [],
         # a table the builder could not read: the findings rules (analyses.findings) add theirs after these
         "findings": [part_failed(f"snapshot.{name}", e) for name, e in failed],
     }

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import torch
+from torch.fx import Node
 
 from .._targets import full_name, qdq_kind, short_name
 from .._torchao import is_observer_module
@@ -51,13 +52,20 @@ def role(node: torch.fx.Node, modules: dict[str, torch.nn.Module], qdq_roles: di
 _DTYPES = {d: str(d).removeprefix("torch.") for d in vars(torch).values() if isinstance(d, torch.dtype)}
 
 
-def _shape_dtype(val: Any) -> tuple[list | None, str | None]:
+def _shape_dtype(val: Any, shapes: dict | None = None) -> tuple[list | None, str | None]:
+    """Shape (symbolic sizes as text) and dtype name of a node's value; `shapes` memoises the shape lists
+    (shared between nodes: read-only data)."""
     if isinstance(val, (tuple, list)):
         val = next((v for v in val if isinstance(v, torch.Tensor)), None)
     if not isinstance(val, torch.Tensor):
         return None, None
-    shape = [d if type(d) is int else str(d) for d in val.shape]
-    dtype = val.dtype
+    size, dtype = val.shape, val.dtype
+    try:
+        shape = shapes[size]  # type: ignore[index]
+    except (KeyError, TypeError):  # not seen yet, no memo, or a symbolic size that does not hash
+        shape = [d if type(d) is int else str(d) for d in size]
+        if shapes is not None and all(type(d) is int for d in size):
+            shapes[size] = shape
     return shape, _DTYPES.get(dtype) or str(dtype).removeprefix("torch.")
 
 
@@ -102,27 +110,40 @@ def _module_stack(meta: dict) -> list[list[str]]:
 
 def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
     """Most aten nodes have flat args and no kwargs: skip the general walk for them."""
-    args = node.args
-    if not node.kwargs and not any(type(a) in (tuple, list, dict) for a in args):
-        return [a for a in args if type(a) is torch.fx.Node]
-    return list(flat_inputs(node))
+    if node.kwargs:
+        return list(flat_inputs(node))
+    out: list[torch.fx.Node] = []
+    for a in node.args:
+        kind = type(a)
+        if kind is Node:
+            out.append(a)  # type: ignore[arg-type]  # `type(a) is Node` says so; mypy cannot narrow it
+        elif kind is tuple or kind is list or kind is dict:
+            return list(flat_inputs(node))
+    return out
 
 
 class _Memo:
     """What repeats across nodes, computed once per build: repeated layers share stack traces, module
-    stacks and targets (a 5k-node transformer has 10 distinct traces). Shared lists are read-only data."""
+    stacks and targets (a 5k-node transformer has 10 distinct traces). Shared lists are read-only data.
 
-    def __init__(self) -> None:
+    Targets are keyed by id(): an OpOverload hashes in Python, and the graph keeps every target alive
+    for the whole build, so an id cannot be reused by another target meanwhile."""
+
+    def __init__(self, modules: dict[str, torch.nn.Module]) -> None:
+        self.modules = modules
         self.sources: dict[str, str | None] = {}
         self.stacks: dict[tuple, list] = {}
-        self.names: dict[Any, tuple[str, str]] = {}
+        self.targets: dict[tuple[str, int], tuple[str, str, str]] = {}
+        self.shapes: dict[torch.Size, list[int]] = {}
 
     def source(self, trace: str | None) -> str | None:
         if not trace:
             return None
-        if trace not in self.sources:
-            self.sources[trace] = _source(trace)
-        return self.sources[trace]
+        try:
+            return self.sources[trace]
+        except KeyError:
+            found = self.sources[trace] = _source(trace)
+            return found
 
     def module_stack(self, meta: dict) -> list:
         stack = meta.get("nn_module_stack")
@@ -130,38 +151,48 @@ class _Memo:
             return []
         try:
             key = tuple(stack.values())
-            if key not in self.stacks:
-                self.stacks[key] = _module_stack(meta)
-            return self.stacks[key]
+            found = self.stacks.get(key)
+            if found is None:
+                found = self.stacks[key] = _module_stack(meta)
+            return found
         except TypeError:  # an unhashable class object in the stack
             return _module_stack(meta)
 
-    def target_names(self, target: Any) -> tuple[str, str]:
-        try:
-            if target not in self.names:
-                self.names[target] = (short_name(target), full_name(target))
-            return self.names[target]
-        except TypeError:  # an unhashable target
-            return short_name(target), full_name(target)
+    def target(self, node: torch.fx.Node) -> tuple[str, str, str]:
+        """(short name, full name, role without the q/dq a convert inserted) of the node's op and target."""
+        key = (node.op, id(node.target))
+        found = self.targets.get(key)
+        if found is None:
+            target = node.target
+            found = self.targets[key] = (short_name(target), full_name(target), role(node, self.modules))
+        return found
 
 
 def nodes_and_edges(
     gm: torch.fx.GraphModule, modules: dict[str, torch.nn.Module], qdq_roles: dict | None = None
 ) -> tuple[list[dict], list[dict]]:
-    memo = _Memo()
-    nodes, edges = [], []
+    memo = _Memo(modules)
+    inserted = qdq_roles
+    nodes: list[dict] = []
+    edges: list[dict] = []
+    add_node, add_edge = nodes.append, edges.append
     for node in gm.graph.nodes:
         meta = node.meta
-        shape, dtype = _shape_dtype(meta.get("val"))
+        name = node.name
+        shape, dtype = _shape_dtype(meta.get("val"), memo.shapes)
         stack = memo.module_stack(meta)
-        target, target_full = memo.target_names(node.target)
-        nodes.append(
+        target, target_full, kind = memo.target(node)
+        if inserted:
+            hit = inserted.get(name)  # what an observer's convert() put there, as role() reads it
+            if hit and node.op == "call_function":
+                kind = hit[0]
+        add_node(
             {
-                "id": node.name,
+                "id": name,
                 "op": node.op,
                 "target": target,
                 "target_full": target_full,
-                "role": role(node, modules, qdq_roles),
+                "role": kind,
                 "module_path": stack[-1][0] if stack else "",
                 "module_stack": stack,
                 "shape": shape,
@@ -172,5 +203,5 @@ def nodes_and_edges(
             }
         )
         for pos, src in enumerate(_direct_inputs(node)):
-            edges.append({"src": src.name, "dst": node.name, "arg": pos})
+            add_edge({"src": src.name, "dst": name, "arg": pos})
     return nodes, edges

@@ -84,7 +84,7 @@ def roles_from_provenance(gm: torch.fx.GraphModule) -> dict[str, tuple[str, str]
     `from_node`, and read roles off the data path into each group's outside users."""
     groups: dict[str, set[str]] = {}
     for n in gm.graph.nodes:
-        if n.op == "call_function" and (obs := observer_of(n)) is not None:
+        if n.op == "call_function" and n.meta.get("from_node") and (obs := observer_of(n)) is not None:
             groups.setdefault(obs, set()).add(n.name)
     roles: dict[str, tuple[str, str]] = {}
     for observer, members in groups.items():

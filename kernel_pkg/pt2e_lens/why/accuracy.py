@@ -53,7 +53,7 @@ class Accuracy(Table):
 def _batches(batches: Iterable[Any]) -> list[tuple]:
     out = [b if isinstance(b, (tuple, list)) else (b,) for b in batches]
     if not out:
-        raise Pt2eLensError("pl.accuracy got no batches: pass an iterable of input tuples, e.g. [(x1,), (x2,)].")
+        raise Pt2eLensError(i18n.t("error.accuracy_no_batches"))
     return [tuple(b) for b in out]
 
 
@@ -138,7 +138,7 @@ def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, str, list 
 def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
     """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from."""
     if not (isinstance(run, Run) and "converted" in run.stages):
-        raise Pt2eLensError("pl.accuracy needs a pl.Run that was converted: call run.convert() (or pl.capture) first.")
+        raise Pt2eLensError(i18n.t("error.accuracy_not_converted"))
     batches = _batches(batches)
     float_stage = run["decomposed" if "decomposed" in run.stages else "exported"]
     try:
@@ -146,7 +146,7 @@ def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
         act = _logged(run["converted"].graph_module, batches)
     except Exception as e:
         raise Pt2eLensError(
-            f"pl.accuracy could not run the batches: {type(e).__name__}: {first_line(e)}.", original=e
+            i18n.t("error.accuracy_batches_failed", error=type(e).__name__, reason=first_line(e)), original=e
         ) from None
     ref_by, act_by = {i.name: i for i in ref}, {i.name: i for i in act}
     rows: dict[str, tuple] = {}

@@ -22,17 +22,14 @@ def blame(x: Any, quantizer: Any = None, example_inputs: Any = None) -> Table:
     if quantizer is not None:
         ann = Annotation(float_graph(x, example_inputs, "pl.blame"), check_quantizer(quantizer, "pl.blame"))
         if ann.graph_module is None:
-            raise Pt2eLensError(
-                f"the quantizer failed while annotating: {first_line(ann.error) if ann.error else 'it kept no graph'}; see pl.check."
-            )
+            reason = first_line(ann.error) if ann.error else i18n.t("error.blame_no_graph")
+            raise Pt2eLensError(i18n.t("error.blame_annotate_failed", reason=reason))
         who, skipped, gm = ann.blame, ann.skipped_by, ann.graph_module
     else:
         if isinstance(x, Run) and "annotated" in x.stages:
             x = x["annotated"]
         if not isinstance(x, Stage):
-            raise Pt2eLensError(
-                "pl.blame needs a Run or one of its stages, or pass the quantizer: pl.blame(graph, quantizer)."
-            )
+            raise Pt2eLensError(i18n.t("error.blame_needs_run"))
         who, skipped, gm = x.record.blame, x.record.skipped_by, x.graph_module
     rows = [
         (n.name, who.get(n.name), ", ".join(skipped.get(n.name, [])))

@@ -6,6 +6,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from .._copy import private_copy
 from .._graph import as_graph_module
 from ..capture import Run
@@ -19,6 +20,6 @@ def float_graph(x: Any, example_inputs: Any, what: str) -> torch.fx.GraphModule:
         x = x["decomposed" if "decomposed" in x.stages else "exported"]
     if isinstance(x, torch.nn.Module) and not isinstance(x, torch.fx.GraphModule):
         if example_inputs is None:
-            raise Pt2eLensError(f"{what} needs example_inputs to export the {type(x).__name__}, e.g. (x,).")
+            raise Pt2eLensError(i18n.t("error.needs_example_inputs", what=what, cls=type(x).__name__))
         return export(x, check_example_inputs(example_inputs), dynamic_batch=False).module()
     return private_copy(as_graph_module(x, what))

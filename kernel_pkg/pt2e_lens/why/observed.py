@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import i18n
 from ..analyses.source import snapshot
 from ..capture import Run
 from ..errors import Pt2eLensError
@@ -17,9 +18,9 @@ def observed_snapshot(x: Any, what: str) -> Snapshot:
     if isinstance(x, Run):
         name = next((s for s in _OBSERVED if s in x.stages), None)
         if name is None:
-            raise Pt2eLensError(f"{what} needs a prepared graph: call run.prepare(quantizer) first.")
+            raise Pt2eLensError(i18n.t("error.needs_prepared", what=what))
         x = x[name]
     snap = snapshot(x)
     if not snap.observers and snap.annotations and snap.stage not in (None, *_OBSERVED):
-        raise Pt2eLensError(f"{what} reads observers, and the {snap.stage!r} stage has none: pass run['prepared'].")
+        raise Pt2eLensError(i18n.t("error.stage_has_no_observers", what=what, stage=repr(snap.stage)))
     return snap

@@ -70,15 +70,12 @@ def _float_users(gm: torch.fx.GraphModule) -> dict[str, list[str]]:
 
 def _orders(quantizers: Sequence[Any]) -> list[list[Any]]:
     if not isinstance(quantizers, (list, tuple)) or len(quantizers) < 2:
-        raise Pt2eLensError("pl.compare_orders needs a list of at least two quantizers, or a list of orders (lists).")
+        raise Pt2eLensError(i18n.t("error.orders_need_two"))
     if all(isinstance(q, (list, tuple)) for q in quantizers):
         return [[check_quantizer(q, "pl.compare_orders") for q in order] for order in quantizers]
     qs = [check_quantizer(q, "pl.compare_orders") for q in quantizers]
     if len(qs) > MAX_PERMUTED:
-        raise Pt2eLensError(
-            f"pl.compare_orders tries every order of up to {MAX_PERMUTED} quantizers, got {len(qs)}: "
-            f"pass the orders to compare as a list of lists."
-        )
+        raise Pt2eLensError(i18n.t("error.orders_too_many", max=MAX_PERMUTED, n=len(qs)))
     return [list(p) for p in itertools.permutations(qs)]
 
 
