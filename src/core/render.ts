@@ -4,6 +4,7 @@
 import { counterparts, diffMarks } from './compare';
 import { clear, h } from './dom';
 import { GraphView } from './graph-view';
+import { prepareHierarchy } from './groups';
 import { named, resolveLocale, type Tr, translator } from './i18n';
 import { getLayoutClient, type LayoutClient } from './layout-client';
 import { ScaleLink } from './pan-zoom';
@@ -231,12 +232,29 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
   handle.ready = pause()
     .then(() => checkDocInSlices(input, pause))
     .then(async (checked) => {
+      if (checked.ok) await prepareShownPanes(checked.view);
       await pause();
       if (destroyed) return;
       clear(root);
       return show(root, checked, handle, options, tr);
     });
   return handle;
+}
+
+/** Module hierarchies of the panes drawn first, built ahead in slices (GraphView then takes them). */
+async function prepareShownPanes(view: View): Promise<void> {
+  const n = view.panes.length;
+  const shown =
+    view.mode === 'table' ? [] : view.mode === 'run' ? [n - 1] : view.mode === 'graph' ? [0] : [...view.panes.keys()];
+  for (const i of shown) {
+    const snap = view.panes[i]?.snapshot;
+    if (!snap || view.focus?.[i]) continue; // a focused pane groups only its focus: built when drawn
+    const ids = new Set(snap.nodes.map((nd) => nd.id));
+    const edges = snap.edges.filter((e) => ids.has(e.src) && ids.has(e.dst));
+    const partial = snap.meta.partial as { boundary?: unknown } | undefined;
+    const fixed = new Set(Array.isArray(partial?.boundary) ? (partial.boundary as string[]) : []);
+    await prepareHierarchy(snap.nodes, edges, fixed, pause);
+  }
 }
 
 /** Everything after the document is checked: title, tabs, panes and tables; resolves once drawn. */

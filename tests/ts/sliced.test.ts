@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildHierarchy, type Hierarchy, itemKey, prepareHierarchy } from '../../src/core/groups';
 import { render } from '../../src/core/index';
 import { checkDoc, checkDocInSlices, isBigDoc } from '../../src/core/validate';
 import { synthSnapshot, synthView } from './fixtures/synth.mjs';
@@ -25,6 +26,52 @@ function broken(edit: (v: any) => void): any {
   edit(v);
   return v;
 }
+
+/** A hierarchy as plain data (JSON text): groups with their item keys, parents, edges per group, stubs. */
+function plain(h: Hierarchy): string {
+  return JSON.stringify({
+    groups: [...h.groups.values()].map((g) => [
+      g.key,
+      g.label,
+      g.cls,
+      g.parent?.key,
+      g.depth,
+      g.total,
+      g.children.map(itemKey),
+    ]),
+    parentOf: [...h.parentOf].map(([id, g]) => [id, g.key]),
+    edgesAt: [...h.edgesAt],
+    stubbed: [...h.stubbed],
+  });
+}
+
+describe('the module hierarchy of a big graph is built in slices', () => {
+  it('same hierarchy as the one-task build, taken once by the next buildHierarchy of those nodes', async () => {
+    const snap = synthSnapshot(6000, { mask: true });
+    const want = plain(buildHierarchy(snap.nodes, snap.edges));
+    const c = counter();
+    await prepareHierarchy(snap.nodes, snap.edges, new Set(), c.pause, 1);
+    expect(c.count()).toBeGreaterThan(3);
+    const first = buildHierarchy(snap.nodes, snap.edges);
+    expect(plain(first) === want).toBe(true);
+    expect(first.stubbed.has('mask')).toBe(true);
+    // taken once: the next call builds afresh (a new object, equal)
+    const again = buildHierarchy(snap.nodes, snap.edges);
+    expect(again === first).toBe(false); // (not .not.toBe: it deep-compares the two on the way)
+    expect(plain(again) === want).toBe(true);
+  });
+
+  it('not taken for other edges or other fixed nodes', async () => {
+    const snap = synthSnapshot(2000);
+    await prepareHierarchy(snap.nodes, snap.edges, new Set(), counter().pause);
+    const fewer = snap.edges.slice(1);
+    expect(plain(buildHierarchy(snap.nodes, fewer)) === plain(buildHierarchy(snap.nodes.slice(), fewer))).toBe(true);
+    await prepareHierarchy(snap.nodes, snap.edges, new Set(), counter().pause);
+    const fixed = new Set(['w1_0']);
+    const a = plain(buildHierarchy(snap.nodes, snap.edges, fixed));
+    expect(a === plain(buildHierarchy(snap.nodes.slice(), snap.edges, fixed))).toBe(true);
+  });
+});
 
 describe('big documents are checked in slices, with the same verdict', () => {
   it('only big documents take the sliced path', () => {
