@@ -56,13 +56,15 @@ export type GroupedEdge = Pick<Edge, 'src' | 'dst'>;
 
 /** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers,
  * unless it is `fixed` (a partial graph's boundary: context, whose consumers are not all there). */
-function displayStacks(
+function* displayStacks(
   nodes: GroupedNode[],
   edges: GroupedEdge[],
   fixed: ReadonlySet<Id>,
-): Map<Id, Array<[string, string]>> {
+): Generator<void, { stacks: Map<Id, Array<[string, string]>>; users: Map<Id, Id[]> }> {
   const users = new Map<Id, Id[]>();
+  let step = 0;
   for (const e of edges) {
+    if (++step % STEP === 0) yield;
     let u = users.get(e.src);
     if (!u) {
       u = [];
@@ -72,6 +74,7 @@ function displayStacks(
   }
   const stacks = new Map<Id, Array<[string, string]>>();
   for (let i = nodes.length - 1; i >= 0; i--) {
+    if (++step % STEP === 0) yield;
     const n = nodes[i];
     let st = n.module_stack ?? [];
     const movable = n.role === 'param' || n.role === 'observer' || n.role === 'quantize' || n.role === 'dequantize';
@@ -92,7 +95,7 @@ function displayStacks(
     }
     stacks.set(n.id, st);
   }
-  return stacks;
+  return { stacks, users };
 }
 
 function split(g: Group, groups: Map<string, Group>): void {
@@ -135,10 +138,60 @@ export function buildHierarchy(
   edges: GroupedEdge[],
   fixed: ReadonlySet<Id> = new Set(),
 ): Hierarchy {
-  const stacks = displayStacks(nodes, edges, fixed);
+  const ready = prepared.get(nodes);
+  if (ready && ready.edges === edges.length && ready.fixed === fixed.size) {
+    prepared.delete(nodes);
+    return ready.h;
+  }
+  const steps = hierarchySteps(nodes, edges, fixed);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Hierarchies built ahead in slices (`prepareHierarchy`), taken by the next `buildHierarchy` of the same
+ * nodes array (with as many edges and fixed nodes), once. */
+const prepared = new WeakMap<GroupedNode[], { edges: number; fixed: number; h: Hierarchy }>();
+
+/** Build the hierarchy of a big graph over several page tasks of ~sliceMs each (`pause` ends one), so that
+ * the `buildHierarchy` call drawing it finds it ready. Same result as `buildHierarchy`. */
+export async function prepareHierarchy(
+  nodes: GroupedNode[],
+  edges: GroupedEdge[],
+  fixed: ReadonlySet<Id>,
+  pause: () => Promise<void>,
+  sliceMs = 25,
+): Promise<void> {
+  const steps = hierarchySteps(nodes, edges, fixed);
+  let t0 = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) {
+      prepared.set(nodes, { edges: edges.length, fixed: fixed.size, h: r.value });
+      return;
+    }
+    if (performance.now() - t0 > sliceMs) {
+      await pause();
+      t0 = performance.now();
+    }
+  }
+}
+
+/** Loop iterations between two chances to pause. */
+const STEP = 1024;
+
+function* hierarchySteps(
+  nodes: GroupedNode[],
+  edges: GroupedEdge[],
+  fixed: ReadonlySet<Id>,
+): Generator<void, Hierarchy> {
+  const { stacks, users } = yield* displayStacks(nodes, edges, fixed);
   const root = newGroup('', '', '', null);
   const groups = new Map<string, Group>([['', root]]);
+  let step = 0;
   for (const n of nodes) {
+    if (++step % STEP === 0) yield;
     let g = root;
     for (const [path, cls] of stacks.get(n.id) ?? []) {
       let child = groups.get(path);
@@ -155,10 +208,9 @@ export function buildHierarchy(
   // A leaf module holding a single node is shown as that node; so are the nodes of a leaf module called
   // several times with no edge between the calls (a reused nn.ReLU), which would otherwise tie distant
   // parts of the graph into one box.
-  const linked = new Set(edges.map((e) => `${e.src}\u0000${e.dst}`));
   const connected = (ids: Id[]): boolean => {
     const set = new Set(ids);
-    for (const a of ids) for (const b of set) if (a !== b && linked.has(`${a}\u0000${b}`)) return true;
+    for (const a of ids) for (const b of users.get(a) ?? []) if (a !== b && set.has(b)) return true;
     return false;
   };
   const dissolve = (g: Group): void => {
@@ -179,9 +231,11 @@ export function buildHierarchy(
     g.children = out;
   };
   dissolve(root);
+  yield;
   split(root, groups);
   const parentOf = new Map<Id, Group>();
   fixParents(root, parentOf);
+  yield;
 
   // Each edge belongs to the layout of the lowest group holding both ends.
   const edgesAt = new Map<string, Array<[string, string]>>();
@@ -202,6 +256,7 @@ export function buildHierarchy(
   };
   const consumers = new Map<Id, Set<Id>>();
   for (const e of edges) {
+    if (++step % STEP === 0) yield;
     let c = consumers.get(e.src);
     if (!c) {
       c = new Set();
@@ -216,6 +271,7 @@ export function buildHierarchy(
     if (parents.size >= 3) stubbed.add(src);
   }
   for (const e of edges) {
+    if (++step % STEP === 0) yield;
     if (!parentOf.has(e.src) || !parentOf.has(e.dst) || e.src === e.dst || stubbed.has(e.src)) continue;
     const a = chainOf(e.src);
     const b = chainOf(e.dst);

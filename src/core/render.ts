@@ -1,14 +1,17 @@
 // render(el, viewDoc, options): the one entry every host (widget, report, JupyterLab, VS Code) calls.
+// A big document (thousands of nodes) is parsed, checked and drawn in separate page tasks, so the page
+// never freezes on it: render() returns at once, `ready` resolves when the first layout is drawn.
 import { counterparts, diffMarks } from './compare';
 import { clear, h } from './dom';
 import { GraphView } from './graph-view';
+import { prepareHierarchy } from './groups';
 import { named, resolveLocale, type Tr, translator } from './i18n';
 import { getLayoutClient, type LayoutClient } from './layout-client';
 import { ScaleLink } from './pan-zoom';
 import { injectStyles } from './styles';
 import { renderTable } from './tables';
 import type { Table, View } from './types';
-import { checkDoc } from './validate';
+import { type Checked, checkDoc, checkDocInSlices, isBigDoc } from './validate';
 
 export interface RenderOptions {
   /** false forces in-thread layout (no Web Worker) */
@@ -190,6 +193,19 @@ function renderTables(ctx: Ctx, host: HTMLElement, list: Table[]): void {
   for (const t of list) host.appendChild(renderTable(ctx.doc, t, undefined, { skipTitle: ctx.view.title, t: ctx.t }));
 }
 
+/** End the current page task: a message-channel turn (not throttled like timers in background tabs). */
+function pause(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
 export function render(el: HTMLElement, input: unknown, options: RenderOptions = {}): RenderHandle {
   const doc = el.ownerDocument;
   injectStyles(el);
@@ -200,12 +216,61 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
   const root = h(doc, 'div', { class: 'pt2e-lens', 'data-state': 'loading', lang });
   if (options.height) root.style.setProperty('--pl-height', `${options.height}px`);
   el.appendChild(root);
-  const handle: RenderHandle = { ready: Promise.resolve(), panes: [], destroy: () => undefined };
-  const checked = checkDoc(input);
+  let destroyed = false;
+  const handle: RenderHandle = {
+    ready: Promise.resolve(),
+    panes: [],
+    destroy: () => {
+      destroyed = true;
+      for (const p of handle.panes) p?.destroy();
+    },
+  };
+  if (!isBigDoc(input)) {
+    handle.ready = show(root, checkDoc(input), handle, options, tr);
+    return handle;
+  }
+  root.appendChild(h(doc, 'div', { class: 'pl-empty pl-loading' }, tr('ui.laying_out')));
+  handle.ready = pause()
+    .then(() => checkDocInSlices(input, pause))
+    .then(async (checked) => {
+      if (checked.ok) await prepareShownPanes(checked.view);
+      await pause();
+      if (destroyed) return;
+      clear(root);
+      return show(root, checked, handle, options, tr);
+    });
+  return handle;
+}
+
+/** Module hierarchies of the panes drawn first, built ahead in slices (GraphView then takes them). */
+async function prepareShownPanes(view: View): Promise<void> {
+  const n = view.panes.length;
+  const shown =
+    view.mode === 'table' ? [] : view.mode === 'run' ? [n - 1] : view.mode === 'graph' ? [0] : [...view.panes.keys()];
+  for (const i of shown) {
+    const snap = view.panes[i]?.snapshot;
+    if (!snap || view.focus?.[i]) continue; // a focused pane groups only its focus: built when drawn
+    const ids = new Set(snap.nodes.map((nd) => nd.id));
+    const edges = snap.edges.filter((e) => ids.has(e.src) && ids.has(e.dst));
+    const partial = snap.meta.partial as { boundary?: unknown } | undefined;
+    const fixed = new Set(Array.isArray(partial?.boundary) ? (partial.boundary as string[]) : []);
+    await prepareHierarchy(snap.nodes, edges, fixed, pause);
+  }
+}
+
+/** Everything after the document is checked: title, tabs, panes and tables; resolves once drawn. */
+function show(
+  root: HTMLElement,
+  checked: Checked,
+  handle: RenderHandle,
+  options: RenderOptions,
+  tr: Tr,
+): Promise<void> {
+  const doc = root.ownerDocument;
   if (!checked.ok) {
     root.appendChild(h(doc, 'div', { class: 'pl-message', role: 'alert' }, checked.message));
     root.setAttribute('data-state', 'error');
-    return handle;
+    return Promise.resolve();
   }
   const view = checked.view;
   if (!options.locale && view.locale) {
@@ -266,7 +331,7 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
       h(doc, 'div', { class: 'pl-message', role: 'alert' }, tr('ui.render_failed', { error: (e as Error).message })),
     );
   }
-  handle.ready = Promise.all(ctx.waits).then(
+  return Promise.all(ctx.waits).then(
     () => root.setAttribute('data-state', 'ready'),
     (e) => {
       root.setAttribute('data-state', 'error');
@@ -275,8 +340,4 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
       );
     },
   );
-  handle.destroy = () => {
-    for (const p of handle.panes) p?.destroy();
-  };
-  return handle;
 }

@@ -6,7 +6,7 @@
 // graph is checked on every render.
 
 type Schema = Record<string, unknown>;
-type Key = string | number;
+export type Key = string | number;
 type Err = { path: Key[]; what: string } | null;
 type Check = (v: unknown) => Err;
 
@@ -15,6 +15,26 @@ export function schemaError(value: unknown, schema: Schema, root: Schema): strin
   stack.length = 0;
   const err = compile(schema, root)(value);
   return err && `${spell(err.path) || 'the document'}: ${err.what}`;
+}
+
+/** The first way an item of `items[from..to)` breaks `item`, spelled with `at` as its path (e.g. `nodes`):
+ * the slices of a big array are checked in separate tasks so no single one blocks the page. */
+export function itemsError(
+  items: unknown[],
+  item: Schema,
+  root: Schema,
+  at: Key[],
+  from: number,
+  to: number,
+): string | null {
+  const check = compile(item, root);
+  for (let i = from; i < Math.min(to, items.length); i++) {
+    stack.length = 0;
+    stack.push(...at, i);
+    const err = check(items[i]);
+    if (err) return `${spell(err.path)}: ${err.what}`;
+  }
+  return null;
 }
 
 // the path to the value being checked; copied only into an error

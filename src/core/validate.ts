@@ -1,6 +1,7 @@
 // Checks a document against the contract (view.schema.json, structurally, every field) before anything
-// is drawn: a bad document shows one line, never a broken view. Never throws.
-import { schemaError } from './schema-check';
+// is drawn: a bad document shows one line, never a broken view. Never throws. Big documents are checked
+// in slices (`checkDocInSlices`), one page task each, so a 20k-node graph never blocks the page for long.
+import { itemsError, type Key, schemaError } from './schema-check';
 import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
 export type Checked = { ok: true; view: View } | { ok: false; message: string };
@@ -43,7 +44,10 @@ export function snapshotView(s: Snapshot): View {
   };
 }
 
-export function checkDoc(input: unknown): Checked {
+type Parsed = { ok: false; message: string } | { ok: true; doc: Record<string, unknown>; bare: boolean };
+
+/** Parse (when given text) and check what comes before the schema: format and schema_version. */
+function parse(input: unknown): Parsed {
   let doc = input;
   if (doc === undefined || doc === null || (typeof doc === 'string' && doc.trim() === '')) {
     return { ok: false, message: `${PREFIX}nothing to show yet` };
@@ -61,8 +65,91 @@ export function checkDoc(input: unknown): Checked {
   }
   const version = otherVersion(doc);
   if (version !== SCHEMA_VERSION) return { ok: false, message: versionMessage(version) };
-  const bare = doc.format === 'pt2e-lens.snapshot';
-  const err = schemaError(doc, bare ? AS_SNAPSHOT : AS_VIEW, ROOT);
+  return { ok: true, doc, bare: doc.format === 'pt2e-lens.snapshot' };
+}
+
+function done(doc: Record<string, unknown>, bare: boolean, err: string | null): Checked {
   if (err) return { ok: false, message: `${PREFIX}malformed output: ${err}` };
   return { ok: true, view: bare ? snapshotView(doc as unknown as Snapshot) : (doc as unknown as View) };
+}
+
+export function checkDoc(input: unknown): Checked {
+  const p = parse(input);
+  if (!p.ok) return p;
+  return done(p.doc, p.bare, schemaError(p.doc, p.bare ? AS_SNAPSHOT : AS_VIEW, ROOT));
+}
+
+/** A document big enough to check (and draw) in slices: over ~SLICED_NODES nodes, or its text over ~1 MB. */
+export const SLICED_NODES = 3000;
+export function isBigDoc(input: unknown): boolean {
+  if (typeof input === 'string') return input.length > 1_000_000;
+  if (!isObj(input)) return false;
+  const snaps = input.format === 'pt2e-lens.snapshot' ? [input] : Array.isArray(input.panes) ? input.panes : [];
+  let n = 0;
+  for (const p of snaps) {
+    const sn = isObj(p) && isObj(p.snapshot) ? p.snapshot : p;
+    if (isObj(sn) && Array.isArray(sn.nodes)) n += sn.nodes.length;
+  }
+  return n > SLICED_NODES;
+}
+
+const SNAPSHOT_DEF = (ROOT.$defs as Record<string, Record<string, unknown>>).Snapshot;
+/** The Snapshot's array fields and their item schemas (nodes, edges, observers, …). */
+const SNAPSHOT_ARRAYS: Array<[string, Record<string, unknown>]> = Object.entries(
+  SNAPSHOT_DEF.properties as Record<string, Record<string, unknown>>,
+)
+  .filter(([, p]) => p.type === 'array' && isObj(p.items))
+  .map(([k, p]) => [k, p.items as Record<string, unknown>]);
+
+const SLICE_MS = 25;
+const SLICE_ITEMS = 256;
+
+/** The same verdict as `checkDoc`, reached in page tasks of ~SLICE_MS: `pause` ends a task (the first
+ * error found may differ only for a document with several errors). */
+export async function checkDocInSlices(input: unknown, pause: () => Promise<void>): Promise<Checked> {
+  const p = parse(input);
+  if (!p.ok) return p;
+  await pause();
+  const { doc, bare } = p;
+  // the document with its snapshots' arrays emptied is checked at once; the arrays' items in slices
+  const big: Array<[Key[], unknown[], Record<string, unknown>]> = [];
+  const hollow = (sn: Record<string, unknown>, at: Key[]): Record<string, unknown> => {
+    const copy = { ...sn };
+    for (const [k, item] of SNAPSHOT_ARRAYS) {
+      const v = sn[k];
+      if (Array.isArray(v) && v.length > SLICE_ITEMS) {
+        big.push([[...at, k], v, item]);
+        copy[k] = [];
+      }
+    }
+    return copy;
+  };
+  let shell: Record<string, unknown>;
+  if (bare) shell = hollow(doc, []);
+  else if (Array.isArray(doc.panes)) {
+    const panes = doc.panes.map((pane, i) =>
+      isObj(pane) && isObj(pane.snapshot)
+        ? { ...pane, snapshot: hollow(pane.snapshot, ['panes', i, 'snapshot']) }
+        : pane,
+    );
+    shell = { ...doc, panes };
+  } else shell = doc;
+  const err = schemaError(shell, bare ? AS_SNAPSHOT : AS_VIEW, ROOT);
+  if (err) return done(doc, bare, err);
+  let t0 = now();
+  for (const [at, items, item] of big) {
+    for (let i = 0; i < items.length; i += SLICE_ITEMS) {
+      if (now() - t0 > SLICE_MS) {
+        await pause();
+        t0 = now();
+      }
+      const e = itemsError(items, item, ROOT, at, i, i + SLICE_ITEMS);
+      if (e) return done(doc, bare, e);
+    }
+  }
+  return done(doc, bare, null);
+}
+
+function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
 }
