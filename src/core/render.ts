@@ -211,8 +211,8 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
   injectStyles(el);
   clear(el);
   // the host's choice, else the page's own language (`<html lang>`, JupyterLab's, the report's)
-  let lang = resolveLocale(options.locale ?? el.closest('[lang]')?.getAttribute('lang'));
-  let tr = translator(lang);
+  const lang = resolveLocale(options.locale ?? el.closest('[lang]')?.getAttribute('lang'));
+  const tr = translator(lang);
   const root = h(doc, 'div', { class: 'pt2e-lens', 'data-state': 'loading', lang });
   if (options.height) root.style.setProperty('--pl-height', `${options.height}px`);
   el.appendChild(root);
@@ -275,7 +275,7 @@ function show(
   const view = checked.view;
   if (!options.locale && view.locale) {
     // the language the view was made in (its findings and tables are worded in it) beats the page's
-    lang = resolveLocale(view.locale);
+    const lang = resolveLocale(view.locale);
     tr = translator(lang);
     root.setAttribute('lang', lang);
   }
