@@ -97,4 +97,42 @@ describe('layout', () => {
       url.revokeObjectURL = saved.revoke;
     }
   });
+  it('spreads layouts over two workers on a 2-core machine, the least busy first, same results', async () => {
+    const req = (k: number) => ({
+      nodes: ['a', 'b', 'c'].map((id) => ({ id: `${id}${k}`, w: 80 + k * 16, h: 40 })),
+      edges: [[`a${k}`, `b${k}`]] as Array<[string, string]>,
+    });
+    const got: number[] = [];
+    let made = 0;
+    class FakeWorker {
+      onmessage: ((e: { data: unknown }) => void) | null = null;
+      onerror: unknown = null;
+      me = made++;
+      postMessage(m: any) {
+        got.push(this.me);
+        setTimeout(() => this.onmessage?.({ data: layoutGraph(m) }), 5);
+      }
+      terminate() {}
+    }
+    const url = URL as unknown as Record<string, unknown>;
+    const saved = { create: url.createObjectURL, revoke: url.revokeObjectURL };
+    url.createObjectURL = () => 'blob:layout';
+    url.revokeObjectURL = () => undefined;
+    try {
+      vi.resetModules();
+      vi.stubGlobal('Worker', FakeWorker);
+      vi.stubGlobal('navigator', { ...navigator, hardwareConcurrency: 2 });
+      const fresh = await import('../../src/core/layout-client');
+      const client = fresh.getLayoutClient();
+      const rs = await Promise.all([0, 1, 2, 3].map((k) => client.layout(req(k))));
+      expect(made).toBe(2);
+      expect(got).toEqual([0, 1, 0, 1]);
+      for (const [k, r] of rs.entries()) expect(r.pos).toEqual(layoutGraph({ id: 0, ...req(k) }).pos);
+      expect(client.mode).toBe('worker');
+    } finally {
+      vi.unstubAllGlobals();
+      url.createObjectURL = saved.create;
+      url.revokeObjectURL = saved.revoke;
+    }
+  });
 });
