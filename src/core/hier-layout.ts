@@ -4,7 +4,7 @@
 import { NOTE_GAP, type NoteBox } from './callout';
 import { type Group, groupKey, type Hierarchy, itemKey, nodeKey } from './groups';
 import type { LayoutClient } from './layout-client';
-import type { LayoutResult } from './layout-engine';
+import type { LayoutResult } from './layout-core';
 import type { GraphNode, Id } from './types';
 
 export const PAD = 12;

@@ -1,8 +1,8 @@
 // Runs layouts in shared Web Workers made from inlined code (Blob URL): up to two, so the layouts of one
 // redraw (sibling groups opened by "expand all") use both cores of a small machine; each request goes to
 // the worker with fewer pending. Falls back to the page's own thread when Worker or Blob URLs are
-// unavailable or a worker fails.
-import { type LayoutRequest, type LayoutResult, layoutGraph } from './layout-engine';
+// unavailable or a worker fails, with the layered pass alone (layout-core.ts: dagre lives in the worker only).
+import { type LayoutRequest, type LayoutResult, layoutLayered } from './layout-core';
 import { WORKER_SOURCE } from './worker-source.generated';
 
 export interface LayoutClient {
@@ -15,7 +15,7 @@ class InlineClient implements LayoutClient {
   private seq = 0;
   layout(req: Omit<LayoutRequest, 'id'>): Promise<LayoutResult> {
     // Yield first so a big layout never runs inside the caller's event handler.
-    return new Promise((resolve) => setTimeout(() => resolve(layoutGraph({ ...req, id: ++this.seq })), 0));
+    return new Promise((resolve) => setTimeout(() => resolve(layoutLayered({ ...req, id: ++this.seq })), 0));
   }
 }
 

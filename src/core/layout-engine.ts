@@ -1,87 +1,24 @@
-// One layered (top-down) layout of one group's children: @dagrejs/dagre for small groups (its network
-// simplex gives the tidiest picture), our own linear-time layered pass above DAGRE_MAX children, where
-// dagre takes seconds. Pure: runs in the worker and, when no worker can be had, in the page.
+// The worker's layout engine for one group's children: @dagrejs/dagre for small groups (its network
+// simplex gives the tidiest picture), the linear-time layered pass (layout-core.ts) above DAGRE_MAX
+// children, where dagre takes seconds. Bundled into the worker only (layout-client.ts).
 import dagre from '@dagrejs/dagre';
-import { layeredLayout } from './layered-layout';
+import {
+  DAGRE_MAX,
+  type LayoutRequest,
+  type LayoutResult,
+  layoutLayered,
+  NODESEP,
+  now,
+  RANKSEP,
+  simpleLayout,
+} from './layout-core';
 
-/** Groups with more children than this are laid out by `layeredLayout`, not dagre. */
-export const DAGRE_MAX = 120;
-
-export interface LayoutRequest {
-  id: number;
-  nodes: Array<{ id: string; w: number; h: number }>;
-  edges: Array<[string, string]>;
-}
-
-export interface LayoutResult {
-  id: number;
-  /** Centres, relative to the top-left of the group's content area. */
-  pos: Record<string, [number, number]>;
-  width: number;
-  height: number;
-  /** per request edge, its route from source to target (same frame as pos), or [] when none */
-  routes: Array<Array<[number, number]>>;
-  ms: number;
-  engine: 'dagre' | 'layered' | 'fallback';
-  error?: string;
-}
-
-const NODESEP = 22;
-const RANKSEP = 30;
-
-function now(): number {
-  return typeof performance !== 'undefined' ? performance.now() : Date.now();
-}
-
-/** Longest-path ranks, rows in input order: used only if dagre throws (e.g. a too-deep graph). */
-function simpleLayout(req: LayoutRequest): Omit<LayoutResult, 'id' | 'ms' | 'engine' | 'routes'> {
-  const rank = new Map<string, number>();
-  const index = new Map(req.nodes.map((n, i) => [n.id, i]));
-  for (const n of req.nodes) rank.set(n.id, 0);
-  const fwd = req.edges.filter(([a, b]) => (index.get(a) ?? 0) < (index.get(b) ?? 0));
-  fwd.sort((x, y) => (index.get(x[0]) ?? 0) - (index.get(y[0]) ?? 0));
-  for (const [a, b] of fwd) rank.set(b, Math.max(rank.get(b) ?? 0, (rank.get(a) ?? 0) + 1));
-  const rows = new Map<number, Array<{ id: string; w: number; h: number }>>();
-  for (const n of req.nodes) {
-    const r = rank.get(n.id) ?? 0;
-    if (!rows.has(r)) rows.set(r, []);
-    rows.get(r)!.push(n);
-  }
-  const pos: Record<string, [number, number]> = {};
-  let y = 0;
-  let width = 0;
-  for (const r of [...rows.keys()].sort((a, b) => a - b)) {
-    const row = rows.get(r)!;
-    const rh = Math.max(...row.map((n) => n.h));
-    let x = 0;
-    for (const n of row) {
-      pos[n.id] = [x + n.w / 2, y + rh / 2];
-      x += n.w + NODESEP;
-    }
-    width = Math.max(width, x - NODESEP);
-    y += rh + RANKSEP;
-  }
-  return { pos, width, height: Math.max(0, y - RANKSEP) };
-}
+export { DAGRE_MAX, type LayoutRequest, type LayoutResult } from './layout-core';
 
 export function layoutGraph(req: LayoutRequest): LayoutResult {
   const t0 = now();
   if (req.nodes.length === 0) return { id: req.id, pos: {}, width: 0, height: 0, routes: [], ms: 0, engine: 'dagre' };
-  if (req.nodes.length > DAGRE_MAX) {
-    try {
-      return { id: req.id, ...layeredLayout(req.nodes, req.edges), ms: now() - t0, engine: 'layered' };
-    } catch (e) {
-      const r = simpleLayout(req);
-      return {
-        id: req.id,
-        ...r,
-        routes: req.edges.map(() => []),
-        ms: now() - t0,
-        engine: 'fallback',
-        error: String(e),
-      };
-    }
-  }
+  if (req.nodes.length > DAGRE_MAX) return layoutLayered(req);
   try {
     const g = new dagre.graphlib.Graph();
     g.setGraph({ rankdir: 'TB', nodesep: NODESEP, ranksep: RANKSEP, edgesep: 8, marginx: 0, marginy: 0 });

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildHierarchy, initialExpanded } from '../../src/core/groups';
 import { HierLayout } from '../../src/core/hier-layout';
 import { getLayoutClient } from '../../src/core/layout-client';
+import { layoutLayered } from '../../src/core/layout-core';
 import { layoutGraph } from '../../src/core/layout-engine';
 import { countBy, fixture, mount } from './helpers';
 
@@ -56,7 +57,7 @@ describe('layout', () => {
     }
   });
 
-  it('lays out in the page thread when Worker is missing, refused (CSP) or failing, with the same result', async () => {
+  it('lays out in the page thread when Worker is missing, refused (CSP) or failing, with the layered pass', async () => {
     const req = {
       nodes: ['a', 'b', 'c'].map((id) => ({ id, w: 80, h: 40 })),
       edges: [
@@ -64,7 +65,7 @@ describe('layout', () => {
         ['a', 'c'],
       ] as Array<[string, string]>,
     };
-    const want = layoutGraph({ id: 1, ...req }).pos;
+    const want = layoutLayered({ id: 1, ...req }).pos;
     class Refused {
       constructor() {
         throw new Error('Content-Security-Policy refuses blob: workers');
