@@ -70,6 +70,7 @@ CODE_WORDS = {
     "Stage",
     "path",
     "tablefmt",
+    "snapshot",
 }
 
 
