@@ -70,6 +70,7 @@ CODE_WORDS = {
     "Stage",
     "path",
     "tablefmt",
+    "snapshot",
 }
 
 
@@ -186,3 +187,15 @@ def test_one_line_warning_is_installed_on_import_in_a_fresh_process():
     ours = [ln for ln in r.stderr.splitlines() if "nope" in ln]
     assert len(ours) == 1 and ours[0].startswith("Pt2eLensWarning: pt2e-lens: focus 'nope' matches no node"), r.stderr
     assert warnings.formatwarning("someone else", DeprecationWarning, "lib.py", 7) in r.stderr  # as Python prints it
+
+
+def test_one_line_warning_in_an_ipython_shell_as_in_a_notebook():
+    code = (
+        "from IPython.testing.globalipapp import start_ipython\n"
+        "ip = start_ipython()\n"
+        "ip.run_cell('import torch, pt2e_lens as pl; from pt2e_lens.examples import get_model, example_inputs')\n"
+        "ip.run_cell(\"pl.focus(pl.snapshot(torch.export.export(get_model('tiny').eval(), example_inputs())), 'nope')\")\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    lines = [ln for ln in (r.stdout + r.stderr).splitlines() if "nope" in ln or "pl.focus" in ln]
+    assert len(lines) == 1 and lines[0].startswith("Pt2eLensWarning: pt2e-lens: focus 'nope'"), r.stderr[-2000:]

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import i18n
 from ..errors import Pt2eLensError
 from . import SCHEMA_VERSION, SNAPSHOT_FORMAT, VIEW_SCHEMA
 from .check import JsonProblem, parse, schema_error
 from .references import reference_error
-
-_REDO = "re-create it with pl.snapshot(...).to_json()"
 
 
 def load_snapshot(text: Any) -> dict:
@@ -17,16 +16,13 @@ def load_snapshot(text: Any) -> dict:
     try:
         data = parse(text)
     except JsonProblem as e:
-        raise Pt2eLensError(f"not a pt2e-lens snapshot: {e}.") from None
+        raise Pt2eLensError(i18n.t("error.snapshot_not_json", reason=e)) from None
     if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
-        raise Pt2eLensError(f"not a pt2e-lens snapshot: its 'format' is not {SNAPSHOT_FORMAT!r}.")
+        raise Pt2eLensError(i18n.t("error.snapshot_format", format=repr(SNAPSHOT_FORMAT)))
     version = data.get("schema_version")
     if type(version) is not int or version != SCHEMA_VERSION:  # true is not 1
-        raise Pt2eLensError(
-            f"snapshot schema_version {version!r} is not supported (this pt2e-lens reads "
-            f"{SCHEMA_VERSION}): upgrade pt2e-lens or re-create the snapshot."
-        )
+        raise Pt2eLensError(i18n.t("error.snapshot_version", version=repr(version), supported=SCHEMA_VERSION))
     problem = schema_error(data, VIEW_SCHEMA, "Snapshot", root="snapshot") or reference_error(data)
     if problem:
-        raise Pt2eLensError(f"not a valid pt2e-lens snapshot: {problem}; {_REDO}.")
+        raise Pt2eLensError(i18n.t("error.snapshot_invalid", problem=problem))
     return data
