@@ -58,9 +58,12 @@ async function open(chapter) {
 
 /** Per output: its View's mode/title and, per graph pane shown, the node ids drawn. */
 function outputs(page) {
-  return page.evaluate((mime) => {
-    return [...document.querySelectorAll(`script[type="${mime}"]`)].map((sc) => {
-      const view = JSON.parse(sc.textContent);
+  return page.evaluate(async (mime) => {
+    const scripts = [...document.querySelectorAll(`script[type="${mime}"]`)];
+    // each output's View is packed: the page's own viewer unpacks it
+    const views = await Promise.all(scripts.map((sc) => globalThis.pt2eLens.unpack(sc.textContent)));
+    return scripts.map((sc, i) => {
+      const view = views[i];
       const root = sc.previousElementSibling.querySelector('.pt2e-lens') ?? sc.previousElementSibling;
       const panes = [...root.querySelectorAll('.pl-canvas')]
         .filter((c) => c.offsetParent !== null)

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { executedQuickstart } from './executed.mjs';
 import { startLab, startNotebook7 } from './lab_server.mjs';
-import { ARTIFACTS, MIME } from './pages.mjs';
+import { ARTIFACTS, MIME, unpackOutputs } from './pages.mjs';
 
 const SVG = 'image/svg+xml';
 let run;
@@ -25,11 +25,16 @@ before(() => {
 
 // nbformat writes a multi-line string as a list of lines
 const text = (v) => (Array.isArray(v) ? v.join('') : v);
-const views = (nb) =>
-  nb.cells
+// the graph outputs, each with its View unpacked (`view`: the MIME data is a packed envelope)
+const views = (nb) => {
+  const outs = nb.cells
     .flatMap((c) => c.outputs ?? [])
     .filter((o) => o.data?.[MIME])
-    .map((o) => (o.data[SVG] ? { ...o, data: { ...o.data, [SVG]: text(o.data[SVG]) } } : o));
+    .map((o) => (o.data[SVG] ? { ...o, data: { ...o.data, [SVG]: text(o.data[SVG]) } } : { ...o }));
+  const unpacked = unpackOutputs(outs.map((o) => o.data[MIME]));
+  for (const [i, o] of outs.entries()) o.view = unpacked[i];
+  return outs;
+};
 
 const HOSTS = [
   ['JupyterLab', startLab, '/lab/tree/q.ipynb', 'lab-picture.png'],
@@ -62,7 +67,7 @@ for (const [host, start, path, png] of HOSTS) {
       const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
       if (await nope.count()) await nope.click();
       // each renderer stores its picture after its first draw; wait until the notebook model has them all
-      const graphs = views(saved()).filter((o) => o.data[MIME].panes.length).length;
+      const graphs = views(saved()).filter((o) => o.view.panes.length).length;
       await page.waitForFunction(
         ([svg, graphs]) => {
           const nb = window.jupyterapp.shell.currentWidget?.content?.model;
@@ -80,10 +85,10 @@ for (const [host, start, path, png] of HOSTS) {
       });
       const outs = views(saved());
       for (const o of outs) {
-        if (o.data[MIME].panes.length) assert.match(o.data[SVG], /^<svg[\s\S]*<\/svg>$/);
+        if (o.view.panes.length) assert.match(o.data[SVG], /^<svg[\s\S]*<\/svg>$/);
         else assert.equal(o.data[SVG], undefined); // tables only: no picture
       }
-      const converted = outs.find((o) => o.data[MIME].title === 'tiny, converted');
+      const converted = outs.find((o) => o.view.title === 'tiny, converted');
       const ids = [...converted.data[SVG].matchAll(/<g[^>]*class="pl-node"[^>]*>/g)]
         .map((m) => m[0])
         .filter((g) => /data-role="(quantize|dequantize)"/.test(g))
