@@ -25,6 +25,15 @@ def test_refuses_to_overwrite_an_earlier_report_without_force(tmp_path, capsys):
     assert "[1/" not in capsys.readouterr().err  # refused before the pipeline ran
 
 
+def test_a_refusal_speaks_the_report_language(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.write_text("not a folder")
+    assert main(["report", "--example", "conv_relu", "--out", str(out), "--lang", "zh-TW"]) == 2
+    err = _err(capsys)
+    assert "--out" in err and "資料夾" in err and "is a file" not in err
+    assert out.read_text() == "not a folder"
+
+
 def test_force_replaces_and_removes_stale_stage_files(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["report", "--example", "conv_relu", "--decompose", "empty", "--out", str(out)]) == 0

@@ -71,6 +71,8 @@ CODE_WORDS = {
     "path",
     "tablefmt",
     "snapshot",
+    "Chromium",
+    "Debian",
 }
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import Pt2eLensError
+from .i18n import t
 
 
 def _nearest_existing(path: Path) -> Path:
@@ -23,31 +24,28 @@ def _check_creatable(path: Path, what: str) -> None:
     """path (a folder to create, or a file's folder) can be made: its nearest existing ancestor is a writable folder."""
     base = _nearest_existing(path)
     if not base.is_dir():
-        raise Pt2eLensError(f"{what} {path}: {base} is a file, not a folder — choose another path.")
+        raise Pt2eLensError(t("error.out_base_is_file", what=what, path=path, base=base))
     if not os.access(base, os.W_OK | os.X_OK):
-        raise Pt2eLensError(f"{what} {path}: {base} is not writable — choose another path.")
+        raise Pt2eLensError(t("error.out_base_not_writable", what=what, path=path, base=base))
 
 
 def check_out_dir(out: Path, files: Iterable[str], force: bool) -> None:
     """`--out`: a folder we may write `files` into; an earlier report there is replaced only with --force."""
     if out.exists() and not out.is_dir():
-        raise Pt2eLensError(f"--out {out} is a file, not a folder — choose a folder (it is created if missing).")
+        raise Pt2eLensError(t("error.out_is_file", out=out))
     _check_creatable(out, "--out")
     if out.is_dir() and not force:
         earlier = sorted(f for f in files if (out / f).exists())
         if earlier:
-            raise Pt2eLensError(
-                f"--out {out} already holds a report ({', '.join(earlier)}): pass --force to replace it, "
-                f"or choose another --out folder."
-            )
+            raise Pt2eLensError(t("error.out_holds_report", out=out, files=", ".join(earlier)))
 
 
 def check_html(path: Path, force: bool) -> None:
     """`--html`: a file path whose folder can be made; an existing file is replaced only with --force."""
     if path.is_dir():
-        raise Pt2eLensError(f"--html {path} is a folder: give a file name, e.g. {path / 'report.html'}.")
+        raise Pt2eLensError(t("error.html_is_folder", path=path, example=path / "report.html"))
     if path.exists() and not force:
-        raise Pt2eLensError(f"--html {path} already exists: pass --force to replace it, or choose another file.")
+        raise Pt2eLensError(t("error.html_exists", path=path))
     _check_creatable(path.parent if str(path.parent) else Path("."), "--html")
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from ._static import bundle
 from .display import MIME, html_fragment, script_json
 from .errors import Pt2eLensError
+from .i18n import t
 from .schema.packed import PackedProblem, pack, unpack
 
 _MARK = "pt2e-lens-pictures"
@@ -48,9 +49,7 @@ def _chromium() -> str:
     for name in (os.environ.get("PT2E_LENS_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
         if name and (path := shutil.which(name)):
             return path
-    raise Pt2eLensError(
-        "pictures need a Chromium: install one (Debian: apt-get install chromium) or set PT2E_LENS_CHROMIUM"
-    )
+    raise Pt2eLensError(t("error.pictures_no_chromium"))
 
 
 def _text(value) -> str:
@@ -61,7 +60,7 @@ def draw(views: list[dict], timeout: float = 300) -> list[str | None]:
     """The SVG picture of each View (None for a tables-only View), drawn in headless Chromium."""
     js = bundle("report.js")
     if js is None:
-        raise Pt2eLensError("the front end is not built: run `npm run build` (or install pt2e-lens from a wheel)")
+        raise Pt2eLensError(t("error.pictures_not_built"))
     outs = "".join(
         f'<div class="out" style="width:1200px"></div><script type="application/json">{script_json(v)}</script>'
         for v in views
@@ -76,7 +75,7 @@ def draw(views: list[dict], timeout: float = 300) -> list[str | None]:
         done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
     found = re.search(rf'<pre id="{_MARK}">(.*?)</pre>', done.stdout, re.S)
     if not found:
-        raise Pt2eLensError(f"Chromium drew no pictures (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+        raise Pt2eLensError(t("error.pictures_none_drawn", code=done.returncode, stderr=done.stderr.strip()[-300:]))
     return json.loads(html.unescape(found.group(1)))
 
 
@@ -87,7 +86,7 @@ def fill(nb: dict) -> int:
     try:
         views = [unpack(o["data"][MIME]) for o in outputs]
     except PackedProblem as e:
-        raise Pt2eLensError(f"{e} (or clear that output)") from None
+        raise Pt2eLensError(t("error.pictures_bad_output", problem=e)) from None
     for out, view, svg in zip(outputs, views, draw(views) if views else [], strict=True):
         if svg:
             out["data"]["image/svg+xml"] = svg
