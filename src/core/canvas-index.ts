@@ -1,5 +1,6 @@
 // Pure geometry of the canvas renderer (no DOM, tested in vitest): a uniform grid over layout space for
 // viewport culling and hit-testing, the level of detail for a zoom scale, and which renderer a scene gets.
+import type { Box } from './hier-layout';
 
 /** Axis-aligned rectangle in layout units (min corner + size). */
 export interface Rect {
@@ -174,17 +175,8 @@ export function pick(
   return best?.hit ?? null;
 }
 
-/** A box as the layout gives it (centre + size); structurally hier-layout's Box. */
-export interface PlacedBox {
-  key: string;
-  kind: 'node' | 'collapsed' | 'expanded';
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  id?: string;
-  group?: { key: string };
-}
+/** A box as the layout gives it (centre + size): hier-layout's Box, of which hit-testing needs the group's key only. */
+export type PlacedBox = Omit<Box, 'group' | 'note'> & { group?: { key: string } };
 
 export type HitEntry = { hit: Hit; r: Rect; depth: number };
 

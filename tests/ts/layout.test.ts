@@ -6,6 +6,18 @@ import { layoutLayered } from '../../src/core/layout-core';
 import { layoutGraph } from '../../src/core/layout-engine';
 import { countBy, fixture, mount } from './helpers';
 
+/** Blob URLs as a page has them (jsdom has none): the worker pool makes one per worker. Returns the undo. */
+function stubBlobUrls(): () => void {
+  const url = URL as unknown as Record<string, unknown>;
+  const saved = { create: url.createObjectURL, revoke: url.revokeObjectURL };
+  url.createObjectURL = () => 'blob:layout';
+  url.revokeObjectURL = () => undefined;
+  return () => {
+    url.createObjectURL = saved.create;
+    url.revokeObjectURL = saved.revoke;
+  };
+}
+
 describe('layout', () => {
   it('places every node and keeps edges going down (rank order)', () => {
     const nodes = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, w: 80, h: 40 }));
@@ -79,10 +91,7 @@ describe('layout', () => {
       }
       terminate() {}
     }
-    const url = URL as unknown as Record<string, unknown>;
-    const saved = { create: url.createObjectURL, revoke: url.revokeObjectURL };
-    url.createObjectURL = () => 'blob:layout';
-    url.revokeObjectURL = () => undefined;
+    const restore = stubBlobUrls();
     try {
       for (const worker of [undefined, Refused, Failing]) {
         vi.resetModules(); // a fresh page-wide client for each case
@@ -94,8 +103,7 @@ describe('layout', () => {
       }
     } finally {
       vi.unstubAllGlobals();
-      url.createObjectURL = saved.create;
-      url.revokeObjectURL = saved.revoke;
+      restore();
     }
   });
   it('spreads layouts over two workers on a 2-core machine, the least busy first, same results', async () => {
@@ -115,10 +123,7 @@ describe('layout', () => {
       }
       terminate() {}
     }
-    const url = URL as unknown as Record<string, unknown>;
-    const saved = { create: url.createObjectURL, revoke: url.revokeObjectURL };
-    url.createObjectURL = () => 'blob:layout';
-    url.revokeObjectURL = () => undefined;
+    const restore = stubBlobUrls();
     try {
       vi.resetModules();
       vi.stubGlobal('Worker', FakeWorker);
@@ -132,8 +137,7 @@ describe('layout', () => {
       expect(client.mode).toBe('worker');
     } finally {
       vi.unstubAllGlobals();
-      url.createObjectURL = saved.create;
-      url.revokeObjectURL = saved.revoke;
+      restore();
     }
   });
 });

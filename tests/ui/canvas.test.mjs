@@ -71,6 +71,16 @@ async function settled(page) {
   await page.waitForFunction(() => !window.__h.panes[0].canvasView.pending, null, { timeout: 20000 });
 }
 
+/** Centre the first pane on a box (by key) and wait for its crisp draw. */
+async function centerOnBox(page, key) {
+  await page.evaluate((k) => {
+    const gv = window.__h.panes[0];
+    const b = gv.placement.boxes.get(k);
+    gv.panZoom.centerOn(b.x, b.y);
+  }, key);
+  await settled(page);
+}
+
 /** RGB of a canvas pixel at page px (x, y), and a CSS variable's colour as rgb. */
 const pixel = (page, x, y) =>
   page.evaluate(
@@ -123,12 +133,7 @@ describe('canvas renderer (large scenes)', () => {
     await shot(page, 'all-light');
 
     // bring a known node into view at a readable scale, then click it as a user would
-    await page.evaluate(() => {
-      const gv = window.__h.panes[0];
-      const b = gv.placement.boxes.get('n:conv_7');
-      gv.panZoom.centerOn(b.x, b.y);
-    });
-    await settled(page);
+    await centerOnBox(page, 'n:conv_7');
     // the node is drawn where the layout put it, in the compute role's fill
     const [fx, fy] = await screenOf(page, 'n:conv_7', -30, 14);
     assert.ok(near(await pixel(page, fx, fy), await cssRgb(page, '--pl-compute-fill')), 'compute fill at conv_7');
@@ -232,12 +237,7 @@ describe('canvas renderer (large scenes)', () => {
       ]) {
         const { page, errors } = await open({ colorScheme: scheme, width: outWidth ? 600 : 1200, outWidth });
         await expandAll(page);
-        await page.evaluate(() => {
-          const gv = window.__h.panes[0];
-          const b = gv.placement.boxes.get('n:bn_2');
-          gv.panZoom.centerOn(b.x, b.y);
-        });
-        await settled(page);
+        await centerOnBox(page, 'n:bn_2');
         const [fx, fy] = await screenOf(page, 'n:bn_2', -30, 14);
         const want = await cssRgb(page, '--pl-compute-fill');
         assert.ok(near(await pixel(page, fx, fy), want), `${scheme}: compute fill ${want}`);
@@ -352,11 +352,7 @@ describe('canvas renderer in a compare view', () => {
       return null;
     });
     assert.ok(target, 'a node with a counterpart');
-    await page.evaluate((key) => {
-      const b = window.__h.panes[0].placement.boxes.get(key);
-      window.__h.panes[0].panZoom.centerOn(b.x, b.y);
-    }, target);
-    await page.waitForFunction(() => !window.__h.panes[0].canvasView.pending);
+    await centerOnBox(page, target);
     const [x, y] = await page.evaluate((key) => {
       const gv = window.__h.panes[0];
       const b = gv.placement.boxes.get(key);

@@ -55,15 +55,20 @@ for (const [host, start, path, png] of HOSTS) {
       lab?.stop();
     });
 
-    it('saved, every graph output has an SVG; the converted one with torchao’s q/dq nodes', async () => {
+    /** The notebook opened in the host, once every pt2e-lens output of it has drawn. */
+    async function openDrawn() {
       const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
       await page.goto(`${lab.url}${path}`);
-      const n = views(saved()).length;
       await page.waitForFunction(
         (n) => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === n,
-        n,
+        views(saved()).length,
         { timeout: 120000 },
       );
+      return page;
+    }
+
+    it('saved, every graph output has an SVG; the converted one with torchao’s q/dq nodes', async () => {
+      const page = await openDrawn();
       const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
       if (await nope.count()) await nope.click();
       // each renderer stores its picture after its first draw; wait until the notebook model has them all
@@ -103,14 +108,7 @@ for (const [host, start, path, png] of HOSTS) {
 
     it('stores once: reopening the saved notebook leaves it unchanged (no re-render loop, no growth)', async () => {
       const before = readFileSync(join(lab.root, 'q.ipynb'), 'utf8');
-      const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
-      await page.goto(`${lab.url}${path}`);
-      const n = views(saved()).length;
-      await page.waitForFunction(
-        (n) => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === n,
-        n,
-        { timeout: 120000 },
-      );
+      const page = await openDrawn();
       await page.waitForTimeout(1500);
       assert.equal(await page.evaluate(() => window.jupyterapp.shell.currentWidget.context.model.dirty), false);
       await page.evaluate(() => window.jupyterapp.commands.execute('docmanager:save'));
