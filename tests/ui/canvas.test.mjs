@@ -22,8 +22,8 @@ after(async () => {
 const N = 3000; // above the canvas threshold once expanded, small enough for a busy machine
 
 /** A page with the report bundle and no output; the test renders the view itself and keeps the handle. */
-async function open({ width = 1200, colorScheme = 'light', outWidth = null } = {}) {
-  const url = writePage('canvas.html', [], outWidth ? `<style>.out{width:${outWidth}px}</style>` : '');
+async function open({ width = 1200, colorScheme = 'light', outWidth = null, doc = null, name = 'canvas.html' } = {}) {
+  const url = writePage(name, [], outWidth ? `<style>.out{width:${outWidth}px}</style>` : '');
   const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -35,7 +35,7 @@ async function open({ width = 1200, colorScheme = 'light', outWidth = null } = {
     document.body.appendChild(host);
     window.__h = window.pt2eLens.render(host, doc, { height: 560 });
     await window.__h.ready;
-  }, synthView(N));
+  }, doc ?? synthView(N));
   return { page, errors };
 }
 
@@ -269,21 +269,16 @@ describe('canvas renderer (large scenes)', () => {
 describe('canvas renderer draws what SVG draws', () => {
   it('a quantized graph with an overlay: SVG and canvas side by side, open and closed (badges)', async () => {
     for (const scheme of ['light', 'dark']) {
-      const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme: scheme });
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(writePage('canvas-real.html', []));
-      await page.waitForFunction(() => window.pt2eLens);
-      await page.evaluate(async (doc) => {
-        const host = document.createElement('div');
-        host.className = 'out';
-        document.body.appendChild(host);
-        window.__h = window.pt2eLens.render(host, doc, { height: 560 });
-        await window.__h.ready;
+      const { page, errors } = await open({
+        colorScheme: scheme,
+        doc: fixture('real_large.json'),
+        name: 'canvas-real.html',
+      });
+      await page.evaluate(async () => {
         const gv = window.__h.panes[0];
         gv.expanded = new Set(gv.hier.groups.keys());
         await gv.redraw();
-      }, fixture('real_large.json'));
+      });
       assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), false);
       // where int8 tensors flow: the target of the first int edge, at 1:1
       await page.evaluate(() => {
