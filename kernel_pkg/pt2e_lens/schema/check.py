@@ -8,11 +8,12 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from . import PROTOCOL_SCHEMA, VIEW_SCHEMA
+from . import LIMITS, PROTOCOL_SCHEMA, VIEW_SCHEMA
+from .bounds import TooBig, check_text_size, check_tree
 
 # The deepest real document is ~8 levels (View > panes > snapshot > observers > serves > at > edge);
 # anything far deeper is not ours, and is refused before parsing so it cannot exhaust the stack.
-MAX_DEPTH = 64
+MAX_DEPTH = LIMITS["max_depth"]
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -39,8 +40,15 @@ def _no_constant(name: str) -> Any:
     raise JsonProblem(f"{name} is not a JSON number")
 
 
-def parse(text: str | bytes) -> Any:
-    """json.loads, but refusing NaN/Infinity (and overflowing numbers) and deep nesting; raises JsonProblem."""
+def parse(text: str | bytes, limits: dict = LIMITS) -> Any:
+    """json.loads, but refusing NaN/Infinity (and overflowing numbers), deep nesting and documents over the
+    contract's limits (schema/bounds.py); raises JsonProblem."""
+    try:
+        check_text_size(len(text), limits)
+    except TooBig as e:
+        raise JsonProblem(str(e)) from None
+    except TypeError:
+        pass  # not text: said below
     if isinstance(text, (bytes, bytearray)):
         try:
             text = text.decode("utf-8")
@@ -49,12 +57,16 @@ def parse(text: str | bytes) -> Any:
     if not isinstance(text, str):
         raise JsonProblem(f"expected JSON text, got {type(text).__name__}")
     depth = nesting_depth(text)
-    if depth > MAX_DEPTH:
-        raise JsonProblem(f"nested {depth} levels deep (at most {MAX_DEPTH})")
+    if depth > limits["max_depth"]:
+        raise JsonProblem(f"nested {depth} levels deep (at most {limits['max_depth']}: contract limit max_depth)")
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        check_tree(doc, limits)
+        return doc
     except JsonProblem:
         raise
+    except TooBig as e:
+        raise JsonProblem(str(e)) from None
     except ValueError as e:  # JSONDecodeError
         raise JsonProblem(f"invalid JSON ({e})") from None
 
