@@ -28,7 +28,8 @@ def _view() -> dict:
 
 
 def _envelope(doc, encoding: str = "gzip+base64") -> dict:
-    raw = gzip.compress(json.dumps(doc).encode() if not isinstance(doc, bytes) else doc, mtime=0)
+    text = doc if isinstance(doc, (bytes, str)) else json.dumps(doc)
+    raw = gzip.compress(text.encode() if isinstance(text, str) else text, mtime=0)
     return {
         "format": "pt2e-lens.packed",
         "encoding": encoding,
@@ -161,3 +162,9 @@ def test_pictures_timeout_is_one_line(monkeypatch):
     monkeypatch.setattr(subprocess, "run", slow)
     with pytest.raises(pl.Pt2eLensError, match="took over 7 s"):
         pictures.draw([_view()], timeout=7)
+
+
+def test_a_json_bomb_of_many_values_is_refused_before_it_is_built(monkeypatch):
+    monkeypatch.setitem(LIMITS, "max_values", 10_000)
+    msg = _refused(_envelope("[" + ",".join(["0"] * 20_000) + "]"), "max_values", peak_mb=5)
+    assert "more than 10,000 values" in msg

@@ -48,26 +48,35 @@ function checkString(s: string, maxChars: number): void {
   }
 }
 
-/** A parsed document: at most max_values values, max_depth levels, strings of max_string_chars. Iterative. */
+/** A parsed document: at most max_values values, max_depth levels, strings of max_string_chars. Iterative,
+ * one step per container (its scalars are checked in its own loop: most values are scalars). */
 export function checkTree(doc: unknown, limits: Limits = LIMITS): void {
   const { max_values: maxValues, max_depth: maxDepth, max_string_chars: maxChars } = limits;
-  const stack: Array<[unknown, number]> = [[doc, 1]];
-  let count = 0;
+  if (typeof doc === 'string') checkString(doc, maxChars);
+  if (typeof doc !== 'object' || doc === null) return;
+  const stack: object[] = [doc];
+  const depths: number[] = [1];
+  let count = 1;
   while (stack.length) {
-    const [x, depth] = stack.pop() as [unknown, number];
-    if (++count > maxValues) {
-      throw tooBig(`it holds more than ${maxValues.toLocaleString('en')} values`, maxValues, 'max_values');
+    const x = stack.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > maxDepth) throw tooBig(`it nests more than ${maxDepth} levels deep`, maxDepth, 'max_depth');
+    const children: unknown[] = Array.isArray(x) ? x : Object.values(x);
+    count += children.length;
+    if (!Array.isArray(x)) {
+      for (const k in x) if (k.length > maxChars) checkString(k, maxChars);
     }
-    if (typeof x === 'string') checkString(x, maxChars);
-    else if (typeof x === 'object' && x !== null) {
-      if (depth > maxDepth) throw tooBig(`it nests more than ${maxDepth} levels deep`, maxDepth, 'max_depth');
-      if (Array.isArray(x)) for (const v of x) stack.push([v, depth + 1]);
-      else {
-        for (const [k, v] of Object.entries(x)) {
-          checkString(k, maxChars);
-          stack.push([v, depth + 1]);
-        }
+    for (let i = 0; i < children.length; i++) {
+      const v = children[i];
+      if (typeof v === 'string') {
+        if (v.length > maxChars) checkString(v, maxChars);
+      } else if (typeof v === 'object' && v !== null) {
+        stack.push(v);
+        depths.push(depth + 1);
       }
+    }
+    if (count > maxValues) {
+      throw tooBig(`it holds more than ${maxValues.toLocaleString('en')} values`, maxValues, 'max_values');
     }
   }
 }

@@ -49,26 +49,35 @@ def gunzip(data: bytes, limits: dict = LIMITS) -> bytes:
 
 def check_tree(doc: Any, limits: dict = LIMITS) -> None:
     """A parsed document: at most `max_values` values, `max_depth` levels, strings of `max_string_chars`
-    characters that are valid Unicode (a lone surrogate cannot be written as UTF-8). Iterative: no recursion."""
+    characters that are valid Unicode (a lone surrogate cannot be written as UTF-8). Iterative: no recursion;
+    one step per container, its scalars checked in its own loop (most values are scalars)."""
     max_values, max_depth, max_chars = limits["max_values"], limits["max_depth"], limits["max_string_chars"]
+    if isinstance(doc, str):
+        _check_string(doc, max_chars)
+    if not isinstance(doc, (list, dict)):
+        return
     stack: list[tuple[Any, int]] = [(doc, 1)]
-    count = 0
+    count = 1
     while stack:
         x, depth = stack.pop()
-        count += 1
+        if depth > max_depth:
+            raise _too_big(f"it nests more than {max_depth} levels deep", max_depth, "max_depth")
+        count += len(x)
         if count > max_values:
             raise _too_big(f"it holds more than {max_values:,} values", max_values, "max_values")
-        if isinstance(x, str):
-            _check_string(x, max_chars)
-        elif isinstance(x, (list, dict)):
-            if depth > max_depth:
-                raise _too_big(f"it nests more than {max_depth} levels deep", max_depth, "max_depth")
-            if isinstance(x, dict):
-                for k, v in x.items():
-                    _check_string(k, max_chars)
-                    stack.append((v, depth + 1))
-            else:
-                stack.extend((v, depth + 1) for v in x)
+        if type(x) is dict:
+            for k in x:
+                _check_string(k, max_chars)
+            items = x.values()
+        else:
+            items = x
+        for v in items:
+            t = type(v)
+            if t is str:
+                if len(v) > max_chars or not v.isascii():
+                    _check_string(v, max_chars)
+            elif t is list or t is dict:
+                stack.append((v, depth + 1))
 
 
 def _check_string(s: Any, max_chars: int) -> None:
