@@ -45,6 +45,17 @@ def test_unusable_paths_are_refused_first(tmp_path, capsys, argv, words):
     assert not o.exists() or not any(o.iterdir())
 
 
+def test_a_device_or_a_pipe_is_never_replaced(tmp_path, capsys):
+    """`--html /dev/null --force` once renamed a plain file over /dev/null; a FIFO stands in for it here."""
+    pipe = tmp_path / "pipe.html"
+    os.mkfifo(pipe)
+    _refused(capsys, ["--out", str(tmp_path / "o"), "--html", str(pipe), "--force"], "not a regular file")
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+    with pytest.raises(Exception, match="not a regular file"):
+        _outputs.write_all({pipe: "x"})
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+
+
 def test_strict_with_a_pt2_file_is_refused(tmp_path, capsys):
     f = tmp_path / "m.pt2"
     f.write_bytes(b"x")

@@ -59,6 +59,12 @@ def check_html_arg(html: str, force: bool) -> None:
         ) from None
 
 
+def _check_replaceable(path: Path, what: str) -> None:
+    """A rename over a device or a pipe (`--html /dev/null --force`) would replace it with a plain file."""
+    if path.exists() and not path.is_file():
+        raise Pt2eLensError(t("error.guard_not_regular", what=what, path=path))
+
+
 def check_paths(out: Path, html: str | None, files: Iterable[str], force: bool) -> None:
     """Every check of `--out` and `--html`, before the pipeline runs; an unusable path is one line."""
     files = list(files)
@@ -87,6 +93,9 @@ def check_out_dir(out: Path, files: Iterable[str], force: bool) -> None:
     if out.exists() and not out.is_dir():
         raise Pt2eLensError(t("error.out_is_file", out=out))
     _check_creatable(out, "--out")
+    files = list(files)
+    for f in files:
+        _check_replaceable(out / f, "--out")
     if out.is_dir() and not force:
         earlier = sorted(f for f in files if (out / f).exists())
         if earlier:
@@ -97,6 +106,7 @@ def check_html(path: Path, force: bool) -> None:
     """`--html`: a file path whose folder can be made; an existing file is replaced only with --force."""
     if path.is_dir():
         raise Pt2eLensError(t("error.html_is_folder", path=path, example=path / "report.html"))
+    _check_replaceable(path, "--html")
     if path.exists() and not force:
         raise Pt2eLensError(t("error.html_exists", path=path))
     _check_creatable(path.parent if str(path.parent) else Path("."), "--html")
@@ -145,6 +155,8 @@ def write_atomic(path: Path, text: str) -> None:
 def write_all(files: dict[Path, str]) -> None:
     """Every file of a report, swapped in whole: all are written beside their targets first, and only when
     every one is complete are they renamed into place. A full disk leaves the earlier files as they were."""
+    for path in files:
+        _check_replaceable(path, str(path))
     written: list[tuple[str, Path]] = []
     try:
         for path, text in files.items():
