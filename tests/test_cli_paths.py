@@ -30,6 +30,8 @@ def _refused(capsys, argv: list[str], *words: str) -> str:
     [
         (["--out", "{o}", "--html", "{o}/annotated.json"], ["would replace a stage snapshot"]),
         (["--out", "{o}", "--html", "{o}"], ["is the --out folder itself"]),
+        (["--out", "{o}", "--html", "{o}/sub/../converted.json"], ["would replace a stage snapshot"]),
+        (["--out", "", "--html", "{tmp}/r.html"], ["--out needs a folder name"]),
         (["--out", "/proc/x"], ["cannot write files in /proc"]),
         (["--out", "{tmp}/o", "--html", "/proc/r.html"], ["cannot write files in /proc"]),
         (["--out", "{tmp}/link/o"], ["link", "choose another path"]),

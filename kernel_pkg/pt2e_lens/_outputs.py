@@ -59,29 +59,39 @@ def check_html_arg(html: str, force: bool) -> None:
         ) from None
 
 
+def _same(a: Path, b: Path) -> bool:
+    """The same file, spelled another way (`o/sub/../annotated.json`, a symlink)."""
+    return os.path.normpath(a.absolute()) == os.path.normpath(b.absolute()) or a.resolve() == b.resolve()
+
+
 def _check_replaceable(path: Path, what: str) -> None:
     """A rename over a device or a pipe (`--html /dev/null --force`) would replace it with a plain file."""
     if path.exists() and not path.is_file():
         raise Pt2eLensError(t("error.guard_not_regular", what=what, path=path))
 
 
-def check_paths(out: Path, html: str | None, files: Iterable[str], force: bool) -> None:
-    """Every check of `--out` and `--html`, before the pipeline runs; an unusable path is one line."""
+def check_paths(out_arg: str, html: str | None, files: Iterable[str], force: bool) -> Path:
+    """Every check of `--out` and `--html`, before the pipeline runs; an unusable path is one line.
+    → the --out folder (`--out ''` is refused: Path('') would quietly be the current folder)."""
     files = list(files)
+    if not out_arg.strip():
+        raise Pt2eLensError(t("error.guard_out_empty"))
+    out = Path(out_arg)
     try:
         _check_names(out, "--out")
         check_out_dir(out, files, force)
         if html is None:
-            return
+            return out
         if not html.strip():
             raise Pt2eLensError(t("error.guard_html_empty"))
         path = Path(html)
         _check_names(path, "--html")
-        if path.absolute() == out.absolute():
+        if _same(path, out):
             raise Pt2eLensError(t("error.guard_html_is_out", path=path))
-        if path.absolute().parent == out.absolute() and path.name in files:
+        if any(_same(path, out / f) for f in files):
             raise Pt2eLensError(t("error.guard_html_in_report", path=path, out=out))
         check_html(path, force)
+        return out
     except OSError as e:  # stat itself failed (a name too long for this file system, a loop of symlinks)
         raise Pt2eLensError(
             t("error.guard_cannot_write", what="--out/--html", path=e.filename, base=e.filename, reason=e.strerror)

@@ -57,9 +57,8 @@ def report(args: argparse.Namespace) -> int:
         raise pl.Pt2eLensError(i18n.t("error.guard_strict_needs_example"))
     quantizer = quantizer_by_name(args.quantizer)
     # every path is checked before the pipeline runs: a bad --out must not cost a whole capture
-    out = Path(args.out)
     report_files = [f"{s}.json" for s in STAGE_ORDER]
-    check_paths(out, args.html, report_files, args.force)
+    out = check_paths(args.out, args.html, report_files, args.force)
     steps = 4 + bool(args.decompose)
     progress = _Progress(steps)
     if args.example:

@@ -80,6 +80,7 @@ export async function unpack(envelope: Packed): Promise<unknown> {
     checkTree(doc, LIMITS);
     return envelope.encoding === 'tabular+gzip+base64' ? decodeTabular(doc) : doc;
   } catch (e) {
+    if (e instanceof TooBig) throw new Error(`${PREFIX}${e.message}`); // not damaged: too big, and which bound
     throw new Error(`${PREFIX}a damaged packed View (${(e as Error).message}); re-run the cell`);
   }
 }

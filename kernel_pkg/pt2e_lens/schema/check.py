@@ -23,6 +23,10 @@ class JsonProblem(ValueError):
     """The text is not JSON we accept; the message is one line."""
 
 
+class JsonTooBig(JsonProblem, TooBig):
+    """The JSON breaks one of the contract's limits (its message names the bound)."""
+
+
 def nesting_depth(text: str) -> int:
     """How deep arrays/objects nest in JSON text, ignoring brackets inside strings (regex at C speed)."""
     return _outline(text)[0]
@@ -54,7 +58,7 @@ def parse(text: str | bytes, limits: dict = LIMITS) -> Any:
     try:
         check_text_size(len(text), limits)
     except TooBig as e:
-        raise JsonProblem(str(e)) from None
+        raise JsonTooBig(str(e)) from None
     except TypeError:
         pass  # not text: said below
     if isinstance(text, (bytes, bytearray)):
@@ -66,10 +70,10 @@ def parse(text: str | bytes, limits: dict = LIMITS) -> Any:
         raise JsonProblem(f"expected JSON text, got {type(text).__name__}")
     depth, values = _outline(text)
     if depth > limits["max_depth"]:
-        raise JsonProblem(f"nested {depth} levels deep (at most {limits['max_depth']}: contract limit max_depth)")
+        raise JsonTooBig(f"nested {depth} levels deep (at most {limits['max_depth']}: contract limit max_depth)")
     if values > limits["max_values"]:  # refused before json.loads builds them
         cap = limits["max_values"]
-        raise JsonProblem(f"it holds more than {cap:,} values (at most {cap:,}: contract limit max_values)")
+        raise JsonTooBig(f"it holds more than {cap:,} values (at most {cap:,}: contract limit max_values)")
     try:
         doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
         check_tree(doc, limits)  # strings (length, lone surrogates): one walk, ~0.6x the json.loads before it
@@ -77,7 +81,7 @@ def parse(text: str | bytes, limits: dict = LIMITS) -> Any:
     except JsonProblem:
         raise
     except TooBig as e:
-        raise JsonProblem(str(e)) from None
+        raise JsonTooBig(str(e)) from None
     except ValueError as e:  # JSONDecodeError
         raise JsonProblem(f"invalid JSON ({e})") from None
 

@@ -96,5 +96,7 @@ def unpack(data: Any) -> Any:
     try:
         doc = parse(raw)
         return decode(doc) if data["encoding"] == TABULAR else doc
+    except TooBig as e:  # not damaged: too big to open, and which bound says so
+        raise PackedProblem(f"pt2e-lens output: {e}") from None
     except (JsonProblem, TabularProblem) as e:
         raise PackedProblem(f"pt2e-lens output: a damaged packed View ({e}); re-run the cell") from None

@@ -26,6 +26,10 @@ class TabularProblem(ValueError):
     """The tabular data does not decode; the message is one line."""
 
 
+class TabularTooBig(TabularProblem, TooBig):
+    """Its expansion breaks one of the contract's limits (the message names the bound)."""
+
+
 class _Encoder:
     def __init__(self) -> None:
         self.ids: dict[tuple, int] = {}  # structural key → composite id
@@ -124,7 +128,7 @@ def decode(data: Any, limits: dict = LIMITS) -> Any:
     try:
         check_tabular(values, data["root"], limits)
     except TooBig as e:
-        raise TabularProblem(str(e)) from None
+        raise TabularTooBig(str(e)) from None
     max_nodes = limits["max_values"]
     budget = [max_nodes]
 
