@@ -18,12 +18,11 @@ _NOTEBOOK_LIMITS = {**LIMITS, "max_string_chars": LIMITS["max_json_bytes"], "max
 
 def read_notebook(path: Path) -> dict:
     if not path.is_file():
-        reason = "not a regular file" if path.exists() else "no such file"
+        reason = t("error.guard_nb_not_regular" if path.exists() else "error.guard_nb_missing")
         raise Pt2eLensError(t("error.guard_nb_unreadable", path=path, reason=reason))
     size = path.stat().st_size
     if size > LIMITS["max_json_bytes"]:
-        cap = LIMITS["max_json_bytes"]
-        reason = f"{size:,} bytes (at most {cap:,}: contract limit max_json_bytes)"
+        reason = t("error.guard_nb_too_big", size=f"{size:,}", cap=f"{LIMITS['max_json_bytes']:,}")
         raise Pt2eLensError(t("error.guard_nb_unreadable", path=path, reason=reason))
     try:
         nb = parse(path.read_bytes(), _NOTEBOOK_LIMITS)
