@@ -46,13 +46,32 @@ function bytesOf(base64: string): Uint8Array {
   return out;
 }
 
+/** The compressed bytes in 16 kB slices, one per pull: the decompressor gets the next slice only when its
+ * output was read, so a bomb (1 MB → 1 GB) never inflates much past the reader's byte budget. */
+function slices(bytes: Uint8Array, size = 1 << 14): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        if (at >= bytes.length) {
+          c.close();
+          return;
+        }
+        c.enqueue(bytes.subarray(at, at + size));
+        at += size;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 async function gunzip(bytes: Uint8Array): Promise<string> {
   if (typeof DecompressionStream === 'undefined') {
     throw new Error(`${PREFIX}this browser cannot unpack the output (no DecompressionStream): use a current browser`);
   }
-  const body = new Response(bytes as BodyInit).body;
-  if (!body) throw new Error(`${PREFIX}this browser cannot unpack the output (no streams): use a current browser`);
-  const stream = body.pipeThrough(new DecompressionStream('gzip'));
+  const stream = slices(bytes).pipeThrough(
+    new DecompressionStream('gzip') as ReadableWritablePair<Uint8Array, Uint8Array>,
+  );
   try {
     // read with a byte budget: a 1 GB bomb stops at max_json_bytes instead of taking the tab down
     return new TextDecoder().decode(await readBounded(stream));
