@@ -17,6 +17,7 @@ from .capture import Run, Stage
 from .errors import Pt2eLensError
 from .schema import SCHEMA_VERSION, VIEW_FORMAT
 from .why import Accuracy, sharing
+from .why.sensitivity import Sensitivity  # a heat overlay like Accuracy's
 
 FORMAT = VIEW_FORMAT
 
@@ -132,7 +133,7 @@ def graph_view(
     pane: dict[str, Any] = {"label": label, "snapshot": snap.data}
     tables = []
     if overlay is not None:
-        pane["overlay"] = overlay.overlay() if isinstance(overlay, Accuracy) else overlay
+        pane["overlay"] = overlay.overlay() if isinstance(overlay, (Accuracy, Sensitivity)) else overlay
         tables = [overlay] if isinstance(overlay, Table) else []
     return _view(
         "graph",
@@ -214,7 +215,7 @@ def view_of(x: Any) -> dict:
     """The natural view of any pt2e-lens object (Run, Stage, graph, Table, Decomposition)."""
     if isinstance(x, dict) and x.get("format") == FORMAT:
         return x
-    if isinstance(x, Accuracy) and x.stage is not None:
+    if isinstance(x, (Accuracy, Sensitivity)) and x.stage is not None:
         return graph_view(x.stage, overlay=x, title=x.title)  # heat on the graph + table
     if isinstance(x, Table):
         return table_view([x])  # the table shows its own title

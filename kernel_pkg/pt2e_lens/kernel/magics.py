@@ -8,7 +8,7 @@ import shlex
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from .. import analyses, display, report
+from .. import analyses, display, report, why
 from ..capture import Run
 from ..errors import Pt2eLensError
 from .names import lookup, suggest
@@ -68,6 +68,21 @@ PARSERS = {
 PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="empty")
 PARSERS["watch"].add_argument("--auto", action="store_true")
 PARSERS["report"].add_argument("--html", required=True)
+
+# sensitivity, recipe, observer ranges (why.sensitivity / why.recipe / why.ranges): kept together
+HELP = HELP.replace(
+    "\n  %pt2e help",
+    "\n  %pt2e sensitivity RUN BATCHES [--no-only]               output SQNR per site: alone fp32 / only quantized"
+    "\n  %pt2e recipe RUN BATCHES --target DB [--max N]          fewest fp32 sites for the target, verified"
+    "\n  %pt2e ranges X                                          per-channel observer ranges, outliers first"
+    "\n  %pt2e help",
+)
+PARSERS["sensitivity"] = _parser("sensitivity", 2)
+PARSERS["sensitivity"].add_argument("--no-only", dest="only", action="store_false")
+PARSERS["recipe"] = _parser("recipe", 2)
+PARSERS["recipe"].add_argument("--target", type=float, required=True)
+PARSERS["recipe"].add_argument("--max", type=int, default=None)
+PARSERS["ranges"] = _parser("ranges", None)
 
 
 def _focus(args):
@@ -152,6 +167,18 @@ class Pt2eMagics(Magics):
             f"pt2e-lens: current model {current or '(none)'}"
             + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)")
         )
+
+    # sensitivity, recipe, observer ranges: kept together
+    def _sensitivity(self, args):
+        run, batches = (self._get(x) for x in args.x)
+        return why.sensitivity(run, batches, only=args.only)
+
+    def _recipe(self, args):
+        run, batches = (self._get(x) for x in args.x)
+        return why.recipe(run, batches, target_sqnr=args.target, max_fp32_sites=args.max)
+
+    def _ranges(self, args):
+        return why.observer_ranges(self._get(args.x))
 
     def _report(self, args):
         try:
