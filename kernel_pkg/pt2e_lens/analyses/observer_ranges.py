@@ -59,7 +59,7 @@ def observer_ranges(x: Any) -> Table:
                 c["max_range"],
                 c["worst"],
                 ratio,
-                bool(ratio >= OUTLIER_RATIO),
+                c["outlier"],
                 o["min"] if per_channel else None,
                 o["max"] if per_channel else None,
             )

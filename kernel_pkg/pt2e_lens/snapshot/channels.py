@@ -49,6 +49,7 @@ def summary(source: str, ranges: torch.Tensor) -> dict:
         "max_range": top,
         "worst": worst,
         "ratio": json_number(ratio),
+        "outlier": bool(ratio >= OUTLIER_RATIO),  # NaN (every channel empty) is no outlier
     }
 
 
