@@ -154,3 +154,18 @@ def test_user_objects_untouched_and_bad_input_is_one_line(outlier):
         pl.sensitivity(run, [])
     with pytest.raises(pl.Pt2eLensError, match="could not run the batches"):
         pl.sensitivity(run, [(torch.randn(2, 5),)])
+
+
+def test_the_magics_return_the_same_tables(outlier):
+    from IPython.testing.globalipapp import get_ipython
+
+    run, batches, table = outlier
+    ip = get_ipython()
+    ip.user_ns.update(sens_run=run, sens_batches=batches)
+    ip.run_line_magic("load_ext", "pt2e_lens")
+    t = ip.run_line_magic("pt2e", "sensitivity sens_run sens_batches --no-only")
+    assert isinstance(t, Sensitivity) and t.column("sqnr_fp32_db") == table.column("sqnr_fp32_db")
+    assert t.column("sqnr_only_db") == [None] * len(t)
+    r = ip.run_line_magic("pt2e", "recipe sens_run sens_batches --target 30 --max 2")
+    assert r.met and len(r.sites) <= 2
+    assert ip.run_line_magic("pt2e", "ranges sens_run").rows == pl.observer_ranges(run).rows
