@@ -169,3 +169,26 @@ def test_the_magics_return_the_same_tables(outlier):
     r = ip.run_line_magic("pt2e", "recipe sens_run sens_batches --target 30 --max 2")
     assert r.met and len(r.sites) <= 2
     assert ip.run_line_magic("pt2e", "ranges sens_run").rows == pl.observer_ranges(run).rows
+
+
+def test_by_op_and_module_switch_every_group_of_that_op_or_module(outlier):
+    run, batches, table = outlier
+    by_op = pl.sensitivity(run, batches, only=False, by="op")
+    conv = next(s for s in by_op.sites if s.id == "conv2d_1")
+    groups = {s.id: s for s in table.sites}
+    # conv2d_1's input activation (relu's group), its weight and its output: every group that serves it
+    assert set(conv.groups) == {g.id for g in table.sites if any(k[-1] == "conv2d_1" for k in g.keys)}
+    assert {groups[g].tensor for g in conv.groups} >= {"relu", "conv2_weight"}
+    reference = _outputs(run["exported"].graph_module, batches)
+    gm = gated(run)
+    index = {s.id: i for i, s in enumerate(gm.sites)}
+    gm.set_off([index[g] for g in conv.groups])
+    row = by_op.rows[by_op.sites.index(conv)]
+    assert row[4] == pytest.approx(sqnr_db(reference, _outputs(gm.module, batches)))
+    by_module = pl.sensitivity(run, batches, only=False, by="module")
+    assert {s.id for s in by_module.sites} >= {"conv1", "conv2", "fc"}
+    assert by_module.sites[0].id == "conv2"  # the module holding the outlier weight
+    recipe = pl.recipe(run, batches, target_sqnr=30, sensitivity_table=by_module)
+    assert recipe.met and [s.id for s in recipe.sites] == ["conv2"]
+    with pytest.raises(pl.Pt2eLensError, match="by="):
+        pl.sensitivity(run, batches, by="layer")

@@ -27,6 +27,7 @@ from .sensitivity import (
     check_run,
     float_stage,
     forward_all,
+    kind_of,
     reference_outputs,
     run_configs,
     sensitivity,
@@ -37,10 +38,8 @@ from .sites import Site, gated
 COLUMNS = ["site", "tensor", "serves", "kind", "gain_db"]
 
 
-def keep_fp32_code(sites: list[Site], name: str = "quantizer") -> str:
+def keep_fp32_code(edges: list, outputs: list, name: str = "quantizer") -> str:
     """The Python that builds the recipe's quantizer from the user's own (`name`), to print and paste."""
-    edges = [k[1:] for s in sites for k in s.keys if k[0] == "edge"]
-    outputs = [k[1] for s in sites for k in s.keys if k[0] == "node"]
     lines = ["import pt2e_lens as pl", "", f"{name} = pl.KeepFp32(", f"    {name},", "    edges=["]
     lines += [f"        ({src!r}, {dst!r})," for src, dst in edges]
     lines += ["    ],", "    outputs=["]
@@ -89,6 +88,7 @@ def recipe(
     executor: Executor | None = None,
     sensitivity_table: Sensitivity | None = None,
     name: str = "quantizer",
+    by: str = "group",
 ) -> Recipe:
     """Keep the fewest sites fp32 (at most `max_fp32_sites`) for output SQNR ≥ `target_sqnr` dB on `batches`.
     `quantizer` defaults to the one the run was prepared with; `calibration` (default: `batches`) feeds the
@@ -102,46 +102,47 @@ def recipe(
     batches = batches_of(batches, "pl.recipe")
     calibration = batches if calibration is None else batches_of(calibration, "pl.recipe")
     reference = reference_outputs(run, batches, "pl.recipe")
-    table = sensitivity_table or sensitivity(run, batches, only=False, executor=executor)
+    table = sensitivity_table or sensitivity(run, batches, only=False, executor=executor, by=by)
+    by = table.by
     gm = gated(run)
     index = {s.id: i for i, s in enumerate(gm.sites)}
-    ranked = [(index[s.id], row[5]) for s, row in zip(table.sites, table.rows) if s.id in index]
-    limit = len(ranked) if max_fp32_sites is None else max(0, int(max_fp32_sites))
+    units = list(table.sites)  # ranked: the unit whose fp32 gives most back first
+    limit = len(units) if max_fp32_sites is None else max(0, int(max_fp32_sites))
 
-    def predict(off: list[int]) -> float:
+    def predict(chosen: list[int]) -> float:
+        off = sorted({index[g] for u in chosen for g in units[u].groups})
         return run_configs(gm, batches, reference, [off])[0][0]
 
     chosen: list[int] = []
     predicted = table.baseline_db
-    for i, _gain in ranked:
+    for u in range(len(units)):
         if predicted >= target_sqnr or len(chosen) >= limit:
             break
-        chosen.append(i)
+        chosen.append(u)
         predicted = predict(chosen)
-    if predicted >= target_sqnr:  # smaller still? try each chosen site without, last added first
-        for i in list(reversed(chosen)):
-            trial = [j for j in chosen if j != i]
+    if predicted >= target_sqnr:  # smaller still? try each chosen unit without, last added first
+        for u in list(reversed(chosen)):
+            trial = [j for j in chosen if j != u]
             value = predict(trial)
             if value >= target_sqnr:
                 chosen, predicted = trial, value
-    chosen.sort()
-    sites = [gm.sites[i] for i in chosen]
+    sites = [units[u] for u in sorted(chosen)]
     gains = {s.id: row[5] for s, row in zip(table.sites, table.rows)}
-    edges = [k[1:] for s in sites for k in s.keys if k[0] == "edge"]
-    outputs = [k[1] for s in sites for k in s.keys if k[0] == "node"]
+    edges = list(dict.fromkeys(k[1:] for s in sites for k in s.keys if k[0] == "edge"))
+    outputs = list(dict.fromkeys(k[1] for s in sites for k in s.keys if k[0] == "node"))
     keep = KeepFp32(user_quantizer, edges=edges, outputs=outputs)
     checked = _verify(run, keep, calibration)
     with torch.no_grad():
         verified = sqnr_db(reference, forward_all(checked["converted"].graph_module, batches))
 
     def rows_of(site: Site, gain: Any) -> tuple:
-        return (site.id, site.tensor, site.serves, "weight" if site.weight else "activation", gain)
+        return (site.id, site.tensor, site.serves, kind_of(site, by), gain)
 
     return Recipe(
         sites,
         [gains.get(s.id) for s in sites],
         keep,
-        keep_fp32_code(sites, name),
+        keep_fp32_code(edges, outputs, name),
         float(target_sqnr),
         predicted,
         verified,

@@ -10,6 +10,7 @@ configurations are split into chunks and each chunk runs on a worker from the pi
 
 from __future__ import annotations
 
+import hashlib
 import math
 import pickle
 from collections.abc import Callable, Iterable, Sequence
@@ -23,7 +24,7 @@ from ..analyses.table import Table
 from ..capture import Run
 from ..errors import Pt2eLensError, first_line
 from ..schema.numbers import json_number
-from .sites import GatedModule, Site, gated
+from .sites import UNITS, GatedModule, Site, gated, units_of
 
 COLUMNS = ["site", "tensor", "serves", "kind", "sqnr_fp32_db", "gain_db", "sqnr_only_db"]
 METRIC_COLUMNS = ["metric_fp32", "metric_only"]
@@ -86,9 +87,20 @@ def evaluate(
     return out
 
 
+_UNPICKLED: dict[bytes, tuple] = {}  # a worker's last payload: its next chunk of the same sweep skips unpickling
+
+
+def _unpickled(payload: bytes) -> tuple:
+    key = hashlib.sha1(payload).digest()
+    if key not in _UNPICKLED:
+        _UNPICKLED.clear()  # one sweep at a time: keep one model per worker in memory
+        _UNPICKLED[key] = pickle.loads(payload)
+    return _UNPICKLED[key]
+
+
 def _work(payload: bytes, configs: list[list[int]], metric: Metric | None, threads: int | None) -> list:
     """One chunk on a worker: the gated copy, the batches and the float outputs come pickled in `payload`."""
-    gm, batches, reference = pickle.loads(payload)
+    gm, batches, reference = _unpickled(payload)
     before = torch.get_num_threads()
     if threads:
         torch.set_num_threads(threads)  # two workers on two cores: one thread each, not four
@@ -129,7 +141,9 @@ def run_configs(
 class Sensitivity(Table):
     """One row per site, the site that hurts most first (non-finite SQNRs last); a heat overlay on its q/dq."""
 
-    def __init__(self, rows: list[tuple], sites: list[Site], baseline_db: float, stage: Any = None, metric=False):
+    def __init__(
+        self, rows: list[tuple], sites: list[Site], baseline_db: float, stage: Any = None, metric=False, by="group"
+    ):
         def rank(r: tuple) -> tuple:
             fp32 = r[4]
             finite = fp32 is not None and math.isfinite(fp32)
@@ -141,6 +155,7 @@ class Sensitivity(Table):
         super().__init__("sensitivity", columns, [rows[i] for i in order], title=title)
         self.sites = [sites[i] for i in order]  # in row order
         self.baseline_db = baseline_db  # every site quantized
+        self.by = by  # what a site is: "group", "op" or "module"
         self.stage = stage  # the converted stage: displayed with the heat overlay
 
     def overlay(self) -> dict:
@@ -171,6 +186,12 @@ def reference_outputs(run: Run, batches: list[tuple], who: str) -> list[Any]:
         ) from None
 
 
+def kind_of(site: Site, by: str) -> str:
+    if by != "group" and len(site.groups) > 1:
+        return f"{by} ({len(site.groups)} groups)"
+    return "weight" if site.weight else "activation"
+
+
 def sensitivity(
     run: Any,
     batches: Iterable[Any],
@@ -178,25 +199,31 @@ def sensitivity(
     only: bool = True,
     executor: Executor | None = None,
     chunks: int | None = None,
+    by: str = "group",
 ) -> Sensitivity:
     """Per site: output SQNR (and `metric(outputs_float, outputs_quant)`, averaged over batches) with that site
-    alone in fp32, and (`only=True`) with only that site quantized. `executor`: run the sweep on its workers."""
+    alone in fp32, and (`only=True`) with only that site quantized. `by`: a site is a sharing group ("group"),
+    an annotated op ("op") or a module ("module"). `executor`: run the sweep on its workers."""
     check_run(run, "pl.sensitivity")
+    if by not in UNITS:
+        raise Pt2eLensError(i18n.t("sensitivity.bad_by", got=repr(by), choices=", ".join(UNITS)))
     batches = batches_of(batches, "pl.sensitivity")
     reference = reference_outputs(run, batches, "pl.sensitivity")
     gm = gated(run)
-    n = len(gm.sites)
-    everything = list(range(n))
-    configs: list[list[int]] = [[]] + [[i] for i in everything]
+    units = units_of(gm.sites, by, run["calibrated" if "calibrated" in run else "prepared"].snapshot.node)
+    index = {s.id: i for i, s in enumerate(gm.sites)}
+    offs = [[index[g] for g in u.groups] for u in units]
+    n = len(units)
+    configs: list[list[int]] = [[]] + offs
     if only:
-        configs += [[j for j in everything if j != i] for i in everything]
+        configs += [[j for j in range(len(gm.sites)) if j not in off] for off in offs]
     results = run_configs(gm, batches, reference, configs, metric, executor, chunks)
     baseline = results[0][0]
     rows = []
-    for i, site in enumerate(gm.sites):
+    for i, site in enumerate(units):
         fp32, m_fp32 = results[1 + i]
         only_db, m_only = results[1 + n + i] if only else (None, None)
         gain = fp32 - baseline if math.isfinite(fp32) and math.isfinite(baseline) else None
-        row: tuple = (site.id, site.tensor, site.serves, "weight" if site.weight else "activation", fp32, gain, only_db)
+        row: tuple = (site.id, site.tensor, site.serves, kind_of(site, by), fp32, gain, only_db)
         rows.append(row + ((m_fp32, m_only) if metric is not None else ()))
-    return Sensitivity(rows, gm.sites, baseline, stage=run["converted"], metric=metric is not None)
+    return Sensitivity(rows, units, baseline, stage=run["converted"], metric=metric is not None, by=by)

@@ -39,6 +39,10 @@ class Site:
     keys: list[tuple]  # ("edge", src, dst) / ("node", name): what a quantizer must leave unannotated
     qdq: list[str]  # converted-graph node names of its q/dq
     weight: bool  # observes a constant (a weight): its quantize was folded at convert
+    groups: list[str] = dataclasses.field(default_factory=list)  # the sharing groups it switches (its own id)
+
+    def __post_init__(self) -> None:
+        self.groups = self.groups or [self.id]
 
 
 @dataclasses.dataclass
@@ -93,6 +97,43 @@ def sites_of(run: Run) -> list[Site]:
             )
         site.qdq.append(q["node"])
     return list(by_id.values())
+
+
+UNITS = ("group", "op", "module")
+
+
+def units_of(sites: list[Site], by: str, nodes: dict[str, dict]) -> list[Site]:
+    """`by="group"`: the sites themselves. `"op"`: one unit per annotated op, switching every group that
+    serves one of its input edges or its output; `"module"`: the same per innermost nn.Module (`nodes`: the
+    snapshot's node table, for each op's module stack)."""
+    if by == "group":
+        return sites
+    owners: dict[str, list[Site]] = {}
+    for site in sites:
+        for key in site.keys:
+            op = key[2] if key[0] == "edge" else key[1]
+            stack = nodes.get(op, {}).get("module_stack") or []
+            name = op if by == "op" else (stack[-1][0] if stack else "(root)")
+            members = owners.setdefault(name, [])
+            if site not in members:
+                members.append(site)
+    return [_merged(name, members) for name, members in owners.items()]
+
+
+def _merged(name: str, members: list[Site]) -> Site:
+    def union(lists) -> list:
+        return list(dict.fromkeys(x for lst in lists for x in lst))
+
+    return Site(
+        id=name,
+        observers=union(m.observers for m in members),
+        tensor=", ".join(dict.fromkeys(m.tensor for m in members)),
+        serves=union(m.serves for m in members),
+        keys=union(m.keys for m in members),
+        qdq=union(m.qdq for m in members),
+        weight=all(m.weight for m in members),
+        groups=[m.id for m in members],
+    )
 
 
 def _float_source(dq: torch.fx.Node, members: set[str]) -> torch.fx.Node:
