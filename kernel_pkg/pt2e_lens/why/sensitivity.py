@@ -200,10 +200,12 @@ def sensitivity(
     executor: Executor | None = None,
     chunks: int | None = None,
     by: str = "group",
+    worker_threads: int | None = 1,
 ) -> Sensitivity:
     """Per site: output SQNR (and `metric(outputs_float, outputs_quant)`, averaged over batches) with that site
     alone in fp32, and (`only=True`) with only that site quantized. `by`: a site is a sharing group ("group"),
-    an annotated op ("op") or a module ("module"). `executor`: run the sweep on its workers."""
+    an annotated op ("op") or a module ("module"). `executor`: run the sweep on its workers, in `chunks` tasks,
+    each with `worker_threads` torch threads (None: the worker's default)."""
     check_run(run, "pl.sensitivity")
     if by not in UNITS:
         raise Pt2eLensError(i18n.t("sensitivity.bad_by", got=repr(by), choices=", ".join(UNITS)))
@@ -217,7 +219,7 @@ def sensitivity(
     configs: list[list[int]] = [[]] + offs
     if only:
         configs += [[j for j in range(len(gm.sites)) if j not in off] for off in offs]
-    results = run_configs(gm, batches, reference, configs, metric, executor, chunks)
+    results = run_configs(gm, batches, reference, configs, metric, executor, chunks, worker_threads)
     baseline = results[0][0]
     rows = []
     for i, site in enumerate(units):
