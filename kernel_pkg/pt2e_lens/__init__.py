@@ -30,18 +30,10 @@ from .display import View, compare, show
 from .errors import Pt2eLensError, Pt2eLensRuntimeError
 from .i18n import get_locale, set_locale
 from .snapshot import SCHEMA_VERSION, Snapshot
-from .why import (
-    KeepFp32,
-    accuracy,
-    blame,
-    check,
-    compare_orders,
-    findings,
-    observer_ranges,
-    recipe,
-    sensitivity,
-    sharing,
-)
+from .why import accuracy, blame, check, compare_orders, findings, sharing
+from .why.ranges import observer_ranges
+from .why.recipe import KeepFp32, recipe
+from .why.sensitivity import sensitivity
 
 
 def widget(x, focus=None, hops=1, notes=None, title=None):

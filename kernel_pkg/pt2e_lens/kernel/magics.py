@@ -8,9 +8,10 @@ import shlex
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from .. import analyses, display, report, why
+from .. import analyses, display, report
 from ..capture import Run
 from ..errors import Pt2eLensError
+from ..why import observer_ranges, recipe, sensitivity
 from .names import lookup, suggest
 from .tracker import Tracker
 
@@ -171,14 +172,14 @@ class Pt2eMagics(Magics):
     # sensitivity, recipe, observer ranges: kept together
     def _sensitivity(self, args):
         run, batches = (self._get(x) for x in args.x)
-        return why.sensitivity(run, batches, only=args.only)
+        return sensitivity(run, batches, only=args.only)
 
     def _recipe(self, args):
         run, batches = (self._get(x) for x in args.x)
-        return why.recipe(run, batches, target_sqnr=args.target, max_fp32_sites=args.max)
+        return recipe(run, batches, target_sqnr=args.target, max_fp32_sites=args.max)
 
     def _ranges(self, args):
-        return why.observer_ranges(self._get(args.x))
+        return observer_ranges(self._get(args.x))
 
     def _report(self, args):
         try:
