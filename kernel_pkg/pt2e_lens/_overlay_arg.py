@@ -12,10 +12,11 @@ from .schema import VIEW_SCHEMA
 from .schema.check import schema_error
 from .schema.numbers import json_number
 from .why import Accuracy
+from .why.sensitivity import Sensitivity
 
 
 def overlay_of(overlay: Any) -> dict:
-    if isinstance(overlay, Accuracy):
+    if isinstance(overlay, (Accuracy, Sensitivity)):  # both carry a heat overlay of their own
         return overlay.overlay()
     if not isinstance(overlay, dict):
         raise Pt2eLensError(i18n.t("error.guard_overlay_type", got=f"{overlay!r:.40} (a {type(overlay).__name__})"))

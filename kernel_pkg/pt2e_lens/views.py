@@ -18,6 +18,7 @@ from .capture import Run, Stage
 from .errors import Pt2eLensError
 from .schema import SCHEMA_VERSION, VIEW_FORMAT
 from .why import Accuracy, sharing
+from .why.sensitivity import Sensitivity  # a heat overlay like Accuracy's
 
 FORMAT = VIEW_FORMAT
 
@@ -230,7 +231,7 @@ def view_of(x: Any) -> dict:
     """The natural view of any pt2e-lens object (Run, Stage, graph, Table, Decomposition)."""
     if isinstance(x, dict) and x.get("format") == FORMAT:
         return x
-    if isinstance(x, Accuracy) and x.stage is not None:
+    if isinstance(x, (Accuracy, Sensitivity)) and x.stage is not None:
         return graph_view(x.stage, overlay=x, title=x.title)  # heat on the graph + table
     if isinstance(x, Table):
         return table_view([x])  # the table shows its own title

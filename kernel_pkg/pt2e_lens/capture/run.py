@@ -52,6 +52,7 @@ class Run(HasSnapshot, Displayable):
         self._working: torch.fx.GraphModule | None = None
         self._calibrated = False
         self._observed_batches = 0  # over every calibrate() call since prepare
+        self.quantizer: Quantizer | None = None  # the user's own, as given to prepare (pl.recipe wraps it)
         self.dynamic_batch = dynamic_batch
         if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
             require_dynamic_batch(model)  # a graph's batch size was fixed when it was exported
@@ -154,6 +155,7 @@ class Run(HasSnapshot, Displayable):
         )
         self._add(prepared_stage)
         self._working, self._calibrated, self._observed_batches = prepared, False, 0
+        self.quantizer = quantizer
         return self
 
     def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> Run:

@@ -13,6 +13,7 @@ from .._outputs import check_html_arg
 from ..analyses.quantization import OBSERVER_STAGES
 from ..capture import Run
 from ..errors import Pt2eLensError
+from ..why import observer_ranges, recipe, sensitivity
 from .names import lookup, suggest
 from .tracker import Tracker
 
@@ -71,6 +72,21 @@ PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="em
 PARSERS["watch"].add_argument("--auto", action="store_true")
 PARSERS["report"].add_argument("--html", required=True)
 PARSERS["report"].add_argument("--force", action="store_true")
+
+# sensitivity, recipe, observer ranges (why.sensitivity / why.recipe / why.ranges): kept together
+HELP = HELP.replace(
+    "\n  %pt2e help",
+    "\n  %pt2e sensitivity RUN BATCHES [--no-only]               output SQNR per site: alone fp32 / only quantized"
+    "\n  %pt2e recipe RUN BATCHES --target DB [--max N]          fewest fp32 sites for the target, verified"
+    "\n  %pt2e ranges X                                          per-channel observer ranges, outliers first"
+    "\n  %pt2e help",
+)
+PARSERS["sensitivity"] = _parser("sensitivity", 2)
+PARSERS["sensitivity"].add_argument("--no-only", dest="only", action="store_false")
+PARSERS["recipe"] = _parser("recipe", 2)
+PARSERS["recipe"].add_argument("--target", type=float, required=True)
+PARSERS["recipe"].add_argument("--max", type=int, default=None)
+PARSERS["ranges"] = _parser("ranges", None)
 
 
 def _focus(args):
@@ -161,6 +177,18 @@ class Pt2eMagics(Magics):
             f"pt2e-lens: current model {current or '(none)'}"
             + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)")
         )
+
+    # sensitivity, recipe, observer ranges: kept together
+    def _sensitivity(self, args):
+        run, batches = (self._get(x) for x in args.x)
+        return sensitivity(run, batches, only=args.only)
+
+    def _recipe(self, args):
+        run, batches = (self._get(x) for x in args.x)
+        return recipe(run, batches, target_sqnr=args.target, max_fp32_sites=args.max)
+
+    def _ranges(self, args):
+        return observer_ranges(self._get(args.x))
 
     def _report(self, args):
         check_html_arg(args.html, args.force)  # the CLI's checks: no empty name, no silent overwrite
