@@ -100,11 +100,11 @@ def _compile(model: torch.fx.GraphModule, inputs: tuple, patch: dict) -> tuple[d
 
 
 def _compile_error(e: BaseException) -> Pt2eLensError:
-    from torch._inductor.exc import CppCompileError, InvalidCxxCompiler
+    from torch._inductor.exc import InvalidCxxCompiler
 
     cause: BaseException | None = e
     while cause is not None:
-        if isinstance(cause, (InvalidCxxCompiler, CppCompileError)):
+        if isinstance(cause, InvalidCxxCompiler):
             return Pt2eLensError(i18n.t("error.inductor_no_compiler", reason=first_line(cause, 120)), original=e)
         cause = cause.__cause__ or getattr(cause, "inner_exception", None)
     return Pt2eLensError(i18n.t("error.inductor_failed", error=type(e).__name__, reason=first_line(e, 160)), original=e)
@@ -131,7 +131,9 @@ def _kernel(target: Any, kwargs: dict) -> str:
     posts = [p for p in posts if p not in ("none", "None", "")]
     out = kwargs.get("output_dtype")
     dtype = f" → {str(out).replace('torch.', '')}" if out is not None else ""
-    return f"{name}_pointwise" + "".join(f" + {p}" for p in posts) + dtype
+    binary = name.endswith("_binary")  # the lowering `qconv_binary` calls onednn's qconv2d_pointwise.binary
+    op = name.removesuffix("_binary") + "_pointwise" + (".binary" if binary else "")
+    return op + "".join(f" + {p}" for p in posts) + dtype
 
 
 def outcomes(model: torch.fx.GraphModule, post: dict[str, list], freezing: bool) -> dict[str, NodeOutcome]:
