@@ -11,6 +11,7 @@ from torch import nn
 
 import pt2e_lens as pl
 from pt2e_lens._torchao import convert_pt2e, prepare_pt2e
+from pt2e_lens.backends import lower as lower_with
 from pt2e_lens.examples import AddQuantizer, ConvQuantizer
 from pt2e_lens.report import write_html
 
@@ -107,6 +108,12 @@ def _calls(o):
     yield "pl.accuracy(run from model)", lambda: pl.accuracy(runs["c"], batches)
     yield "pl.accuracy(run from ep)", lambda: pl.accuracy(runs["ep"], batches)
     yield "pl.show(run)", lambda: pl.show(runs["c"])._repr_mimebundle_()
+    # a compile each (~15 s): the backend on the user's own converted graph, and a Run's lowered stage
+    yield "backends.lower('inductor', converted gm)", lambda: lower_with("inductor", converted, batches[0])
+    yield (
+        "run.lower('inductor') + pl.backend + pl.show",
+        lambda: pl.show(runs["c"].lower("inductor"))._repr_mimebundle_(),
+    )
     for g in graphs:
         yield f"pl.show({type(g).__name__})", lambda g=g: pl.show(g, focus="conv2d", hops=1)._repr_mimebundle_()
     yield "pl.compare", lambda: pl.compare([(gm, "float"), (prepared, "prepared"), (converted, "int8")])

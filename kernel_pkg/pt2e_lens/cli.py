@@ -24,6 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="pt2e-lens-out", help="folder for the snapshot JSON files")
     r.add_argument("--html", help="also write one self-contained HTML report here")
     r.add_argument("--force", action="store_true", help="replace an earlier report in --out / at --html")
+    r.add_argument("--backend", choices=["inductor", "xnnpack"], help="also lower the converted graph with a backend")
     r.add_argument("--strict", action="store_true", help="torch.export in strict mode (--example only)")
     r.add_argument(
         "--lang", help="language of the tables and the report, e.g. zh-TW (default: PT2E_LENS_LANG, else en)"
@@ -60,7 +61,7 @@ def report(args: argparse.Namespace) -> int:
     check_out_dir(out, report_files, args.force)
     if args.html:
         check_html(Path(args.html), args.force)
-    steps = 4 + bool(args.decompose)
+    steps = 4 + bool(args.decompose) + bool(args.backend)
     progress = _Progress(steps)
     if args.example:
         model = get_model(args.example).eval()
@@ -81,6 +82,8 @@ def report(args: argparse.Namespace) -> int:
     else:
         progress.step(i18n.t("cli.step.calibrate_skipped"), lambda: None)
     progress.step(i18n.t("cli.step.convert"), run.convert)
+    if args.backend:
+        progress.step(i18n.t("cli.step.lower", backend=args.backend), lambda: run.lower(args.backend))
 
     out.mkdir(parents=True, exist_ok=True)
     stale = remove_stale(out, report_files, keep=[f"{s}.json" for s in run.stages])

@@ -21,6 +21,7 @@ HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run
   %pt2e diff X Y                                        op counts of X and Y
   %pt2e annotations X · observers X · qdq X             one table (a Run: its annotated / calibrated / converted stage)
   %pt2e decomp X [--table empty|core]                   what run_decompositions turns each op into
+  %pt2e lower inductor|xnnpack RUN [--no-freezing]      lower the Run's converted graph: what runs int8, fp32, folded
   %pt2e watch [X | --auto]                              pin the panel's current model (--auto: follow the newest)
   %pt2e report X --html PATH                            write a self-contained HTML report
   %pt2e help"""
@@ -63,11 +64,13 @@ PARSERS = {
     "decomp": _parser("decomp", None),
     "watch": _parser("watch"),
     "report": _parser("report", None),
+    "lower": _parser("lower", 2),
     "help": _Parser(prog="help", add_help=False),
 }
 PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="empty")
 PARSERS["watch"].add_argument("--auto", action="store_true")
 PARSERS["report"].add_argument("--html", required=True)
+PARSERS["lower"].add_argument("--no-freezing", dest="freezing", action="store_false")
 
 
 def _focus(args):
@@ -134,6 +137,16 @@ class Pt2eMagics(Magics):
 
     def _decomp(self, args):
         return analyses.decomposition(self._get(args.x, "decomp"), args.table)
+
+    def _lower(self, args):
+        backend, ref = args.x
+        run = self._get(ref)
+        if not isinstance(run, Run):
+            raise UsageError(f"%pt2e lower: {ref} is a {type(run).__name__}, not a pl.Run (e.g. pl.capture(...))")
+        options = {"freezing": args.freezing} if backend == "inductor" else {}
+        if not ("lowered" in run and run["lowered"].info == {"backend": backend, "options": options}):
+            run.lower(backend, **options)  # the same lowering again costs nothing
+        return analyses.backend(run)
 
     def _watch(self, args):
         if args.auto:
