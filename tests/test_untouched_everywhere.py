@@ -110,6 +110,7 @@ def _calls(o):
     yield "pl.show(run)", lambda: pl.show(runs["c"])._repr_mimebundle_()
     # a compile each (~15 s): the backend on the user's own converted graph, and a Run's lowered stage
     yield "backends.lower('inductor', converted gm)", lambda: lower_with("inductor", converted, batches[0])
+    yield "backends.lower('xnnpack', converted gm)", lambda: lower_with("xnnpack", converted, batches[0])
     yield (
         "run.lower('inductor') + pl.backend + pl.show",
         lambda: pl.show(runs["c"].lower("inductor"))._repr_mimebundle_(),
