@@ -79,3 +79,23 @@ def test_outcomes_add_up_to_executorchs_delegation_info(lowered, name):
     assert sorted(calls) == sorted([*record.nodes, *record.records["removed"]])
     partitions = {int(m.group(1)) for n in edge_gm.graph.nodes if (m := re.match(r"lowered_module_(\d+)$", n.name))}
     assert {o.partition for o in record.nodes.values() if o.partition is not None} == partitions
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_int8_or_fp32_is_what_xnnpacks_serialized_graph_computes(lowered, name):
+    from _xnnpack_serialized import compute_precisions
+
+    _, _, record = lowered(name)
+    source = {e: node for node, made in record.records["became"].items() for e in made}
+    edge_gm = record.runner.edge.exported_program().graph_module
+    checked = 0
+    for child in edge_gm.children():
+        quantized = compute_precisions(child)
+        for n in child.original_module.graph_module.graph.nodes:
+            handle = n.meta.get("debug_handle")
+            if n.op != "call_function" or "quantize" in n.name or handle not in quantized or n.name not in source:
+                continue
+            outcome = record.nodes[source[n.name]].outcome
+            assert outcome == ("delegated-int8" if quantized[handle] else "delegated-fp32"), (n.name, outcome)
+            checked += 1
+    assert checked >= 2
