@@ -6,6 +6,8 @@ pl.backend carry ANY backend's outcomes (the Inductor outcomes themselves: test_
 import json
 
 import pytest
+import torch
+from torchao.quantization.pt2e.quantizer import ComposableQuantizer
 
 import pt2e_lens as pl
 from pt2e_lens.backends import BACKENDS, BackendRecord, NodeOutcome, backend_module
@@ -108,3 +110,63 @@ def test_compare_converted_with_lowered_aligns_every_node(run):
     assert all(a == b for a, b in d.kept) and not d.removed and not d.added
     view = pl.compare([run["converted"], stage])
     assert [p["label"] for p in view.view["panes"]] == ["converted", "lowered"]
+
+
+class _NoGrad(torch.nn.Module):
+    """executorch#22069: a forward under no_grad exports as a wrap_with_set_grad_enabled region."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.c = torch.nn.Conv2d(3, 4, 3)
+
+    @torch.no_grad()
+    def forward(self, x):
+        return torch.relu(self.c(x))
+
+
+def _all_fp32(run, **options) -> BackendRecord:
+    snap = run["converted"].snapshot
+    nodes = {
+        n["id"]: NodeOutcome("fp32", n["target"])
+        for n in snap.nodes
+        if n["role"] in ("compute", "quantize", "dequantize")
+    }
+    return BackendRecord("inductor", nodes, {}, {"freezing": True, **options})
+
+
+def _kinds(stage) -> list[str]:
+    return [f["kind"] for f in stage.snapshot.findings if f["kind"].startswith("backend-")]
+
+
+def test_findings_a_forward_under_no_grad_prepared_nothing():
+    x = torch.randn(1, 3, 8, 8)
+    run = pl.capture(_NoGrad().eval(), (x,), ConvQuantizer(), calibration=[(x,)])
+    stage = lowered_stage(run["converted"], _all_fp32(run))
+    assert _kinds(stage) == ["backend-no-grad"]
+    f = next(f for f in stage.snapshot.findings if f["kind"] == "backend-no-grad")
+    assert "torch.no_grad()" in f["message"] and "executorch#22069" in f["message"] and f["nodes"]
+    assert all(stage.snapshot.node[n]["target"] == "wrap_with_set_grad_enabled" for n in f["nodes"])
+
+
+def test_findings_nothing_annotated_and_nothing_int8(run):
+    x = example_inputs(2)
+    bare = pl.capture(get_model("tiny").eval(), x, ComposableQuantizer([]), calibration=[x])
+    assert _kinds(lowered_stage(bare["converted"], _all_fp32(bare))) == ["backend-nothing-annotated"]
+    stage = lowered_stage(run["converted"], _all_fp32(run))
+    annotated = {a["node"] for a in run["converted"].snapshot.annotations}
+    f = [f for f in stage.snapshot.findings if f["kind"] == "backend-nothing-int8"]
+    assert len(f) == 1 and set(f[0]["nodes"]) == annotated and "pl.backend(run)" in f[0]["message"]
+    off = lowered_stage(run["converted"], _all_fp32(run, freezing=False))
+    assert _kinds(off) == ["backend-freezing-off"]  # the one cause, with what to set
+    assert "freezing=True" in off.snapshot.findings[-1]["message"]
+
+
+def test_findings_some_annotated_ops_fp32_name_their_reason(run):
+    rec = _record(run)  # every conv int8; one of them now fp32, with the backend's reason
+    convs = [n for n, o in rec.nodes.items() if o.outcome == "int8"]
+    assert len(convs) > 1
+    rec.nodes[convs[0]] = NodeOutcome("fp32", "convolution", "no fusion pattern for conv2d")
+    stage = lowered_stage(run["converted"], rec)
+    f = [f for f in stage.snapshot.findings if f["kind"] == "backend-annotated-fp32"]
+    assert len(f) == 1 and f[0]["nodes"] == [convs[0]] and "no fusion pattern for conv2d" in f[0]["message"]
+    assert "\n" not in f[0]["message"] and "backend-nothing-int8" not in _kinds(stage)

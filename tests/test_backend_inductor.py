@@ -261,3 +261,65 @@ def _exc():
     import torch._inductor.exc as exc
 
     return exc
+
+
+def test_magic_lower_shows_the_table_and_does_not_compile_twice(net):
+    from IPython.testing.globalipapp import get_ipython
+
+    run, _ = net
+    ip = get_ipython()
+    ip.user_ns["lowered_net"] = run
+    ip.run_line_magic("load_ext", "pt2e_lens")
+    stage = run["lowered"]
+    t = ip.run_line_magic("pt2e", "lower inductor lowered_net")
+    assert run["lowered"] is stage  # the same lowering is not compiled again
+    assert t.rows == pl.backend(run).rows
+
+
+def test_cli_report_with_backend_writes_the_lowered_stage(tmp_path, capsys):
+    from pt2e_lens.cli import main
+
+    out = tmp_path / "out"
+    assert main(["report", "--example", "tiny", "--quantizer", "x86", "--backend", "inductor", "--out", str(out)]) == 0
+    snap = pl.Snapshot.from_json((out / "lowered.json").read_text())
+    assert snap.stage == "lowered" and snap.data["backend"]["name"] == "inductor"
+    assert "int8" in snap.data["backend"]["counts"]
+    printed = capsys.readouterr().out
+    assert "what inductor runs" in printed
+
+
+def test_signed_int8_activations_do_not_compile_and_say_why():
+    """A real compile that fails: oneDNN prepacks only uint8 activations (ConvQuantizer quantizes to int8)."""
+    from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
+
+    run = pl.capture(
+        get_model("tiny").eval(), example_inputs(2), ConvQuantizer(), calibration=calibration_batches(1, 2)
+    )
+    with pytest.raises(pl.Pt2eLensError, match="uint8 activations") as e:
+        run.lower("inductor")
+    assert "\n" not in str(e.value) and "freezing=False" in str(e.value)
+    assert run.stages[-1] == "converted" and pl.show(run)._repr_mimebundle_()
+
+
+def test_three_way_accuracy_float_converted_backend(net):
+    from torch.ao.ns.fx.utils import compute_sqnr
+
+    run, _ = net
+    stage = run["lowered"]
+    g = torch.Generator().manual_seed(3)
+    batches = [(torch.randn(2, 3, 8, 8, generator=g),) for _ in range(2)]
+    t = pl.accuracy(run, batches, backend="inductor")
+    assert run["lowered"] is stage  # already lowered with inductor: not compiled again
+    assert t.columns[:4] == ["output", "sqnr_converted_db", "sqnr_backend_db", "sqnr_backend_vs_converted_db"]
+    assert len(t.rows) == 1 and t.rows[0][4] == 2
+    with torch.no_grad():
+        flt = [run["exported"].graph_module(*b) for b in batches]
+        conv = [run["converted"].graph_module(*b) for b in batches]
+    got = [stage.backend.runner(*b) for b in batches]
+    mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+    want = [
+        mean([compute_sqnr(a, b).item() for a, b in zip(flt, conv)]),
+        mean([compute_sqnr(a, b).item() for a, b in zip(flt, got)]),
+        mean([compute_sqnr(a, b).item() for a, b in zip(conv, got)]),
+    ]
+    assert t.rows[0][1:4] == pytest.approx(want, rel=1e-3)

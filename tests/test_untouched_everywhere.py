@@ -12,7 +12,7 @@ from torch import nn
 import pt2e_lens as pl
 from pt2e_lens._torchao import convert_pt2e, prepare_pt2e
 from pt2e_lens.backends import lower as lower_with
-from pt2e_lens.examples import AddQuantizer, ConvQuantizer
+from pt2e_lens.examples import AddQuantizer, ConvQuantizer, quantizer_by_name
 from pt2e_lens.report import write_html
 
 
@@ -79,6 +79,9 @@ def _calls(o):
         run.calibrate(batches).calibrate(batches[:1]).convert()
         runs["ep"] = run
 
+    def x86_run():
+        return pl.capture(model, batches[0], quantizer_by_name("x86"), calibration=batches)
+
     graphs = [ep, gm, prepared, converted]
     yield "pl.capture(model, calibration=…)", capture
     yield "pl.Run(ep).decompose.prepare.calibrate×2.convert", step_by_step
@@ -108,12 +111,13 @@ def _calls(o):
     yield "pl.accuracy(run from model)", lambda: pl.accuracy(runs["c"], batches)
     yield "pl.accuracy(run from ep)", lambda: pl.accuracy(runs["ep"], batches)
     yield "pl.show(run)", lambda: pl.show(runs["c"])._repr_mimebundle_()
-    # a compile each (~15 s): the backend on the user's own converted graph, and a Run's lowered stage
-    yield "backends.lower('inductor', converted gm)", lambda: lower_with("inductor", converted, batches[0])
+    # a compile each (~15 s): the backend on the user's own converted graph, and a Run's lowered stage.
+    # ConvQuantizer's signed int8 activations do not prepack with freezing (oneDNN wants uint8): fp32 there
+    yield "backends.lower(converted gm)", lambda: lower_with("inductor", converted, batches[0], freezing=False)
     yield "backends.lower('xnnpack', converted gm)", lambda: lower_with("xnnpack", converted, batches[0])
     yield (
         "run.lower('inductor') + pl.backend + pl.show",
-        lambda: pl.show(runs["c"].lower("inductor"))._repr_mimebundle_(),
+        lambda: pl.show(x86_run().lower("inductor"))._repr_mimebundle_(),
     )
     for g in graphs:
         yield f"pl.show({type(g).__name__})", lambda g=g: pl.show(g, focus="conv2d", hops=1)._repr_mimebundle_()

@@ -106,6 +106,8 @@ def _compile_error(e: BaseException) -> Pt2eLensError:
     while cause is not None:
         if isinstance(cause, InvalidCxxCompiler):
             return Pt2eLensError(i18n.t("error.inductor_no_compiler", reason=first_line(cause, 120)), original=e)
+        if "should have uint8" in str(cause):  # oneDNN's int8 conv/linear prepack: unsigned activations only
+            return Pt2eLensError(i18n.t("error.inductor_int8_activations"), original=e)
         cause = cause.__cause__ or getattr(cause, "inner_exception", None)
     return Pt2eLensError(i18n.t("error.inductor_failed", error=type(e).__name__, reason=first_line(e, 160)), original=e)
 

@@ -135,8 +135,13 @@ def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, str, list 
     return out
 
 
-def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
-    """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from."""
+def accuracy(run: Any, batches: Iterable[Any], backend: str | None = None) -> Any:
+    """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from.
+    `backend="inductor"`: per output, float vs converted vs what the backend computes (why/backend_accuracy.py)."""
+    if backend is not None:
+        from .backend_accuracy import backend_accuracy
+
+        return backend_accuracy(run, batches, backend)
     if not (isinstance(run, Run) and "converted" in run.stages):
         raise Pt2eLensError(i18n.t("error.accuracy_not_converted"))
     batches = _batches(batches)
