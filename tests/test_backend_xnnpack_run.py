@@ -102,3 +102,27 @@ def test_a_model_executorch_cannot_lower_is_one_line_and_the_run_stays():
         r.lower("xnnpack", example_inputs=(torch.randn(2, 5),))
     assert "\n" not in str(e.value) and re.search("torch.export", str(e.value))
     assert r.stages[-1] == "converted" and r["converted"].snapshot.nodes
+
+
+def test_three_way_accuracy_runs_the_executorch_program(run):
+    from torch.ao.ns.fx.utils import compute_sqnr
+
+    stage = run["lowered"]
+    g = torch.Generator().manual_seed(3)
+    batches = [(torch.randn(2, 3, 32, 32, generator=g),) for _ in range(2)]
+    t = pl.accuracy(run, batches, backend="xnnpack")
+    assert run["lowered"] is stage  # already lowered with xnnpack: not lowered again
+    assert len(t.rows) == 1 and t.rows[0][4] == 2
+    with torch.no_grad():
+        flt = [run["exported"].graph_module(*b) for b in batches]
+        conv = [run["converted"].graph_module(*b) for b in batches]
+    got = [stage.backend.runner(*b) for b in batches]  # the ExecuTorch program, through ExecuTorch's runtime
+
+    def mean(pairs):
+        vals = [compute_sqnr(a, b).item() for a, b in pairs]
+        finite = [v for v in vals if v != float("inf")]
+        return sum(finite) / len(finite) if finite else vals[0]
+
+    want = [mean(zip(flt, conv)), mean(zip(flt, got)), mean(zip(conv, got))]
+    assert t.rows[0][1:4] == pytest.approx(want, rel=1e-3)
+    assert t.rows[0][3] > 30  # XNNPACK computes what the converted module computes, to int8 rounding
