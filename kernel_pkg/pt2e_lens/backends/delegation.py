@@ -4,7 +4,8 @@ Every ExecuTorch op node keeps `meta["from_node"]`, the chain of nodes it was ma
 to the first node of the converted graph (same graph id, same name) says which converted node it came
 from. Nodes inside a `lowered_module_N` (its `original_module`) are delegated to partition N; call_function
 nodes of the top graph run ExecuTorch's portable kernels. Inside a delegate, an op runs int8 when it sits
-between dequantize and quantize (XNNPACK's static-quant patterns), or reads a dynamically quantized input.
+between dequantize and quantize (XNNPACK's static-quant pattern) or reads a dynamically quantized input, and its
+XNNPACK partitioner config supports that precision (GELU's, hardswish's, sigmoid's are FP32 only).
 """
 
 from __future__ import annotations
