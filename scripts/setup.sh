@@ -13,4 +13,5 @@ PY="$VENV/bin/python"
 # torch first, pinned: this version's CPU wheel lies on this machine's disk; an unpinned torch
 # (asked for by torchao's dependents) would pull a multi-GB CUDA build.
 "$PY" -m pip install -q torch==2.13.0
-"$PY" -m pip install -q -e ".[test]"
+# torch named again so no extra's requirement can swap it; the executorch extra lets CI lower to XNNPACK for real
+"$PY" -m pip install -q -e ".[test,executorch]" torch==2.13.0

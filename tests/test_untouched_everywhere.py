@@ -11,7 +11,8 @@ from torch import nn
 
 import pt2e_lens as pl
 from pt2e_lens._torchao import convert_pt2e, prepare_pt2e
-from pt2e_lens.examples import AddQuantizer, ConvQuantizer
+from pt2e_lens.backends import lower as lower_with
+from pt2e_lens.examples import AddQuantizer, ConvQuantizer, quantizer_by_name
 from pt2e_lens.report import write_html
 
 
@@ -78,6 +79,9 @@ def _calls(o):
         run.calibrate(batches).calibrate(batches[:1]).convert()
         runs["ep"] = run
 
+    def x86_run():
+        return pl.capture(model, batches[0], quantizer_by_name("x86"), calibration=batches)
+
     graphs = [ep, gm, prepared, converted]
     yield "pl.capture(model, calibration=…)", capture
     yield "pl.Run(ep).decompose.prepare.calibrate×2.convert", step_by_step
@@ -112,6 +116,14 @@ def _calls(o):
     yield "pl.KeepFp32 prepare(gm)", lambda: prepare_pt2e(copy.deepcopy(gm), pl.KeepFp32(ConvQuantizer()))
     yield "pl.observer_ranges(prepared)", lambda: pl.observer_ranges(prepared)
     yield "pl.observer_ranges(run)", lambda: pl.observer_ranges(runs["c"])
+    # a compile each (~15 s): the backend on the user's own converted graph, and a Run's lowered stage.
+    # ConvQuantizer's signed int8 activations do not prepack with freezing (oneDNN wants uint8): fp32 there
+    yield "backends.lower(converted gm)", lambda: lower_with("inductor", converted, batches[0], freezing=False)
+    yield "backends.lower('xnnpack', converted gm)", lambda: lower_with("xnnpack", converted, batches[0])
+    yield (
+        "run.lower('inductor') + pl.backend + pl.show",
+        lambda: pl.show(x86_run().lower("inductor"))._repr_mimebundle_(),
+    )
     for g in graphs:
         yield f"pl.show({type(g).__name__})", lambda g=g: pl.show(g, focus="conv2d", hops=1)._repr_mimebundle_()
     yield "pl.compare", lambda: pl.compare([(gm, "float"), (prepared, "prepared"), (converted, "int8")])

@@ -24,6 +24,7 @@ from .analyses import (
     snapshot,
     stage_diff,
 )
+from .analyses.backend import backend
 from .analyses.focus import Pt2eLensWarning
 from .capture import Run, Stage, capture
 from .display import View, compare, show
@@ -79,6 +80,7 @@ __all__ = [
     "__version__",
     "accuracy",
     "annotations",
+    "backend",
     "blame",
     "boundaries",
     "capture",

@@ -24,6 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="pt2e-lens-out", help="folder for the snapshot JSON files")
     r.add_argument("--html", help="also write one self-contained HTML report here")
     r.add_argument("--force", action="store_true", help="replace an earlier report in --out / at --html")
+    r.add_argument("--backend", choices=["inductor", "xnnpack"], help="also lower the converted graph with a backend")
     r.add_argument("--strict", action="store_true", help="torch.export in strict mode (--example only)")
     r.add_argument(
         "--lang", help="language of the tables and the report, e.g. zh-TW (default: PT2E_LENS_LANG, else en)"
@@ -59,7 +60,7 @@ def report(args: argparse.Namespace) -> int:
     # every path is checked before the pipeline runs: a bad --out must not cost a whole capture
     report_files = [f"{s}.json" for s in STAGE_ORDER]
     out = check_paths(args.out, args.html, report_files, args.force)
-    steps = 4 + bool(args.decompose)
+    steps = 4 + bool(args.decompose) + bool(args.backend)
     progress = _Progress(steps)
     if args.example:
         model = get_model(args.example).eval()
@@ -80,6 +81,8 @@ def report(args: argparse.Namespace) -> int:
     else:
         progress.step(i18n.t("cli.step.calibrate_skipped"), lambda: None)
     progress.step(i18n.t("cli.step.convert"), run.convert)
+    if args.backend:
+        progress.step(i18n.t("cli.step.lower", backend=args.backend), lambda: run.lower(args.backend))
 
     # the whole report is written beside the earlier one and swapped in at once (a full disk keeps the old)
     files = {out / f"{stage.name}.json": stage.snapshot.to_json() for stage in run}

@@ -12,6 +12,7 @@ from . import i18n
 from ._overlay_arg import overlay_of
 from .analyses import Decomposition, StageDiff, diff_ops, observers, qdq, snapshot, stage_diff
 from .analyses import annotations as annotations_table
+from .analyses.backend import backend as backend_table
 from .analyses.focus import Pt2eLensWarning, check_hops, check_title, parse_focus, seeds, warn_missed, widen
 from .analyses.table import Table
 from .capture import Run, Stage
@@ -206,6 +207,8 @@ def run_tables(run: Run) -> list[Table]:
         out.append(_from_stage(sharing(run["prepared"]), "prepared"))
     if "converted" in run:
         out.append(_from_stage(qdq(run["converted"]), "converted"))
+    if "lowered" in run:
+        out.append(backend_table(run["lowered"]))
     first, last = run.stages[0], run.stages[-1]
     if first != last:
         out.append(diff_ops(run[first], run[last], first, last))

@@ -1,5 +1,6 @@
 // What a closed group holds, counted from facts the JSON carries (roles, annotations, fp32-island
 // findings, the overlay's values): shown as badges so a closed model still says which layers are int8.
+import { int8Of } from './backend';
 import { WIDE } from './callout';
 import type { Facts } from './facts';
 import type { Group, Hierarchy } from './groups';
@@ -19,10 +20,13 @@ export interface Summary {
   islands: number;
   /** worst overlay value inside (lowest when higher is better), if the pane has an overlay */
   worst: number | null;
+  /** a lowered stage: annotated nodes with a backend outcome, and how many of them run int8 */
+  lowered: number;
+  int8: number;
 }
 
 export interface Badge {
-  kind: 'quantize' | 'dequantize' | 'observer' | 'annotated' | 'fp32' | 'island' | 'worst';
+  kind: 'quantize' | 'dequantize' | 'observer' | 'annotated' | 'fp32' | 'island' | 'worst' | 'int8';
   text: string;
   title: string;
 }
@@ -35,6 +39,8 @@ const empty = (): Summary => ({
   fp32: 0,
   islands: 0,
   worst: null,
+  lowered: 0,
+  int8: 0,
 });
 
 /** A stage is quantized (so unannotated compute is worth calling fp32) once it has annotations, observers or q/dq. */
@@ -63,6 +69,8 @@ export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map
         s.annotated += c.annotated;
         s.fp32 += c.fp32;
         s.islands += c.islands;
+        s.lowered += c.lowered;
+        s.int8 += c.int8;
         if (c.worst !== null) worse(c.worst);
         continue;
       }
@@ -76,6 +84,9 @@ export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map
         else if (quantized) s.fp32++;
       }
       if (islandOps.has(n.id)) s.islands++;
+      const ran = int8Of(f.snap, n.id);
+      if (ran?.annotated) s.lowered++;
+      if (ran?.int8) s.int8++;
       const v = heat?.overlay.values[n.id];
       if (typeof v === 'number' && Number.isFinite(v)) worse(v);
     }
@@ -93,6 +104,12 @@ function fmt(v: number): string {
 /** Badges for a closed group, most telling first; empty counts are left out. */
 export function badgesOf(s: Summary, heat: Heat | null = null, t: Tr = EN): Badge[] {
   const b: Badge[] = [];
+  if (s.lowered)
+    b.push({
+      kind: 'int8',
+      text: `int8 ${s.int8}/${s.lowered}`,
+      title: t('ui.badge.int8_title', { n: s.int8, m: s.lowered }),
+    });
   if (s.annotated)
     b.push({ kind: 'annotated', text: `● ${s.annotated}`, title: t('ui.badge.annotated_title', { n: s.annotated }) });
   if (s.fp32)

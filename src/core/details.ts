@@ -1,4 +1,5 @@
 // The details panel for one node: everything the JSON says about it, as text.
+import { outcomeSection } from './backend';
 import { clear, fmtNum, fmtNums, h } from './dom';
 import { edgeOrNodeText, type Facts } from './facts';
 import { EN, named, type Tr } from './i18n';
@@ -120,6 +121,7 @@ export function renderDetails(
   }
   if (note) rows.push([t('ui.details.note'), note]);
   box.appendChild(dl(doc, rows));
+  outcomeSection(doc, box, f.snap, id, t);
   const a = f.annotation.get(id);
   if (a) {
     const ar: Row[] = a.inputs.map(

@@ -1,6 +1,7 @@
 // The legend of one pane: every colour and mark the pane can show, each with its one meaning, from the
 // same `--pl-*` properties the drawing uses.
 
+import { backendLegend } from './backend';
 import { fmtNum, h } from './dom';
 import type { Facts } from './facts';
 import { type Heat, heatColor } from './heat';
@@ -140,5 +141,7 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
       ),
     );
   }
+  const lowered = backendLegend(d, facts.snap, t);
+  if (lowered) lg.appendChild(lowered);
   return foldable(d, lg, t);
 }

@@ -1,5 +1,6 @@
 // Node and group boxes of one pane: role colours, observer group fills, annotation marker, output-spec
 // badge, notes; tooltips carry observer stats and q/dq parameters as text.
+import { outcomeMark, outcomeOf, outcomeText } from './backend';
 import { allFp32, BADGE_GAP, type Badge, badgesOf, badgeWidth, type Summary } from './badges';
 import { NOTE_LINE, NOTE_PAD } from './callout';
 import { fmtNums, s, truncate } from './dom';
@@ -116,6 +117,10 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
     g.appendChild(bar);
     tip.push(heat.text);
   }
+  const mark = outcomeMark(d, f.snap, n.id, b.h, sc.t); // a lowered stage: what the backend made of it
+  if (mark) g.appendChild(mark);
+  const oc = outcomeOf(f.snap, n.id);
+  if (oc) tip.push(outcomeText(sc.t, oc));
   const note = sc.notes?.[n.id];
   if (note) {
     if (b.note) g.appendChild(callout(sc, b));
@@ -176,6 +181,7 @@ export const BADGE_COLOR: Record<Badge['kind'], string> = {
   fp32: 'var(--pl-muted)',
   island: 'var(--pl-warn)',
   worst: 'var(--pl-fg)',
+  int8: 'var(--pl-int)',
 };
 
 export const BADGE_ROW_H = 18;
@@ -239,4 +245,5 @@ function setSummaryData(g: SVGElement, sm: Summary): void {
   g.setAttribute('data-annotated', String(sm.annotated));
   g.setAttribute('data-fp32', String(sm.fp32));
   g.setAttribute('data-islands', String(sm.islands));
+  if (sm.lowered) g.setAttribute('data-int8', `${sm.int8}/${sm.lowered}`);
 }

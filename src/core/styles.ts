@@ -3,6 +3,7 @@
 // from the host when it has them — `--pl-host-*` (set by the JupyterLab stylesheet from `--jp-*`), else
 // VS Code's `--vscode-*`, else the palette. The dark variant applies in a dark JupyterLab or VS Code theme
 // and, on pages of neither (static report, nbconvert), when the browser prefers a dark colour scheme.
+import { BACKEND_CSS } from './backend';
 import { DARK, LIGHT, type Theme } from './palette';
 import { ROLES } from './types';
 
@@ -197,6 +198,6 @@ export function injectStyles(el: Element): void {
   if ((holder as ParentNode).querySelector?.(`#${STYLE_ID}`)) return;
   const style = doc.createElement('style');
   style.id = STYLE_ID;
-  style.textContent = CSS;
+  style.textContent = CSS + BACKEND_CSS;
   holder.appendChild(style);
 }

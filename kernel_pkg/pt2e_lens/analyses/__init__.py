@@ -1,6 +1,7 @@
 """Pure functions from a Stage, GraphModule or ExportedProgram (via its snapshot) to small tables, and the
 findings rules every snapshot carries."""
 
+from .backend import backend
 from .counts import diff_ops, node_count, op_counts
 from .decomposition import Decomposition, decomposition
 from .focus import ModuleScope, Pt2eLensWarning, focus, module
@@ -18,6 +19,7 @@ __all__ = [
     "StageDiff",
     "Table",
     "annotations",
+    "backend",
     "boundaries",
     "chain",
     "decomposition",

@@ -19,6 +19,7 @@ from .._copy import own_program, private_copy
 from .._torchao import Quantizer, convert_pt2e, is_observer_module
 from ..analyses.decomposition import decomposition_table
 from ..analyses.findings import with_findings
+from ..backends import backend_module
 from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
 from ..prepare.annotate import NotAnAnnotation
@@ -30,6 +31,7 @@ from ._calibration import BadBatch, expected_inputs, feed
 from ._run_args import check_run_args
 from ._strip import without_observers
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
+from .lowered import inputs_from_graph, lowered_stage
 from .stage import STAGE_ORDER, Stage
 
 
@@ -54,11 +56,13 @@ class Run(HasSnapshot, Displayable):
         self._observed_batches = 0  # over every calibrate() call since prepare
         self.quantizer: Quantizer | None = None  # the user's own, as given to prepare (pl.recipe wraps it)
         self.dynamic_batch = dynamic_batch
+        self._example_inputs: tuple | None = None  # what the model was exported with: lower() compiles with them
         if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
             require_dynamic_batch(model)  # a graph's batch size was fixed when it was exported
         if isinstance(model, torch.export.ExportedProgram):
             ep = own_program(model)  # the stage owns its graph and tensors: the user's program stays untouched
             self._add(Stage("exported", make=ep.module, exported_program=ep))
+            self._example_inputs = tuple(ep.example_inputs[0]) if ep.example_inputs else None
         elif isinstance(model, torch.fx.GraphModule):
             self._add(Stage("exported", private_copy(model)))
         else:
@@ -68,6 +72,7 @@ class Run(HasSnapshot, Displayable):
             # torch.export shares the model's parameters and buffers with the program: take our own
             ep = own_program(export(model, inputs, dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes))
             self.export_mode = export_mode(strict)
+            self._example_inputs = inputs
             self._add(Stage("exported", make=ep.module, exported_program=ep))
 
     # -- stages
@@ -242,6 +247,20 @@ class Run(HasSnapshot, Displayable):
             self._stages["calibrated"].record.qparams.update(
                 {q["from_observer"]: (q["scale"], q["zero_point"]) for q in stage.snapshot.qdq if q["from_observer"]}
             )
+        return self
+
+    def lower(self, backend: str = "inductor", example_inputs: Any = None, **options: Any) -> Run:
+        """Lower a private copy of the converted graph with `backend` ("inductor", "xnnpack"): the "lowered"
+        stage says what the backend made of each node (`pl.backend(run)`). `options` go to the backend."""
+        module = backend_module(backend)
+        if "converted" not in self._stages:
+            raise Pt2eLensError(i18n.t("error.lower_needs_converted", backend=repr(backend)))
+        converted = self._stages["converted"]
+        if example_inputs is not None:
+            inputs = check_example_inputs(example_inputs)
+        else:
+            inputs = self._example_inputs or inputs_from_graph(converted.graph_module)
+        self._add(lowered_stage(converted, module.lower(converted.graph_module, inputs, **options)))
         return self
 
     def __repr__(self) -> str:

@@ -24,6 +24,7 @@ HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run
   %pt2e diff X Y                                        op counts of X and Y
   %pt2e annotations X · observers X · qdq X             one table (a Run: its annotated / calibrated / converted stage)
   %pt2e decomp X [--table empty|core]                   what run_decompositions turns each op into
+  %pt2e lower inductor|xnnpack RUN [--no-freezing]      lower the Run's converted graph: what runs int8, fp32, folded
   %pt2e watch [X | --auto]                              pin the panel's current model (--auto: follow the newest)
   %pt2e report X --html PATH [--force]                  write a self-contained HTML report
   %pt2e help"""
@@ -66,6 +67,7 @@ PARSERS = {
     "decomp": _parser("decomp", None),
     "watch": _parser("watch"),
     "report": _parser("report", None),
+    "lower": _parser("lower", 2),
     "help": _Parser(prog="help", add_help=False),
 }
 PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="empty")
@@ -87,6 +89,7 @@ PARSERS["recipe"] = _parser("recipe", 2)
 PARSERS["recipe"].add_argument("--target", type=float, required=True)
 PARSERS["recipe"].add_argument("--max", type=int, default=None)
 PARSERS["ranges"] = _parser("ranges", None)
+PARSERS["lower"].add_argument("--no-freezing", dest="freezing", action="store_false")
 
 
 def _focus(args):
@@ -153,6 +156,16 @@ class Pt2eMagics(Magics):
 
     def _decomp(self, args):
         return analyses.decomposition(self._get(args.x, "decomp"), args.table)
+
+    def _lower(self, args):
+        backend, ref = args.x
+        run = self._get(ref)
+        if not isinstance(run, Run):
+            raise UsageError(f"%pt2e lower: {ref} is a {type(run).__name__}, not a pl.Run (e.g. pl.capture(...))")
+        options = {"freezing": args.freezing} if backend == "inductor" else {}
+        if not ("lowered" in run and run["lowered"].info == {"backend": backend, "options": options}):
+            run.lower(backend, **options)  # the same lowering again costs nothing
+        return analyses.backend(run)
 
     def _watch(self, args):
         if args.auto:

@@ -6,6 +6,7 @@ import json
 
 from ..analyses import annotations as annotations_table
 from ..analyses import diff_ops, observers, qdq, stage_diff
+from ..analyses.backend import backend
 from ..snapshot import Snapshot
 from ..views import compare_view, graph_view, table_view
 
@@ -18,6 +19,8 @@ def stage_view(snap: Snapshot, title: str | None = None) -> dict:
     """One graph with its annotation, observer and q/dq tables."""
     doc = graph_view(snap, title=title)
     doc["tables"] = [t.to_dict() for t in (annotations_table(snap), observers(snap), qdq(snap)) if len(t)]
+    if "backend" in snap.data:
+        doc["tables"].append(backend(snap).to_dict())
     return doc
 
 

@@ -71,6 +71,8 @@ def partial(snap: Snapshot, ids: list[str], group: str) -> Snapshot:
         "qdq": [q for q in d["qdq"] if q["node"] in inner],
         "findings": [f for f in d["findings"] if inner.intersection(f["nodes"])],
     }
+    if "backend" in d:  # a lowered stage: the outcomes of the nodes drawn
+        data["backend"] = {**d["backend"], "nodes": {k: v for k, v in d["backend"]["nodes"].items() if k in keep}}
     return Snapshot(data)
 
 

@@ -140,10 +140,15 @@ def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, str, list 
     return out
 
 
-def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
-    """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from."""
+def accuracy(run: Any, batches: Iterable[Any], backend: str | None = None) -> Any:
+    """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from.
+    `backend="inductor"`: per output, float vs converted vs what the backend computes (why/backend_accuracy.py)."""
     if isinstance(run, Stage):  # the converted stage alone has no float graph to compare against
         raise Pt2eLensError(i18n.t("error.guard_accuracy_stage", stage=repr(run.name)))
+    if backend is not None:
+        from .backend_accuracy import backend_accuracy
+
+        return backend_accuracy(run, batches, backend)
     if not (isinstance(run, Run) and "converted" in run.stages):
         raise Pt2eLensError(i18n.t("error.accuracy_not_converted"))
     batches = _batches(batches)

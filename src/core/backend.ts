@@ -1,0 +1,106 @@
+// The backend overlay of a lowered stage: what the backend did with each node, exactly as the snapshot's
+// `backend` field says (int8 kernel, fp32, folded, delegated, portable fallback). Nothing is derived here:
+// the outcome, kernel and reason are Python's; this file only draws and counts them.
+import { h, s, truncate } from './dom';
+import type { Tr } from './i18n';
+import type { Backend, BackendOutcome, Id, Snapshot } from './types';
+
+type Outcome = BackendOutcome['outcome'];
+
+/** Short label of an outcome on a node (the legend and the drawer give the words in the UI's language). */
+const SHORT: Record<Outcome, string> = {
+  int8: 'int8',
+  fp32: 'fp32',
+  folded: 'folded',
+  'delegated-int8': 'XNN int8',
+  'delegated-fp32': 'XNN fp32',
+  portable: 'portable',
+};
+
+/** Colour of an outcome: the palette's properties, so light and dark themes both hold. */
+const COLOR: Record<Outcome, string> = {
+  int8: 'var(--pl-int)',
+  fp32: 'var(--pl-warn)',
+  folded: 'var(--pl-muted)',
+  'delegated-int8': 'var(--pl-added)',
+  'delegated-fp32': 'var(--pl-match)',
+  portable: 'var(--pl-removed)',
+};
+
+export const BACKEND_CSS = `
+.pt2e-lens .pl-outcome text{font-size:9px;font-weight:700;fill:var(--pl-canvas)}
+.pt2e-lens .pl-outcome-chip{display:inline-block;padding:0 4px;border-radius:3px;color:var(--pl-canvas);font-weight:700;font-size:10px;margin-right:3px}
+`;
+
+export function backendOf(snap: Snapshot): Backend | null {
+  return snap.backend ?? null;
+}
+
+export function outcomeOf(snap: Snapshot, id: Id): BackendOutcome | null {
+  return snap.backend?.nodes[id] ?? null;
+}
+
+function words(t: Tr, o: Outcome): string {
+  return t(`ui.backend.${o}`);
+}
+
+/** `int8 kernel: qconv_pointwise + relu`, and the reason when the backend gave one: for tooltips. */
+export function outcomeText(t: Tr, o: BackendOutcome): string {
+  const head = o.kernel ? `${words(t, o.outcome)}: ${o.kernel}` : words(t, o.outcome);
+  return o.reason ? `${head} (${o.reason})` : head;
+}
+
+/** The outcome pill at a node's bottom-left corner (text via textContent: a kernel name is never markup). */
+export function outcomeMark(doc: Document, snap: Snapshot, id: Id, height: number, t: Tr): SVGElement | null {
+  const o = outcomeOf(snap, id);
+  if (!o) return null;
+  const label = SHORT[o.outcome] ?? o.outcome;
+  const w = Math.ceil(label.length * 5.6 + 8);
+  const g = s(doc, 'g', {
+    class: `pl-outcome pl-outcome-${o.outcome}`,
+    'data-outcome': o.outcome,
+    transform: `translate(4,${height - 4})`,
+  });
+  g.appendChild(
+    s(doc, 'rect', { width: w, height: 12, rx: 3, style: `fill:${COLOR[o.outcome] ?? 'var(--pl-muted)'}` }),
+  );
+  g.appendChild(s(doc, 'text', { x: w / 2, y: 9, 'text-anchor': 'middle' }, label));
+  g.appendChild(s(doc, 'title', undefined, outcomeText(t, o)));
+  return g;
+}
+
+/** Rows of the details drawer for a node of a lowered stage. */
+export function outcomeSection(doc: Document, box: HTMLElement, snap: Snapshot, id: Id, t: Tr): void {
+  const b = backendOf(snap);
+  const o = b?.nodes[id];
+  if (!b || !o) return;
+  box.appendChild(h(doc, 'h4', undefined, t('ui.backend.section', { backend: b.name })));
+  const list = h(doc, 'dl');
+  const rows: Array<[string, string]> = [[t('ui.backend.outcome'), words(t, o.outcome)]];
+  if (o.kernel) rows.push([t('ui.backend.kernel'), o.kernel]);
+  if (o.reason) rows.push([t('ui.backend.reason'), o.reason]);
+  if (o.partition !== undefined) rows.push([t('ui.backend.partition'), String(o.partition)]);
+  for (const [k, v] of rows) list.append(h(doc, 'dt', undefined, k), h(doc, 'dd', undefined, v));
+  box.appendChild(list);
+}
+
+/** The legend line: one chip per outcome the stage has, with its count from the snapshot. */
+export function backendLegend(doc: Document, snap: Snapshot, t: Tr): HTMLElement | null {
+  const b = backendOf(snap);
+  if (!b) return null;
+  const el = h(doc, 'span', { class: 'pl-backend-legend' }, `${truncate(b.name, 24)}: `);
+  for (const o of Object.keys(SHORT) as Outcome[]) {
+    const n = b.counts[o];
+    if (!n) continue;
+    el.appendChild(h(doc, 'span', { class: 'pl-outcome-chip', style: `background:${COLOR[o]}` }, SHORT[o]));
+    el.appendChild(doc.createTextNode(`${words(t, o)} ${n}  `));
+  }
+  return el;
+}
+
+/** For a closed group's badge: of its annotated nodes, how many the backend runs in int8. */
+export function int8Of(snap: Snapshot, id: Id): { annotated: boolean; int8: boolean } | null {
+  const o = outcomeOf(snap, id);
+  if (!o) return null;
+  return { annotated: o.annotated, int8: o.annotated && (o.outcome === 'int8' || o.outcome === 'delegated-int8') };
+}
