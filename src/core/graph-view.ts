@@ -22,6 +22,7 @@ import { Minimap } from './minimap';
 import { BADGE_ROW_H, drawGroup, drawNode } from './nodes';
 import { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
+import { searchNodes, worstNode } from './search';
 import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
 export interface GraphViewOptions {
@@ -38,6 +39,8 @@ export interface GraphViewOptions {
   onSelect?: (id: Id | null) => void;
   /** pointer over a node (null: left it), to highlight its counterparts in other panes */
   onHover?: (id: Id | null) => void;
+  /** the user opened or closed a group (compare panes follow) */
+  onToggle?: (key: string, open: boolean) => void;
 }
 
 let uid = 0;
@@ -63,6 +66,9 @@ export class GraphView {
   private layout: HierLayout | null = null;
   private counter = new Set<Id>();
   private matches = new Set<Id>();
+  private query = '';
+  /** the search hit Enter last stepped to */
+  private hit = -1;
   private nodeEls = new Map<Id, SVGElement>();
   private groupEls = new Map<string, SVGElement>();
   private repOf = new Map<Id, string>();
@@ -157,11 +163,12 @@ export class GraphView {
       clearTimeout(timer);
       timer = setTimeout(() => this.search(search.value), 120);
     });
+    search.title = this.t('ui.views.search_title');
     search.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') {
-        const first = [...this.matches][0];
-        if (first) void this.select(first, { reveal: true, notify: true });
-      }
+      if (e.key !== 'Enter') return;
+      clearTimeout(timer);
+      if (search.value !== this.query) this.search(search.value);
+      void this.step(e.shiftKey ? -1 : 1);
     });
     const fit = h(d, 'button', { class: 'pl-btn', type: 'button', title: this.t('ui.fit_title') }, this.t('ui.fit'));
     fit.addEventListener('click', () => this.fit());
@@ -177,6 +184,18 @@ export class GraphView {
       void this.redraw();
     });
     bar.append(search, fit, collapse);
+    const worst = worstNode(this.nodes, this.heat);
+    if (worst && this.heat) {
+      const name = this.heat.overlay.name;
+      const b = h(
+        d,
+        'button',
+        { class: 'pl-btn pl-worst', type: 'button', title: this.t('ui.views.worst_title', { name }) },
+        this.t('ui.views.worst', { name }),
+      );
+      b.addEventListener('click', () => void this.select(worst, { reveal: true, notify: true }));
+      bar.appendChild(b);
+    }
     if (this.nodes.length <= 5000) {
       const all = h(
         d,
@@ -481,8 +500,12 @@ export class GraphView {
     else this.drawer.setAttribute('hidden', '');
   }
 
+  /** px of the canvas the drawer covers (none when it is docked below the canvas in a narrow pane) */
   private drawerWidth(): number {
-    return this.drawer.hasAttribute('hidden') ? 0 : this.drawer.getBoundingClientRect().width;
+    if (this.drawer.hasAttribute('hidden')) return 0;
+    const win = this.doc.defaultView;
+    if (win && win.getComputedStyle(this.drawer).position !== 'absolute') return 0;
+    return this.drawer.getBoundingClientRect().width;
   }
 
   /** Highlight nodes that correspond to the node under the pointer in another pane (empty: clear). */
@@ -506,8 +529,9 @@ export class GraphView {
       this.t,
     );
     this.openDrawer(first !== null);
-    this.applyClasses();
-    if (first) this.pz?.keepVisible(nodeKey(first), this.drawerWidth());
+    // the counterpart is revealed and centred as the selection is in its own pane
+    if (first) void this.reveal(first);
+    else this.applyClasses();
   }
 
   async reveal(id: Id): Promise<void> {
@@ -526,30 +550,12 @@ export class GraphView {
   }
 
   search(q: string): Id[] {
-    const t = q.trim().toLowerCase();
-    this.matches.clear();
+    this.query = q;
+    this.hit = -1;
+    const ids = searchNodes(this.nodes, this.facts, this.heat, q);
+    this.matches = new Set(ids);
     clear(this.results);
-    if (t) {
-      for (const n of this.nodes) {
-        if (
-          n.id.toLowerCase().includes(t) ||
-          n.target.toLowerCase().includes(t) ||
-          n.target_full.toLowerCase().includes(t)
-        )
-          this.matches.add(n.id);
-      }
-      // exact names first, then names starting with the query, then the rest (graph order within each)
-      const rank = (id: Id): number => {
-        const n = this.facts.nodes.get(id)!;
-        const a = id.toLowerCase();
-        const b = n.target.toLowerCase();
-        return a === t || b === t ? 0 : a.startsWith(t) || b.startsWith(t) ? 1 : 2;
-      };
-      const ids = [...this.matches]
-        .map((id, i) => [rank(id), i, id] as const)
-        .sort((x, y) => x[0] - y[0] || x[1] - y[1])
-        .map((x) => x[2]);
-      this.matches = new Set(ids);
+    if (q.trim()) {
       this.results.appendChild(
         h(
           this.doc,
@@ -565,12 +571,33 @@ export class GraphView {
       }
     }
     this.applyClasses();
-    return [...this.matches];
+    return ids;
+  }
+
+  /** Enter in the search box: select and centre the next hit (Shift+Enter: the previous one). */
+  async step(dir: 1 | -1): Promise<void> {
+    const ids = [...this.matches];
+    if (!ids.length) return;
+    this.hit = (this.hit + dir + ids.length) % ids.length;
+    for (const [i, b] of [...this.results.querySelectorAll('.pl-result')].entries())
+      b.setAttribute('aria-current', String(i === this.hit));
+    this.results.setAttribute('data-hit', String(this.hit));
+    const st = this.results.querySelector('.pl-status');
+    if (st) st.textContent = this.t('ui.views.hit', { i: this.hit + 1, n: ids.length });
+    await this.select(ids[this.hit], { reveal: true, notify: true });
   }
 
   async toggle(key: string): Promise<void> {
+    const open = !this.expanded.has(key);
+    await this.setOpen(key, open);
+    this.opts.onToggle?.(key, open);
+  }
+
+  /** Open or close group `key` (closing closes what is inside); nothing when this pane has no such group. */
+  async setOpen(key: string, open: boolean): Promise<void> {
+    if (!this.hier?.groups.has(key) || this.expanded.has(key) === open) return;
     const anchor = this.pz?.screenOf(groupKey(key));
-    if (this.expanded.has(key)) {
+    if (!open) {
       this.expanded.delete(key);
       for (const k of [...this.expanded])
         if (k.startsWith(`${key}.`) || k.startsWith(`${key}#`)) this.expanded.delete(k);

@@ -9,6 +9,8 @@ export interface Heat {
   max: number;
   /** colour and text for a node, or null when the overlay has no value for it */
   of(id: Id): { color: string; text: string } | null;
+  /** the node's value (±Infinity kept), or null */
+  value(id: Id): number | null;
 }
 
 export function heatColor(goodness: number): string {
@@ -49,6 +51,7 @@ export function makeHeat(overlay: Overlay | null | undefined): Heat | null {
     overlay,
     min,
     max,
+    value: (id: Id) => overlayNumber(overlay.values[id]),
     of(id: Id) {
       const v = overlayNumber(overlay.values[id]);
       if (v === null) return null;
