@@ -11,7 +11,7 @@ import { EN, type Tr } from './i18n';
 export const MIN_READABLE = 0.75;
 /** A graph a little wider than its pane (its width fits at ≥ this scale) is fitted by its full width, so no
  * note callout or edge column is cut off at a side; a much wider one is panned at MIN_READABLE. */
-export const WIDTH_FIT_MIN = 0.55;
+export const WIDTH_FIT_MIN = 0.45;
 export const MAX_FIT = 1.3;
 export const MARGIN = 20;
 
