@@ -127,6 +127,7 @@ function orderedTables(view: View): Table[] {
 }
 
 function tableLabel(tr: Tr, t: Table): string {
+  if (t.name === 'orders') return tr('ui.views.tab_orders'); // its title is pl.compare_orders' whole summary
   return TABLE_LABELS.has(t.name) ? tr(`ui.tab.${t.name}`) : (t.title ?? t.name);
 }
 
