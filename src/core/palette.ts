@@ -46,6 +46,8 @@ export interface Theme {
   noteBg: string;
   /** lightness of the overlay heat colours (hsl) */
   heatL: number;
+  /** node fill of an overlay value (e.g. SQNR): worst, middle, best stops, interpolated in OKLab (heat.ts) */
+  heatFill: [string, string, string];
 }
 
 export const LIGHT: Theme = {
@@ -81,6 +83,7 @@ export const LIGHT: Theme = {
   warnBg: '#fefce8',
   noteBg: '#fffbeb',
   heatL: 30,
+  heatFill: ['#fcaeae', '#fbe3a0', '#e4f6ea'],
 };
 
 export const DARK: Theme = {
@@ -116,6 +119,7 @@ export const DARK: Theme = {
   warnBg: '#3a3214',
   noteBg: '#2e2a1c',
   heatL: 60,
+  heatFill: ['#8f1d1d', '#594410', '#1d3328'],
 };
 
 // ---- WCAG 2 contrast ------------------------------------------------------------------------------

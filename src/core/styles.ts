@@ -47,6 +47,9 @@ export function themeVars(t: Theme): string {
     ['warn-bg', t.warnBg],
     ['note-bg', t.noteBg],
     ['heat-l', `${t.heatL}%`],
+    ['heat-0', t.heatFill[0]],
+    ['heat-1', t.heatFill[1]],
+    ['heat-2', t.heatFill[2]],
   ];
   for (const r of ROLES) {
     v.push([`${r}-fill`, t.roles[r].fill], [`${r}-stroke`, t.roles[r].stroke], [`${r}-text`, t.roles[r].text]);
@@ -84,6 +87,10 @@ const DARK_SCOPES = [
 const AUTO_DARK =
   'body:not([data-jp-theme-light]):not(.vscode-light):not(.vscode-high-contrast-light) .pt2e-lens:not([data-pl-theme="light"])';
 
+const HEAT_DARK = DARK_SCOPES.split(',')
+  .map((x) => `${x} .pl-node.pl-heated rect.pl-box`)
+  .join(',');
+
 const roleRules = ROLES.map(
   (r) =>
     `.pt2e-lens .pl-role-${r}>rect.pl-box{fill:var(--pl-${r}-fill);stroke:var(--pl-${r}-stroke)}.pt2e-lens .pl-role-${r}>text.pl-label{fill:var(--pl-${r}-text)}`,
@@ -93,6 +100,9 @@ const CSS = `
 .pt2e-lens{${themeVars(LIGHT)};${HOST};color-scheme:light}
 ${DARK_SCOPES}{${themeVars(DARK)};color-scheme:dark}
 @media (prefers-color-scheme: dark){${AUTO_DARK}{${themeVars(DARK)};color-scheme:dark}}
+.pt2e-lens .pl-node.pl-heated rect.pl-box{fill:var(--pl-hl)}
+${HEAT_DARK}{fill:var(--pl-hd)}
+@media (prefers-color-scheme: dark){${AUTO_DARK} .pl-node.pl-heated rect.pl-box{fill:var(--pl-hd)}}
 .pt2e-lens{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","DejaVu Sans",sans-serif;font-size:13px;color:var(--pl-fg);background:var(--pl-bg);border:1px solid var(--pl-border);border-radius:6px;padding:8px;box-sizing:border-box}
 .pt2e-lens *{box-sizing:border-box}
 .pt2e-lens .pl-title{font-size:15px;font-weight:600;margin:0 0 6px}
@@ -186,7 +196,7 @@ ${roleRules}
 .pt2e-lens .pl-edge.pl-agg.pl-int{stroke:var(--pl-int);stroke-width:2.6}
 .pt2e-lens .pl-shared{fill:none;stroke-dasharray:4 3;stroke-width:1.5}
 .pt2e-lens .pl-stub{cursor:pointer}
-.pt2e-lens .pl-heat-scale{display:inline-block;width:60px;height:9px;border-radius:2px;vertical-align:-1px}
+.pt2e-lens .pl-heat-scale{display:inline-block;width:60px;height:9px;border-radius:2px;vertical-align:-1px;border:1px solid var(--pl-border)}
 .pt2e-lens .pl-stub-label{font-size:10px;fill:var(--pl-muted);font-style:italic}
 .pt2e-lens .pl-edge-label{font-size:10px;fill:var(--pl-int);font-weight:700}
 .pt2e-lens .pl-callout rect{fill:var(--pl-note-bg);stroke:var(--pl-warn);stroke-width:1}

@@ -1,5 +1,6 @@
 // WCAG contrast over the whole palette, in both themes: text ≥ 4.5:1, marks ≥ 3:1 against what they sit on.
 import { describe, expect, it } from 'vitest';
+import { heatFill } from '../../src/core/heat';
 import { contrast, DARK, heatHue, hexRgb, hslRgb, LIGHT, type Theme } from '../../src/core/palette';
 import { ROLES } from '../../src/core/types';
 import { deltaE2000, deltaE2000Lab } from './ciede2000';
@@ -144,6 +145,33 @@ describe('marks tell apart (CIEDE2000), not only contrast', () => {
       expect(g).toBeGreaterThan(r);
       expect(g).toBeGreaterThan(b);
       expect(deltaE2000(hexRgb(t.added), hexRgb(t.roles.output.stroke))).toBeGreaterThan(25);
+    });
+  }
+});
+
+describe('heat fill (overlay values as node fill)', () => {
+  for (const [name, t] of [
+    ['light', LIGHT],
+    ['dark', DARK],
+  ] as const) {
+    it(`${name}: labels stay readable on every step, the worst is far from the best tenth`, () => {
+      const bad: string[] = [];
+      for (let i = 0; i <= 20; i++) {
+        const c = heatFill(t.heatFill, i / 20);
+        for (const r of ROLES)
+          if (contrast(t.roles[r].text, c) < 4.5)
+            bad.push(`${r} label on heat ${i / 20}: ${contrast(t.roles[r].text, c)}`);
+        if (contrast(t.sub, c) < 4.5) bad.push(`sub text on heat ${i / 20}`);
+      }
+      expect(bad).toEqual([]);
+      // e.g. SQNR 10..40 dB: the worst node against 36–40 dB (the best ~13 %) is a different colour, not a shade
+      const worst = hexRgb(heatFill(t.heatFill, 0));
+      for (const g of [0.87, 0.93, 1]) expect(deltaE2000(worst, hexRgb(heatFill(t.heatFill, g)))).toBeGreaterThan(25);
+      // perceptual: equal steps in goodness are roughly equal steps in ΔE (no flat stretch, no jump)
+      const steps = Array.from({ length: 10 }, (_, i) =>
+        deltaE2000(hexRgb(heatFill(t.heatFill, i / 10)), hexRgb(heatFill(t.heatFill, (i + 1) / 10))),
+      );
+      expect(Math.max(...steps) / Math.min(...steps)).toBeLessThan(3);
     });
   }
 });
