@@ -11,6 +11,7 @@ import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h, s } from './dom';
 import { drawEdges, drawSharedLinks } from './edges';
+import { exportButtons } from './export-image';
 import { Facts } from './facts';
 import { ancestors, buildHierarchy, type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
@@ -210,6 +211,7 @@ export class GraphView {
       });
       bar.appendChild(all);
     }
+    bar.appendChild(exportButtons(d, this.el, () => (this.canvasMode ? (this.cv?.el ?? null) : null), this.t));
     bar.appendChild(this.status);
     const stage = h(d, 'div', { class: 'pl-stage' });
     const canvas = h(d, 'div', { class: 'pl-canvas' });

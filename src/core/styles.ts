@@ -120,6 +120,9 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens button.pl-btn{font:inherit;padding:2px 8px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
 .pt2e-lens button.pl-btn:hover{background:var(--pl-btn-hover)}
 .pt2e-lens .pl-status{color:var(--pl-muted);font-size:12px}
+.pt2e-lens .pl-export{color:var(--pl-muted);font-size:12px;white-space:nowrap}
+.pt2e-lens .pl-toolbar{container-type:inline-size}
+@container (max-width:360px){.pt2e-lens .pl-export-label{display:none}}
 .pt2e-lens .pl-results{display:flex;flex-wrap:wrap;gap:4px;padding:0 6px 4px}
 .pt2e-lens .pl-result[aria-current="true"]{border-color:var(--pl-match);font-weight:600}
 .pt2e-lens .pl-result{font:inherit;font-size:12px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-raised);color:var(--pl-fg);cursor:pointer;padding:1px 5px}

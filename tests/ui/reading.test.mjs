@@ -4,10 +4,13 @@
 // the canvas when narrow) with zh-TW labels on one line, search stepping. Screenshots: artifacts/reading-*.png.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
-import { ARTIFACTS, fixture, writePage } from './pages.mjs';
+import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
 
 let browser;
 before(async () => {
@@ -209,5 +212,60 @@ describe('search', () => {
     await shot(page, 'search');
     assert.deepEqual(errors, []);
     await page.close();
+  });
+});
+
+describe('export and the report page', () => {
+  it('the toolbar saves the current view as SVG and PNG', async () => {
+    const { page, errors } = await open(writePage('reading-export.html', [fixture('conv_prepared.json')]), {
+      width: 900,
+    });
+    const saved = async (kind) => {
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${kind}"]`)]);
+      const path = await dl.path();
+      return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+    };
+    const svg = await saved('svg');
+    assert.equal(svg.name, 'pt2e-lens.svg');
+    const text = svg.bytes.toString('utf8');
+    assert.ok(text.startsWith('<svg'), text.slice(0, 40));
+    for (const id of ['conv2d', 'activation_post_process_0', 'linear']) assert.ok(text.includes(id), id);
+    assert.ok(!text.includes('var(--pl-'), 'styles inlined');
+    const png = await saved('png');
+    assert.equal(png.name, 'pt2e-lens.png');
+    assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+    assert.ok(png.bytes.length > 5000, `a drawn picture (${png.bytes.length} B)`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('a written report turns dark with its viewer', async () => {
+    const python = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
+    const out = join(ARTIFACTS, 'reading-report.html');
+    const code = [
+      'import json, sys',
+      'from pt2e_lens.report import write_html',
+      "write_html(json.load(open(sys.argv[1])), sys.argv[2], title='report')",
+    ].join('\n');
+    execFileSync(python, ['-c', code, join(ROOT, 'tests/ts/fixtures/conv_converted.json'), out]);
+    for (const scheme of ['dark', 'light']) {
+      const { page, errors } = await open(pathToFileURL(out).href, { width: 1000, colorScheme: scheme });
+      const bg = await page.evaluate(() => {
+        const lum = (c) => {
+          const [r, g, b] = c.match(/[\d.]+/g).map(Number);
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        // the page's own text (its canvas follows the page's color-scheme; the body has no background of its own)
+        return {
+          text: lum(getComputedStyle(document.querySelector('h1')).color),
+          viewer: lum(getComputedStyle(document.querySelector('.pt2e-lens')).backgroundColor),
+        };
+      });
+      if (scheme === 'dark') assert.ok(bg.viewer < 60 && bg.text > 180, JSON.stringify(bg));
+      else assert.ok(bg.viewer > 200 && bg.text < 80, JSON.stringify(bg));
+      await shot(page, `report-${scheme}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
   });
 });
