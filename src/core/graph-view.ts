@@ -46,6 +46,11 @@ export interface GraphViewOptions {
 
 let uid = 0;
 
+/** `_guards_fn`: the call_module torch.export adds to check input shapes (display rule: hidden unless focused). */
+export function isGuards(n: GraphNode): boolean {
+  return n.op === 'call_module' && n.target === '_guards_fn';
+}
+
 /** A partial snapshot's boundary nodes (the neighbours the kernel sent along with a group: docs/protocol.md). */
 function boundaryOf(snap: Snapshot): Set<Id> {
   const partial = snap.meta.partial as { boundary?: unknown } | undefined;
@@ -109,7 +114,8 @@ export class GraphView {
     this.facts = new Facts(snap);
     this.heat = makeHeat(opts.overlay);
     const focus = opts.focus ? new Set(opts.focus) : null;
-    this.nodes = focus ? snap.nodes.filter((n) => focus.has(n.id)) : snap.nodes;
+    // torch.export's shape-guard module is no step of the model: drawn only when a focus names it
+    this.nodes = focus ? snap.nodes.filter((n) => focus.has(n.id)) : snap.nodes.filter((n) => !isGuards(n));
     const keep = new Set(this.nodes.map((n) => n.id));
     this.edges = snap.edges.filter((e) => keep.has(e.src) && keep.has(e.dst));
     this.el = h(doc, 'div', { class: 'pl-graph' });
@@ -479,7 +485,7 @@ export class GraphView {
   }
 
   async select(id: Id | null, o: { reveal?: boolean; notify?: boolean } = {}): Promise<void> {
-    this.selected = id && this.facts.nodes.has(id) ? id : null;
+    this.selected = id && this.hier?.parentOf.has(id) ? id : null;
     this.counter.clear();
     renderDetails(
       this.doc,
@@ -512,14 +518,14 @@ export class GraphView {
 
   /** Highlight nodes that correspond to the node under the pointer in another pane (empty: clear). */
   showHover(ids: Set<Id>): void {
-    this.hovered = new Set([...ids].filter((i) => this.facts.nodes.has(i)));
+    this.hovered = new Set([...ids].filter((i) => this.hier?.parentOf.has(i)));
     this.applyClasses();
   }
 
   /** Mark nodes that correspond to a selection made in another pane; details show the first. */
   showCounterparts(ids: Set<Id>): void {
     this.selected = null;
-    this.counter = new Set([...ids].filter((i) => this.facts.nodes.has(i)));
+    this.counter = new Set([...ids].filter((i) => this.hier?.parentOf.has(i)));
     const first = [...this.counter][0] ?? null;
     renderDetails(
       this.doc,

@@ -201,3 +201,17 @@ describe('details drawer', () => {
     expect(h4.querySelectorAll('wbr').length).toBe((n.id.match(/[_.]/g) ?? []).length);
   });
 });
+
+describe('_guards_fn', () => {
+  it('is hidden unless a focus names it', async () => {
+    const view = fixture('real_compare.json');
+    expect(view.panes[0].snapshot.nodes.some((n: any) => n.id === '_guards_fn')).toBe(true);
+    const { el } = await mount(view, { worker: false });
+    expect(el.querySelector('.pl-node[data-id="_guards_fn"]')).toBeNull();
+    expect(el.querySelector('.pl-node[data-id="conv2d"]')).not.toBeNull();
+    const asked = fixture('real_compare.json');
+    asked.focus = [['_guards_fn', 'x'], ['x']];
+    const shown = await mount(asked, { worker: false });
+    expect(shown.el.querySelector('.pl-pane[data-pane="0"] .pl-node[data-id="_guards_fn"]')).not.toBeNull();
+  });
+});
