@@ -14,6 +14,7 @@ from .views import view_of
 _PAGE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <style>body{{font-family:system-ui,sans-serif;margin:1rem}}</style></head>
 <body><h1>{title}</h1>
 {body}

@@ -15,10 +15,13 @@ from .analyses import annotations as annotations_table
 from .analyses.backend import backend as backend_table
 from .analyses.focus import Pt2eLensWarning, check_hops, check_title, parse_focus, seeds, warn_missed, widen
 from .analyses.table import Table
+from .analyses.text import key_phrase
 from .capture import Run, Stage
 from .errors import Pt2eLensError
 from .schema import SCHEMA_VERSION, VIEW_FORMAT
 from .why import Accuracy, sharing
+from .why.orders import OrderComparison
+from .why.orders_marks import moved
 from .why.sensitivity import Sensitivity  # a heat overlay like Accuracy's
 
 FORMAT = VIEW_FORMAT
@@ -226,6 +229,32 @@ def run_view(run: Run, title: str | None = None) -> dict:
     return _view("run", title, panes, diffs, None, None, run_tables(run))
 
 
+def orders_view(x: OrderComparison) -> dict:
+    """`pl.compare_orders` as a compare of the orders' prepared graphs: each moved observer marked (removed by the
+    next pane / added in it) and noted with the edge it serves; the title is the one sentence saying what moved."""
+    outs = [o for o in x.outcomes if not o.error]
+    if len(outs) < 2:
+        return table_view([x])
+    snaps = [snapshot(o.gm) for o in outs]
+    labels = [o.label for o in outs]
+    notes: list[dict] = [{} for _ in outs]
+    diffs = []
+    for i in range(len(outs) - 1):
+        d = stage_diff(snaps[i], snaps[i + 1], labels[i], labels[i + 1]).to_dict(i, i + 1)
+        gone, new = moved(outs[i], outs[i + 1])
+        # same names, different tensors: not the same observer
+        d["kept"] = [p for p in d["kept"] if p[0] not in gone and p[1] not in new]
+        d["became"] = {a: [b for b in bs if b not in new] for a, bs in d["became"].items() if a not in gone}
+        d["removed"] = list(dict.fromkeys([*d["removed"], *gone]))
+        d["added"] = list(dict.fromkeys([*d["added"], *new]))
+        for side, found in ((i, gone), (i + 1, new)):
+            for node, key in found.items():
+                notes[side][node] = i18n.t("orders.view.moved", at=key_phrase(key))
+        diffs.append(d)
+    panes = [{"label": lbl, "snapshot": s.data} for lbl, s in zip(labels, snaps)]
+    return _view("compare", x.summary, panes, diffs, None, notes, [x])
+
+
 def table_view(tables: Sequence[Table], title: str | None = None) -> dict:
     return _view("table", title, [], [], None, [], tables)
 
@@ -236,6 +265,8 @@ def view_of(x: Any) -> dict:
         return x
     if isinstance(x, (Accuracy, Sensitivity)) and x.stage is not None:
         return graph_view(x.stage, overlay=x, title=x.title)  # heat on the graph + table
+    if isinstance(x, OrderComparison):
+        return orders_view(x)
     if isinstance(x, Table):
         return table_view([x])  # the table shows its own title
     if isinstance(x, Decomposition):

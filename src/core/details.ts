@@ -1,5 +1,6 @@
 // The details panel for one node: everything the JSON says about it, as text.
 import { outcomeSection } from './backend';
+import { breakable } from './breaks';
 import { clear, fmtNum, fmtNums, h } from './dom';
 import { edgeOrNodeText, type Facts } from './facts';
 import { EN, named, type Tr } from './i18n';
@@ -11,7 +12,7 @@ function dl(doc: Document, rows: Row[]): HTMLElement {
   const list = h(doc, 'dl');
   for (const [k, v] of rows) {
     list.appendChild(h(doc, 'dt', undefined, k));
-    list.appendChild(h(doc, 'dd', undefined, v));
+    list.appendChild(h(doc, 'dd')).appendChild(breakable(doc, v));
   }
   return list;
 }
@@ -104,7 +105,7 @@ export function renderDetails(
   if (id === null) return;
   const n = f.nodes.get(id);
   if (!n) return;
-  box.appendChild(h(doc, 'h4', undefined, `${n.id} — ${t(`ui.role.${n.role}`)}`));
+  box.appendChild(h(doc, 'h4')).append(breakable(doc, n.id), ` — ${t(`ui.role.${n.role}`)}`);
   const rows: Row[] = [
     [t('ui.details.target'), n.target_full || n.target],
     ['op', n.op],
@@ -122,6 +123,12 @@ export function renderDetails(
   if (note) rows.push([t('ui.details.note'), note]);
   box.appendChild(dl(doc, rows));
   outcomeSection(doc, box, f.snap, id, t);
+  // why the node is as it is, worded by Python (an optional Node field)
+  if (n.why?.length) {
+    box.appendChild(h(doc, 'h4', undefined, t('ui.views.why')));
+    const ul = box.appendChild(h(doc, 'ul', { class: 'pl-why' }));
+    for (const line of n.why) ul.appendChild(h(doc, 'li', undefined, line));
+  }
   const a = f.annotation.get(id);
   if (a) {
     const ar: Row[] = a.inputs.map(

@@ -11,6 +11,7 @@ import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h, s } from './dom';
 import { drawEdges, drawSharedLinks } from './edges';
+import { exportButtons } from './export-image';
 import { Facts } from './facts';
 import { ancestors, buildHierarchy, type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
@@ -22,6 +23,7 @@ import { Minimap } from './minimap';
 import { BADGE_ROW_H, drawGroup, drawNode } from './nodes';
 import { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
+import { searchNodes, worstNode } from './search';
 import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
 export interface GraphViewOptions {
@@ -38,9 +40,16 @@ export interface GraphViewOptions {
   onSelect?: (id: Id | null) => void;
   /** pointer over a node (null: left it), to highlight its counterparts in other panes */
   onHover?: (id: Id | null) => void;
+  /** the user opened or closed a group (compare panes follow) */
+  onToggle?: (key: string, open: boolean) => void;
 }
 
 let uid = 0;
+
+/** `_guards_fn`: the call_module torch.export adds to check input shapes (display rule: hidden unless focused). */
+export function isGuards(n: GraphNode): boolean {
+  return n.op === 'call_module' && n.target === '_guards_fn';
+}
 
 /** A partial snapshot's boundary nodes (the neighbours the kernel sent along with a group: docs/protocol.md). */
 function boundaryOf(snap: Snapshot): Set<Id> {
@@ -63,6 +72,9 @@ export class GraphView {
   private layout: HierLayout | null = null;
   private counter = new Set<Id>();
   private matches = new Set<Id>();
+  private query = '';
+  /** the search hit Enter last stepped to */
+  private hit = -1;
   private nodeEls = new Map<Id, SVGElement>();
   private groupEls = new Map<string, SVGElement>();
   private repOf = new Map<Id, string>();
@@ -102,7 +114,8 @@ export class GraphView {
     this.facts = new Facts(snap);
     this.heat = makeHeat(opts.overlay);
     const focus = opts.focus ? new Set(opts.focus) : null;
-    this.nodes = focus ? snap.nodes.filter((n) => focus.has(n.id)) : snap.nodes;
+    // torch.export's shape-guard module is no step of the model: drawn only when a focus names it
+    this.nodes = focus ? snap.nodes.filter((n) => focus.has(n.id)) : snap.nodes.filter((n) => !isGuards(n));
     const keep = new Set(this.nodes.map((n) => n.id));
     this.edges = snap.edges.filter((e) => keep.has(e.src) && keep.has(e.dst));
     this.el = h(doc, 'div', { class: 'pl-graph' });
@@ -157,11 +170,12 @@ export class GraphView {
       clearTimeout(timer);
       timer = setTimeout(() => this.search(search.value), 120);
     });
+    search.title = this.t('ui.views.search_title');
     search.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') {
-        const first = [...this.matches][0];
-        if (first) void this.select(first, { reveal: true, notify: true });
-      }
+      if (e.key !== 'Enter') return;
+      clearTimeout(timer);
+      if (search.value !== this.query) this.search(search.value);
+      void this.step(e.shiftKey ? -1 : 1);
     });
     const fit = h(d, 'button', { class: 'pl-btn', type: 'button', title: this.t('ui.fit_title') }, this.t('ui.fit'));
     fit.addEventListener('click', () => this.fit());
@@ -177,6 +191,18 @@ export class GraphView {
       void this.redraw();
     });
     bar.append(search, fit, collapse);
+    const worst = worstNode(this.nodes, this.heat);
+    if (worst && this.heat) {
+      const name = this.heat.overlay.name;
+      const b = h(
+        d,
+        'button',
+        { class: 'pl-btn pl-worst', type: 'button', title: this.t('ui.views.worst_title', { name }) },
+        this.t('ui.views.worst', { name }),
+      );
+      b.addEventListener('click', () => void this.select(worst, { reveal: true, notify: true }));
+      bar.appendChild(b);
+    }
     if (this.nodes.length <= 5000) {
       const all = h(
         d,
@@ -191,6 +217,7 @@ export class GraphView {
       });
       bar.appendChild(all);
     }
+    bar.appendChild(exportButtons(d, this.el, () => (this.canvasMode ? (this.cv?.el ?? null) : null), this.t));
     bar.appendChild(this.status);
     const stage = h(d, 'div', { class: 'pl-stage' });
     const canvas = h(d, 'div', { class: 'pl-canvas' });
@@ -458,7 +485,7 @@ export class GraphView {
   }
 
   async select(id: Id | null, o: { reveal?: boolean; notify?: boolean } = {}): Promise<void> {
-    this.selected = id && this.facts.nodes.has(id) ? id : null;
+    this.selected = id && this.hier?.parentOf.has(id) ? id : null;
     this.counter.clear();
     renderDetails(
       this.doc,
@@ -481,20 +508,24 @@ export class GraphView {
     else this.drawer.setAttribute('hidden', '');
   }
 
+  /** px of the canvas the drawer covers (none when it is docked below the canvas in a narrow pane) */
   private drawerWidth(): number {
-    return this.drawer.hasAttribute('hidden') ? 0 : this.drawer.getBoundingClientRect().width;
+    if (this.drawer.hasAttribute('hidden')) return 0;
+    const win = this.doc.defaultView;
+    if (win && win.getComputedStyle(this.drawer).position !== 'absolute') return 0;
+    return this.drawer.getBoundingClientRect().width;
   }
 
   /** Highlight nodes that correspond to the node under the pointer in another pane (empty: clear). */
   showHover(ids: Set<Id>): void {
-    this.hovered = new Set([...ids].filter((i) => this.facts.nodes.has(i)));
+    this.hovered = new Set([...ids].filter((i) => this.hier?.parentOf.has(i)));
     this.applyClasses();
   }
 
   /** Mark nodes that correspond to a selection made in another pane; details show the first. */
   showCounterparts(ids: Set<Id>): void {
     this.selected = null;
-    this.counter = new Set([...ids].filter((i) => this.facts.nodes.has(i)));
+    this.counter = new Set([...ids].filter((i) => this.hier?.parentOf.has(i)));
     const first = [...this.counter][0] ?? null;
     renderDetails(
       this.doc,
@@ -506,8 +537,9 @@ export class GraphView {
       this.t,
     );
     this.openDrawer(first !== null);
-    this.applyClasses();
-    if (first) this.pz?.keepVisible(nodeKey(first), this.drawerWidth());
+    // the counterpart is revealed and centred as the selection is in its own pane
+    if (first) void this.reveal(first);
+    else this.applyClasses();
   }
 
   async reveal(id: Id): Promise<void> {
@@ -526,30 +558,12 @@ export class GraphView {
   }
 
   search(q: string): Id[] {
-    const t = q.trim().toLowerCase();
-    this.matches.clear();
+    this.query = q;
+    this.hit = -1;
+    const ids = searchNodes(this.nodes, this.facts, this.heat, q);
+    this.matches = new Set(ids);
     clear(this.results);
-    if (t) {
-      for (const n of this.nodes) {
-        if (
-          n.id.toLowerCase().includes(t) ||
-          n.target.toLowerCase().includes(t) ||
-          n.target_full.toLowerCase().includes(t)
-        )
-          this.matches.add(n.id);
-      }
-      // exact names first, then names starting with the query, then the rest (graph order within each)
-      const rank = (id: Id): number => {
-        const n = this.facts.nodes.get(id)!;
-        const a = id.toLowerCase();
-        const b = n.target.toLowerCase();
-        return a === t || b === t ? 0 : a.startsWith(t) || b.startsWith(t) ? 1 : 2;
-      };
-      const ids = [...this.matches]
-        .map((id, i) => [rank(id), i, id] as const)
-        .sort((x, y) => x[0] - y[0] || x[1] - y[1])
-        .map((x) => x[2]);
-      this.matches = new Set(ids);
+    if (q.trim()) {
       this.results.appendChild(
         h(
           this.doc,
@@ -565,12 +579,33 @@ export class GraphView {
       }
     }
     this.applyClasses();
-    return [...this.matches];
+    return ids;
+  }
+
+  /** Enter in the search box: select and centre the next hit (Shift+Enter: the previous one). */
+  async step(dir: 1 | -1): Promise<void> {
+    const ids = [...this.matches];
+    if (!ids.length) return;
+    this.hit = (this.hit + dir + ids.length) % ids.length;
+    for (const [i, b] of [...this.results.querySelectorAll('.pl-result')].entries())
+      b.setAttribute('aria-current', String(i === this.hit));
+    this.results.setAttribute('data-hit', String(this.hit));
+    const st = this.results.querySelector('.pl-status');
+    if (st) st.textContent = this.t('ui.views.hit', { i: this.hit + 1, n: ids.length });
+    await this.select(ids[this.hit], { reveal: true, notify: true });
   }
 
   async toggle(key: string): Promise<void> {
+    const open = !this.expanded.has(key);
+    await this.setOpen(key, open);
+    this.opts.onToggle?.(key, open);
+  }
+
+  /** Open or close group `key` (closing closes what is inside); nothing when this pane has no such group. */
+  async setOpen(key: string, open: boolean): Promise<void> {
+    if (!this.hier?.groups.has(key) || this.expanded.has(key) === open) return;
     const anchor = this.pz?.screenOf(groupKey(key));
-    if (this.expanded.has(key)) {
+    if (!open) {
       this.expanded.delete(key);
       for (const k of [...this.expanded])
         if (k.startsWith(`${key}.`) || k.startsWith(`${key}#`)) this.expanded.delete(k);

@@ -2,9 +2,9 @@
 // same `--pl-*` properties the drawing uses.
 
 import { backendLegend } from './backend';
-import { fmtNum, h } from './dom';
+import { h } from './dom';
 import type { Facts } from './facts';
-import { type Heat, heatColor } from './heat';
+import { fmtValue, type Heat } from './heat';
 import { EN, type Tr } from './i18n';
 import { foldable } from './legend-fold';
 import { BADGE_COLOR } from './nodes';
@@ -127,14 +127,17 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
   if (o.heat) {
     const ov = o.heat.overlay;
     const better = t(ov.higher_is_better ? 'ui.legend.higher_better' : 'ui.legend.lower_better');
-    const [lo, hi] = ov.higher_is_better ? [heatColor(0), heatColor(1)] : [heatColor(1), heatColor(0)];
+    // the node fill's scale, low value at the left; the numbers as the table rounds them
+    const stops = ov.higher_is_better
+      ? '--pl-heat-0),var(--pl-heat-1),var(--pl-heat-2'
+      : '--pl-heat-2),var(--pl-heat-1),var(--pl-heat-0';
     lg.appendChild(
       item(
         d,
         [
-          `${ov.name}${ov.unit ? ` (${ov.unit})` : ''}: ${fmtNum(o.heat.min)} `,
-          h(d, 'span', { class: 'pl-heat-scale', style: `background:linear-gradient(90deg,${lo},${hi})` }),
-          ` ${fmtNum(o.heat.max)} · ${better}`,
+          `${ov.name}${ov.unit ? ` (${ov.unit})` : ''}: ${fmtValue(o.heat.min)} `,
+          h(d, 'span', { class: 'pl-heat-scale', style: `background:linear-gradient(90deg,var(${stops}))` }),
+          ` ${fmtValue(o.heat.max)} · ${better}`,
         ],
         'pl-heat-legend',
         `${ov.name}${ov.unit ? ` (${ov.unit})` : ''}: ${better}`,

@@ -41,6 +41,11 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
   );
   const heat = sc.heat?.of(n.id);
   const cx = heat ? b.w / 2 + 3 : b.w / 2; // text clears the overlay bar
+  if (heat) {
+    // the value as the node's fill too, on the theme's perceptual scale (styles.ts picks light or dark)
+    g.classList.add('pl-heated');
+    g.setAttribute('style', `--pl-hl:${heat.light};--pl-hd:${heat.dark}`);
+  }
   const maxChars = Math.max(6, Math.floor((b.w - 12) / 7));
   g.appendChild(
     s(d, 'text', { class: 'pl-label', x: cx, y: 17, 'text-anchor': 'middle' }, truncate(n.target, maxChars)),

@@ -27,6 +27,7 @@ export interface Theme {
   edge: string;
   /** int8 tensors: edges out of quantize, into dequantize (incl. frozen int8 weights) */
   int: string;
+  /** frames: removed by the next stage (dashed), added by this stage (the course's 綠框, a green frame) */
   removed: string;
   added: string;
   match: string;
@@ -34,7 +35,8 @@ export interface Theme {
   /** closed group box */
   groupFill: string;
   groupStroke: string;
-  /** observer sharing groups (observers[].group): hues apart from quantize / dequantize / output */
+  /** observer sharing groups (observers[].group): apart from each other and from quantize / dequantize / output
+   * fills by CIEDE2000 (tests/ts/palette.test.ts) */
   groups: string[];
   /** quantization specs (edges, output badges) */
   specs: string[];
@@ -44,6 +46,8 @@ export interface Theme {
   noteBg: string;
   /** lightness of the overlay heat colours (hsl) */
   heatL: number;
+  /** node fill of an overlay value (e.g. SQNR): worst, middle, best stops, interpolated in OKLab (heat.ts) */
+  heatFill: [string, string, string];
 }
 
 export const LIGHT: Theme = {
@@ -58,27 +62,28 @@ export const LIGHT: Theme = {
   roles: {
     input: { fill: '#dbeafe', stroke: '#1d4ed8', text: '#1e3a8a' },
     param: { fill: '#eef2f6', stroke: '#64748b', text: '#334155' },
-    compute: { fill: '#e0e7ff', stroke: '#4338ca', text: '#1e1b4b' },
+    compute: { fill: '#e0e7ff', stroke: '#3909a5', text: '#1e1b4b' },
     observer: { fill: '#ccfbf1', stroke: '#0f766e', text: '#134e4a' },
     quantize: { fill: '#fce7f3', stroke: '#be185d', text: '#831843' },
-    dequantize: { fill: '#dcfce7', stroke: '#15803d', text: '#14532d' },
-    output: { fill: '#f1e7dd', stroke: '#7c4a1e', text: '#4a2a0e' },
+    dequantize: { fill: '#dcfce7', stroke: '#224f25', text: '#14532d' },
+    output: { fill: '#f1e7dd', stroke: '#5c3123', text: '#4a2a0e' },
   },
   sub: '#3b4757',
   edge: '#7b8898',
   int: '#7c3aed',
   removed: '#b91c1c',
-  added: '#c2410c',
+  added: '#15803d',
   match: '#0891b2',
   selected: '#0f172a',
   groupFill: '#f1f5f9',
   groupStroke: '#64748b',
-  groups: ['#b5f0e4', '#bfe6f5', '#e6efb0', '#ddd6fe', '#8ce0cf', '#98d6ee', '#d9e68c', '#c4b5fd'],
+  groups: ['#7de8ad', '#eea0b3', '#e8bb7d', '#a8baf0', '#c4e87d', '#dba0ee', '#7dcde8', '#d1b3a9'],
   specs: ['#1d4ed8', '#7e22ce', '#0e7490', '#be123c', '#4d7c0f', '#a21caf', '#b45309', '#15803d'],
   warn: '#854d0e',
   warnBg: '#fefce8',
   noteBg: '#fffbeb',
   heatL: 30,
+  heatFill: ['#fcaeae', '#fbe3a0', '#e4f6ea'],
 };
 
 export const DARK: Theme = {
@@ -96,24 +101,25 @@ export const DARK: Theme = {
     compute: { fill: '#2b2d5c', stroke: '#818cf8', text: '#e0e7ff' },
     observer: { fill: '#123f3a', stroke: '#2dd4bf', text: '#ccfbf1' },
     quantize: { fill: '#4a1632', stroke: '#f472b6', text: '#fce7f3' },
-    dequantize: { fill: '#14402a', stroke: '#4ade80', text: '#dcfce7' },
+    dequantize: { fill: '#14402a', stroke: '#46a145', text: '#dcfce7' },
     output: { fill: '#3d2a1a', stroke: '#d6a36e', text: '#f5e6d3' },
   },
   sub: '#cbd5e1',
   edge: '#8895a7',
-  int: '#b197fc',
+  int: '#d9a8ff',
   removed: '#f87171',
-  added: '#fb923c',
+  added: '#4ade80',
   match: '#22d3ee',
   selected: '#f8fafc',
   groupFill: '#262a31',
   groupStroke: '#94a3b8',
-  groups: ['#114d45', '#0f4257', '#3f4714', '#3b2f6b', '#0b3a34', '#0b3244', '#333a0c', '#2e2357'],
+  groups: ['#13636c', '#931a42', '#795015', '#090934', '#1a5793', '#751a93', '#455f11', '#24260d'],
   specs: ['#60a5fa', '#c084fc', '#2dd4bf', '#fb7185', '#a3e635', '#e879f9', '#fbbf24', '#4ade80'],
   warn: '#facc15',
   warnBg: '#3a3214',
   noteBg: '#2e2a1c',
   heatL: 60,
+  heatFill: ['#8f1d1d', '#594410', '#1d3328'],
 };
 
 // ---- WCAG 2 contrast ------------------------------------------------------------------------------

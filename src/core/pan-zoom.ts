@@ -9,6 +9,9 @@ import { EN, type Tr } from './i18n';
 
 /** Smallest fit scale: node labels (12 px) stay at ≥ 9 px on screen. */
 export const MIN_READABLE = 0.75;
+/** A graph a little wider than its pane (its width fits at ≥ this scale) is fitted by its full width, so no
+ * note callout or edge column is cut off at a side; a much wider one is panned at MIN_READABLE. */
+export const WIDTH_FIT_MIN = 0.45;
 export const MAX_FIT = 1.3;
 export const MARGIN = 20;
 
@@ -19,7 +22,8 @@ export function fitScale(cw: number, ch: number, W: number, H: number): number {
   const hh = H + 2 * MARGIN;
   const all = Math.min(MAX_FIT, cw / w, ch / hh);
   if (all >= MIN_READABLE) return all;
-  return Math.max(MIN_READABLE, Math.min(1, cw / w));
+  const byWidth = Math.min(1, cw / w);
+  return byWidth >= WIDTH_FIT_MIN ? byWidth : MIN_READABLE;
 }
 
 /** Mean x of the boxes in the drawing's top row (nodes and closed groups). */
@@ -57,6 +61,8 @@ export class PanZoom {
   link: ScaleLink | null = null;
   /** called after every change of `t` (the canvas renderer and the minimap follow it) */
   readonly listeners: Array<() => void> = [];
+  /** called after the user zoomed or panned (wheel, drag, minimap): compare panes follow it */
+  readonly onUserMove: Array<() => void> = [];
   private resize: ResizeObserver | null = null;
   private lastSize = '';
   private hint: HTMLElement;
@@ -108,6 +114,11 @@ export class PanZoom {
     this.fitted = true;
     this.userMoved = true;
     this.apply();
+    this.userMove();
+  }
+
+  private userMove(): void {
+    for (const f of this.onUserMove) f();
   }
 
   /** The view's size in px. */
@@ -227,6 +238,7 @@ export class PanZoom {
         this.fitted = true;
         this.userMoved = true;
         this.apply();
+        this.userMove();
       },
       { passive: false },
     );
@@ -245,6 +257,7 @@ export class PanZoom {
       this.t.x = drag.tx + dx;
       this.t.y = drag.ty + dy;
       this.apply();
+      this.userMove();
     });
     const end = (): void => {
       drag = null;

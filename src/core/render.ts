@@ -2,10 +2,12 @@
 // A big document (thousands of nodes) is parsed, checked and drawn in separate page tasks, so the page
 // never freezes on it: render() returns at once, `ready` resolves when the first layout is drawn.
 import { counterparts, diffMarks } from './compare';
+import { CompareSync } from './compare-sync';
 import { clear, h } from './dom';
+import { findingsList } from './findings-list';
 import { GraphView } from './graph-view';
 import { prepareHierarchy } from './groups';
-import { named, resolveLocale, type Tr, translator } from './i18n';
+import { resolveLocale, type Tr, translator } from './i18n';
 import { getLayoutClient, type LayoutClient } from './layout-client';
 import { ScaleLink } from './pan-zoom';
 import { injectStyles } from './styles';
@@ -48,6 +50,8 @@ interface Ctx {
   active: number;
   /** run mode: switch to a stage tab */
   showStage?: (i: number) => void;
+  /** compare mode: panes pan, zoom and open groups together */
+  follow?: CompareSync;
 }
 
 function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => void): GraphView {
@@ -63,6 +67,7 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
     overlay: pane.overlay ?? null,
     compare: n > 1,
     onSelect: (id) => sync(i, id),
+    onToggle: (key, open) => void ctx.follow?.toggled(i, key, open),
     onHover: (id) => {
       if (n < 2) return;
       const sets = id ? counterparts(ctx.view.diffs, n, i, id) : null;
@@ -76,30 +81,20 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
   return gv;
 }
 
-function findings(ctx: Ctx, i: number): HTMLElement {
+function findings(ctx: Ctx, i: number, gv: GraphView): HTMLElement {
   const focus = ctx.view.focus?.[i] ? new Set(ctx.view.focus[i]) : null;
   const fs = ctx.view.panes[i].snapshot.findings.filter(
     (f) => !focus || f.nodes.length === 0 || f.nodes.some((n) => focus.has(n)),
   );
-  // always there (maybe empty): compare panes line up their rows, so a banner never pushes one pane down
-  const ul = h(ctx.doc, 'ul', { class: 'pl-findings' });
-  for (const f of fs)
-    ul.appendChild(
-      h(
-        ctx.doc,
-        'li',
-        undefined,
-        `⚠ ${ctx.t('ui.finding_line', { kind: named(ctx.t, 'finding.kind.', f.kind), message: f.message })}${f.nodes.length ? ` (${f.nodes.join(', ')})` : ''}`,
-      ),
-    );
-  return ul;
+  return findingsList(ctx.doc, fs, (id) => void gv.select(id, { reveal: true, notify: true }), ctx.t);
 }
 
 function paneBox(ctx: Ctx, i: number, gv: GraphView, label: boolean): HTMLElement {
   const box = h(ctx.doc, 'div', { class: 'pl-pane', 'data-pane': i });
   if (label) box.appendChild(h(ctx.doc, 'div', { class: 'pl-pane-label' }, ctx.view.panes[i].label));
-  box.appendChild(findings(ctx, i));
+  // the graph first, the findings (one line per rule) below it
   box.appendChild(gv.el);
+  box.appendChild(findings(ctx, i, gv));
   return box;
 }
 
@@ -132,6 +127,7 @@ function orderedTables(view: View): Table[] {
 }
 
 function tableLabel(tr: Tr, t: Table): string {
+  if (t.name === 'orders') return tr('ui.views.tab_orders'); // its title is pl.compare_orders' whole summary
   return TABLE_LABELS.has(t.name) ? tr(`ui.tab.${t.name}`) : (t.title ?? t.name);
 }
 
@@ -180,9 +176,11 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
   const row = h(doc, 'div', { class: 'pl-panes' });
   const count = view.mode === 'graph' ? 1 : n;
   const link = new ScaleLink();
+  if (count > 1) ctx.follow = new CompareSync(ctx.panes, view.diffs);
   for (let i = 0; i < count; i++) {
     const gv = makePane(ctx, i, sync);
     if (count > 1 && gv.panZoom) link.add(gv.panZoom);
+    ctx.follow?.add(i);
     row.appendChild(paneBox(ctx, i, gv, count > 1));
   }
   host.appendChild(row);

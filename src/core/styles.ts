@@ -48,6 +48,9 @@ export function themeVars(t: Theme): string {
     ['warn-bg', t.warnBg],
     ['note-bg', t.noteBg],
     ['heat-l', `${t.heatL}%`],
+    ['heat-0', t.heatFill[0]],
+    ['heat-1', t.heatFill[1]],
+    ['heat-2', t.heatFill[2]],
   ];
   for (const r of ROLES) {
     v.push([`${r}-fill`, t.roles[r].fill], [`${r}-stroke`, t.roles[r].stroke], [`${r}-text`, t.roles[r].text]);
@@ -85,6 +88,10 @@ const DARK_SCOPES = [
 const AUTO_DARK =
   'body:not([data-jp-theme-light]):not(.vscode-light):not(.vscode-high-contrast-light) .pt2e-lens:not([data-pl-theme="light"])';
 
+const HEAT_DARK = DARK_SCOPES.split(',')
+  .map((x) => `${x} .pl-node.pl-heated rect.pl-box`)
+  .join(',');
+
 const roleRules = ROLES.map(
   (r) =>
     `.pt2e-lens .pl-role-${r}>rect.pl-box{fill:var(--pl-${r}-fill);stroke:var(--pl-${r}-stroke)}.pt2e-lens .pl-role-${r}>text.pl-label{fill:var(--pl-${r}-text)}`,
@@ -94,6 +101,9 @@ const CSS = `
 .pt2e-lens{${themeVars(LIGHT)};${HOST};color-scheme:light}
 ${DARK_SCOPES}{${themeVars(DARK)};color-scheme:dark}
 @media (prefers-color-scheme: dark){${AUTO_DARK}{${themeVars(DARK)};color-scheme:dark}}
+.pt2e-lens .pl-node.pl-heated rect.pl-box{fill:var(--pl-hl)}
+${HEAT_DARK}{fill:var(--pl-hd)}
+@media (prefers-color-scheme: dark){${AUTO_DARK} .pl-node.pl-heated rect.pl-box{fill:var(--pl-hd)}}
 .pt2e-lens{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","DejaVu Sans",sans-serif;font-size:13px;color:var(--pl-fg);background:var(--pl-bg);border:1px solid var(--pl-border);border-radius:6px;padding:8px;box-sizing:border-box}
 .pt2e-lens *{box-sizing:border-box}
 .pt2e-lens .pl-title{font-size:15px;font-weight:600;margin:0 0 6px}
@@ -111,7 +121,11 @@ ${DARK_SCOPES}{${themeVars(DARK)};color-scheme:dark}
 .pt2e-lens button.pl-btn{font:inherit;padding:2px 8px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
 .pt2e-lens button.pl-btn:hover{background:var(--pl-btn-hover)}
 .pt2e-lens .pl-status{color:var(--pl-muted);font-size:12px}
+.pt2e-lens .pl-export{color:var(--pl-muted);font-size:12px;white-space:nowrap}
+.pt2e-lens .pl-toolbar{container-type:inline-size}
+@container (max-width:360px){.pt2e-lens .pl-export-label{display:none}}
 .pt2e-lens .pl-results{display:flex;flex-wrap:wrap;gap:4px;padding:0 6px 4px}
+.pt2e-lens .pl-result[aria-current="true"]{border-color:var(--pl-match);font-weight:600}
 .pt2e-lens .pl-result{font:inherit;font-size:12px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-raised);color:var(--pl-fg);cursor:pointer;padding:1px 5px}
 .pt2e-lens .pl-stage{position:relative;min-width:0}
 .pt2e-lens .pl-canvas{position:relative;height:var(--pl-height,520px);overflow:hidden;background:var(--pl-canvas);cursor:grab}
@@ -131,15 +145,24 @@ ${DARK_SCOPES}{${themeVars(DARK)};color-scheme:dark}
 .pt2e-lens .pl-legend-toggle:hover{background:var(--pl-btn-hover)}
 .pt2e-lens .pl-swatch{display:inline-block;width:11px;height:11px;border:2px solid;border-radius:2px;margin-right:3px;vertical-align:-1px}
 .pt2e-lens .pl-line{display:inline-block;width:18px;height:0;border-top:3px solid;margin-right:4px;vertical-align:3px}
-.pt2e-lens .pl-findings{margin:0;padding:0 4px;list-style:none}
-.pt2e-lens .pl-findings li{background:var(--pl-warn-bg);border-left:3px solid var(--pl-warn);padding:3px 8px;margin:2px 0}
-.pt2e-lens .pl-drawer{position:absolute;top:0;right:0;bottom:0;width:min(340px,70%);overflow:auto;background:var(--pl-bg);color:var(--pl-fg);border-left:1px solid var(--pl-border);box-shadow:-4px 0 10px rgba(0,0,0,.18);padding:6px 8px;font-size:12px;z-index:2}
+.pt2e-lens .pl-findings{margin:0;padding:0 4px;min-width:0}
+.pt2e-lens .pl-fgroup{background:var(--pl-warn-bg);border-left:3px solid var(--pl-warn);margin:2px 0;min-width:0}
+.pt2e-lens .pl-fgroup>summary{display:flex;gap:8px;padding:2px 8px;cursor:pointer;white-space:nowrap}
+.pt2e-lens .pl-fline{overflow:hidden;text-overflow:ellipsis;min-width:0}
+.pt2e-lens .pl-fhint{color:var(--pl-muted);flex:none}
+.pt2e-lens .pl-fentries{margin:0;padding:2px 8px 4px 22px;max-height:14em;overflow:auto}
+.pt2e-lens .pl-fentries li{margin:1px 0;overflow-wrap:anywhere}
+.pt2e-lens .pl-flink{font:inherit;font-size:12px;border:none;background:none;color:var(--pl-fg);text-decoration:underline;cursor:pointer;padding:0}
+.pt2e-lens .pl-drawer{position:absolute;top:0;right:0;bottom:0;width:min(340px,33.3%);overflow:auto;background:var(--pl-bg);color:var(--pl-fg);border-left:1px solid var(--pl-border);box-shadow:-4px 0 10px rgba(0,0,0,.18);padding:6px 8px;font-size:12px;z-index:2}
 .pt2e-lens .pl-drawer[hidden]{display:none}
 .pt2e-lens .pl-drawer-close{float:right;margin-left:6px}
-.pt2e-lens .pl-details h4{margin:2px 0 4px;font-size:13px;overflow-wrap:anywhere}
-.pt2e-lens .pl-details dl{display:grid;grid-template-columns:max-content 1fr;gap:1px 10px;margin:0 0 4px}
-.pt2e-lens .pl-details dt{color:var(--pl-muted)}
-.pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;overflow-wrap:anywhere}
+.pt2e-lens .pl-details h4{margin:2px 0 4px;font-size:13px;overflow-wrap:break-word}
+.pt2e-lens .pl-details dl{display:grid;grid-template-columns:fit-content(40%) minmax(0,1fr);gap:1px 10px;margin:0 0 4px}
+.pt2e-lens .pl-details dt{color:var(--pl-muted);word-break:keep-all}
+.pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;overflow-wrap:break-word}
+.pt2e-lens .pl-why{margin:0 0 4px;padding-left:16px}
+.pt2e-lens .pl-stage{container-type:inline-size}
+@container (max-width:720px){.pt2e-lens .pl-drawer{position:static;width:auto;max-height:240px;border-left:none;border-top:1px solid var(--pl-border);box-shadow:none}.pt2e-lens .pl-details dl{grid-template-columns:minmax(0,1fr)}.pt2e-lens .pl-details dd{padding-left:8px}}
 .pt2e-lens .pl-table-wrap{margin:4px 0 10px}
 .pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid var(--pl-border)}
 .pt2e-lens table.pl-table{border-collapse:collapse;font-size:12px;width:100%}
@@ -177,7 +200,7 @@ ${roleRules}
 .pt2e-lens .pl-edge.pl-agg.pl-int{stroke:var(--pl-int);stroke-width:2.6}
 .pt2e-lens .pl-shared{fill:none;stroke-dasharray:4 3;stroke-width:1.5}
 .pt2e-lens .pl-stub{cursor:pointer}
-.pt2e-lens .pl-heat-scale{display:inline-block;width:60px;height:9px;border-radius:2px;vertical-align:-1px}
+.pt2e-lens .pl-heat-scale{display:inline-block;width:60px;height:9px;border-radius:2px;vertical-align:-1px;border:1px solid var(--pl-border)}
 .pt2e-lens .pl-stub-label{font-size:10px;fill:var(--pl-muted);font-style:italic}
 .pt2e-lens .pl-edge-label{font-size:10px;fill:var(--pl-int);font-weight:700}
 .pt2e-lens .pl-callout rect{fill:var(--pl-note-bg);stroke:var(--pl-warn);stroke-width:1}

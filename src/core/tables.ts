@@ -1,5 +1,6 @@
 // Sortable, filterable plain HTML tables from View.tables[].
 import { clear, h } from './dom';
+import { fmtValue } from './heat';
 import { EN, named, type Tr } from './i18n';
 import type { Cell, Table } from './types';
 
@@ -69,6 +70,8 @@ export function renderTable(
   const nodeCol = onNode ? t.columns.indexOf('node') : -1;
   const order = columnOrder(t);
   const deltaCol = t.columns.indexOf('delta');
+  // decibels (SQNR) read to two decimals, as the heat legend shows them; the full value in the tooltip
+  const dbCols = new Set(t.columns.flatMap((c, i) => (/_db$/.test(c) ? [i] : [])));
   const wrap = h(doc, 'div', { class: 'pl-table-wrap', 'data-table': t.name });
   // the view's own title is not repeated over its table
   if (t.title && t.title !== o.skipTitle) wrap.appendChild(h(doc, 'div', { class: 'pl-title' }, t.title));
@@ -128,7 +131,9 @@ export function renderTable(
         if (i === deltaCol && typeof v === 'number') {
           const cls = v > 0 ? 'pl-num pl-pos' : v < 0 ? 'pl-num pl-neg' : 'pl-num';
           tr.appendChild(h(doc, 'td', { class: cls }, signed(v)));
-        } else tr.appendChild(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined, cellText(v)));
+        } else if (dbCols.has(i) && typeof v === 'number')
+          tr.appendChild(h(doc, 'td', { class: 'pl-num', title: String(v) }, fmtValue(v)));
+        else tr.appendChild(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined, cellText(v)));
       }
       tbody.appendChild(tr);
     }

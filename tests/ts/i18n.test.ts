@@ -50,7 +50,9 @@ describe('the view in its locale', () => {
     const main = [...el.querySelectorAll('.pl-main-tabs .pl-tab')].map((t) => t.textContent);
     expect(main).toEqual(['圖', '標註', 'Observer', 'Q/DQ', 'Decomposition', 'op 差異']);
     const btns = [...el.querySelectorAll('.pl-toolbar .pl-btn')].map((b) => b.textContent);
-    expect(btns).toEqual([zh['ui.fit'], zh['ui.collapse_all'], zh['ui.expand_all']]);
+    // PNG / SVG are format names; the export group's label speaks Chinese
+    expect(btns).toEqual([zh['ui.fit'], zh['ui.collapse_all'], zh['ui.expand_all'], 'PNG', 'SVG']);
+    expect(el.querySelector('.pl-export-label')!.textContent).toBe(`${zh['ui.views.export']}:`);
     expect(el.querySelector('input[type="search"]')!.getAttribute('placeholder')).toBe(zh['ui.search']);
     expect(el.querySelector('.pl-toolbar .pl-status')!.textContent).toMatch(
       /個節點 · 顯示 \d+ 個節點、\d+ 個收合的群組$/,

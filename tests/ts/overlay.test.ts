@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { heatFill } from '../../src/core/heat';
+import { LIGHT } from '../../src/core/palette';
 import { fixture, mount } from './helpers';
 
 const hue = (c: string) => Number(/hsl\((\d+)/.exec(c)![1]);
@@ -18,8 +20,14 @@ describe('per-node overlay (panes[].overlay)', () => {
     expect(hue(colour('add'))).toBeGreaterThan(0);
     expect(hue(colour('add'))).toBeLessThan(120);
     el.querySelector('[data-id="linear"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-    expect(el.querySelector('.pl-details')!.textContent).toContain('SQNR12.4 dB');
-    expect(el.querySelector('.pl-heat-legend')!.textContent).toContain('SQNR (dB): 12.4');
+    // two decimals, as the accuracy table shows SQNR
+    expect(el.querySelector('.pl-details')!.textContent).toContain('SQNR12.40 dB');
+    expect(el.querySelector('.pl-heat-legend')!.textContent).toContain('SQNR (dB): 12.40');
+    // the value is the node's fill too: the worst on the scale's first stop, nodes without a value unfilled
+    const fillOf = (id: string) =>
+      (el.querySelector(`.pl-node[data-id="${id}"]`) as SVGElement).style.getPropertyValue('--pl-hl');
+    expect(fillOf('linear')).toBe(heatFill(LIGHT.heatFill, 0));
+    expect(el.querySelectorAll('.pl-node.pl-heated').length).toBe(el.querySelectorAll('.pl-heat').length);
     expect(el.querySelector('.pl-heat-legend')!.textContent).toContain('higher is better');
   });
 

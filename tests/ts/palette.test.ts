@@ -1,7 +1,9 @@
 // WCAG contrast over the whole palette, in both themes: text ≥ 4.5:1, marks ≥ 3:1 against what they sit on.
 import { describe, expect, it } from 'vitest';
-import { contrast, DARK, heatHue, hslRgb, LIGHT, type Theme } from '../../src/core/palette';
+import { heatFill } from '../../src/core/heat';
+import { contrast, DARK, heatHue, hexRgb, hslRgb, LIGHT, type Theme } from '../../src/core/palette';
 import { ROLES } from '../../src/core/types';
+import { deltaE2000, deltaE2000Lab } from './ciede2000';
 
 // canvases the graph is drawn on: ours, and the hosts' own backgrounds (JupyterLab, VS Code default themes)
 const CANVASES = {
@@ -88,4 +90,88 @@ describe('palette contrast (WCAG 2)', () => {
     }
     for (const r of ROLES) expect(DARK.roles[r].fill).not.toBe(LIGHT.roles[r].fill);
   });
+});
+
+describe('marks tell apart (CIEDE2000), not only contrast', () => {
+  // a frame or stroke a reader must tell from every other: node role strokes, the state frames, int8 edges, the
+  // fp32 warning; and the sharing-group fills among themselves and against the q / dq / output fills
+  const MARK_DE = 10;
+  const FILL_DE = 12;
+  const pairs = (xs: Array<[string, string]>, min: number): string[] => {
+    const bad: string[] = [];
+    for (let i = 0; i < xs.length; i++)
+      for (let j = i + 1; j < xs.length; j++) {
+        const d = deltaE2000(hexRgb(xs[i][1]), hexRgb(xs[j][1]));
+        if (d < min) bad.push(`${xs[i][0]} ~ ${xs[j][0]}: ΔE ${d.toFixed(1)} < ${min}`);
+      }
+    return bad;
+  };
+  it('CIEDE2000 matches published values', () => {
+    // Sharma, Wu & Dalal (2005), test data pairs 1, 7, 17 and 34
+    expect(deltaE2000Lab([50, 2.6772, -79.7751], [50, 0, -82.7485])).toBeCloseTo(2.0425, 4);
+    expect(deltaE2000Lab([50, 0, 0], [50, -1, 2])).toBeCloseTo(2.3669, 4);
+    expect(deltaE2000Lab([50, 2.5, 0], [73, 25, -18])).toBeCloseTo(27.1492, 4);
+    expect(deltaE2000Lab([2.0776, 0.0795, -1.135], [0.9033, -0.0636, -0.5514])).toBeCloseTo(0.9082, 4);
+    expect(deltaE2000([0, 0, 0], [255, 255, 255])).toBeCloseTo(100, 1);
+  });
+  for (const [name, t] of [
+    ['light', LIGHT],
+    ['dark', DARK],
+  ] as const) {
+    it(`${name}: every mark ≥ ΔE ${MARK_DE} from every other, group fills ≥ ΔE ${FILL_DE}`, () => {
+      const marks: Array<[string, string]> = [
+        ...ROLES.map((r) => [`${r} stroke`, t.roles[r].stroke] as [string, string]),
+        ['added', t.added],
+        ['removed', t.removed],
+        ['match', t.match],
+        ['selected', t.selected],
+        ['warn', t.warn],
+        ['int', t.int],
+      ];
+      expect(pairs(marks, MARK_DE)).toEqual([]);
+      const fills: Array<[string, string]> = t.groups.map((g, i) => [`group ${i}`, g]);
+      expect(pairs(fills, FILL_DE)).toEqual([]);
+      for (const r of ['quantize', 'dequantize', 'output'] as const)
+        expect(pairs([[`${r} fill`, t.roles[r].fill], ...fills], FILL_DE).filter((x) => x.startsWith(r))).toEqual([]);
+      expect(
+        pairs(
+          t.specs.map((c, i) => [`spec ${i}`, c]),
+          7,
+        ),
+      ).toEqual([]);
+    });
+    it(`${name}: "added by this stage" is a green frame (the course's 綠框), unlike the output role`, () => {
+      const [r, g, b] = hexRgb(t.added);
+      expect(g).toBeGreaterThan(r);
+      expect(g).toBeGreaterThan(b);
+      expect(deltaE2000(hexRgb(t.added), hexRgb(t.roles.output.stroke))).toBeGreaterThan(25);
+    });
+  }
+});
+
+describe('heat fill (overlay values as node fill)', () => {
+  for (const [name, t] of [
+    ['light', LIGHT],
+    ['dark', DARK],
+  ] as const) {
+    it(`${name}: labels stay readable on every step, the worst is far from the best tenth`, () => {
+      const bad: string[] = [];
+      for (let i = 0; i <= 20; i++) {
+        const c = heatFill(t.heatFill, i / 20);
+        for (const r of ROLES)
+          if (contrast(t.roles[r].text, c) < 4.5)
+            bad.push(`${r} label on heat ${i / 20}: ${contrast(t.roles[r].text, c)}`);
+        if (contrast(t.sub, c) < 4.5) bad.push(`sub text on heat ${i / 20}`);
+      }
+      expect(bad).toEqual([]);
+      // e.g. SQNR 10..40 dB: the worst node against 36–40 dB (the best ~13 %) is a different colour, not a shade
+      const worst = hexRgb(heatFill(t.heatFill, 0));
+      for (const g of [0.87, 0.93, 1]) expect(deltaE2000(worst, hexRgb(heatFill(t.heatFill, g)))).toBeGreaterThan(25);
+      // perceptual: equal steps in goodness are roughly equal steps in ΔE (no flat stretch, no jump)
+      const steps = Array.from({ length: 10 }, (_, i) =>
+        deltaE2000(hexRgb(heatFill(t.heatFill, i / 10)), hexRgb(heatFill(t.heatFill, (i + 1) / 10))),
+      );
+      expect(Math.max(...steps) / Math.min(...steps)).toBeLessThan(3);
+    });
+  }
 });

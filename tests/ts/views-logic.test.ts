@@ -5,7 +5,7 @@ import { noteBox, textWidth, wrapText } from '../../src/core/callout';
 import { Facts } from '../../src/core/facts';
 import { ancestors, buildHierarchy } from '../../src/core/groups';
 import { makeHeat } from '../../src/core/heat';
-import { fitScale, MIN_READABLE } from '../../src/core/pan-zoom';
+import { fitScale, MIN_READABLE, WIDTH_FIT_MIN } from '../../src/core/pan-zoom';
 import { columnOrder, signed } from '../../src/core/tables';
 import { fixture } from './helpers';
 
@@ -66,6 +66,14 @@ describe('fit scale', () => {
     // the 250 px side panel with a wide graph: pan, do not shrink the text to 5 px
     expect(fitScale(250, 520, 2000, 3000)).toBe(MIN_READABLE);
     expect(12 * MIN_READABLE).toBeGreaterThanOrEqual(9);
+  });
+
+  it('a graph a little wider than its pane (note callouts at its right) is fitted by its full width', () => {
+    // a compare pane of 440 px, a graph of 700 px whose whole does not fit readably: all of its width shows
+    const k = fitScale(440, 520, 700, 2000);
+    expect(k).toBeCloseTo(440 / 740);
+    expect(k).toBeGreaterThanOrEqual(WIDTH_FIT_MIN);
+    expect(k).toBeLessThan(MIN_READABLE);
   });
 });
 

@@ -11,6 +11,7 @@ from torch.fx import Node
 
 from .._targets import full_name, qdq_kind, short_name
 from .._torchao import is_observer_module
+from .dim_names import dim_text
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _LIBRARY_PATHS = ("/torch/", "/torchao/", "/site-packages/", "/dist-packages/", "<frozen")
@@ -63,7 +64,7 @@ def _shape_dtype(val: Any, shapes: dict | None = None) -> tuple[list | None, str
     try:
         shape = shapes[size]  # type: ignore[index]
     except (KeyError, TypeError):  # not seen yet, no memo, or a symbolic size that does not hash
-        shape = [d if type(d) is int else str(d) for d in size]
+        shape = [d if type(d) is int else dim_text(d) for d in size]
         if shapes is not None and all(type(d) is int for d in size):
             shapes[size] = shape
     return shape, _DTYPES.get(dtype) or str(dtype).removeprefix("torch.")

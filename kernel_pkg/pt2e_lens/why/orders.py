@@ -32,9 +32,11 @@ MAX_PERMUTED = 4
 class OrderComparison(Table):
     """The differences between orders; `summary` says in one sentence whether and how order matters."""
 
-    def __init__(self, rows: list, summary: str, orders: list[str]):
+    def __init__(self, rows: list, summary: str, orders: list[str], outcomes: list | None = None):
         super().__init__("orders", ["order", "change", "at", "detail"], rows, title=summary)
         self.summary, self.orders = summary, orders
+        # the prepared private copies, for the compare view that marks the moved observers (why/orders_marks.py)
+        self.outcomes = outcomes or []
 
 
 class _Outcome:
@@ -42,14 +44,18 @@ class _Outcome:
         self, names: list[str], gm: torch.fx.GraphModule, recorder: RecordingQuantizer | None, error: str | None
     ):
         self.names, self.error = names, error
+        self.gm = gm
         self.label = " → ".join(names)
         self.blame = recorder.blame if recorder else {}
         self.skipped = recorder.skipped_by if recorder else {}
         self.observed: set[Key] = set()
+        #: {key: observer module name} of this order's prepared graph
+        self.observer_of: dict[Key, str] = {}
         self.users = _float_users(gm)
         self.ops = {n.name: short_name(n.target) for n in gm.graph.nodes}
         if recorder is not None and error is None:
-            self.observed = set(serves_from_callback(recorder.edge_or_node_to_obs, gm))
+            self.observer_of = serves_from_callback(recorder.edge_or_node_to_obs, gm)
+            self.observed = set(self.observer_of)
 
 
 def _float_users(gm: torch.fx.GraphModule) -> dict[str, list[str]]:
@@ -177,4 +183,4 @@ def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_input
         summary = i18n.t("orders.matters", list=i18n.t("orders.sep").join(unique))
     else:
         summary = i18n.t("orders.no_matter", n=len(outcomes))
-    return OrderComparison(rows, summary, [o.label for o in outcomes])
+    return OrderComparison(rows, summary, [o.label for o in outcomes], outcomes)

@@ -1,0 +1,271 @@
+// Issue 15's reading points in chromium, static report, light and dark, normal width and the side panel's 250 px:
+// findings one line per rule below the graph (an entry centres and selects its node), compare panes that pan and
+// open groups together and whose Fit keeps every callout inside, the drawer at most a third of a pane (docked below
+// the canvas when narrow) with zh-TW labels on one line, search stepping. Screenshots: artifacts/reading-*.png.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { launch } from './browser.mjs';
+import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function open(url, { width = 1300, height = 900, colorScheme = 'light' } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, colorScheme });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('.pt2e-lens')].every((r) => r.getAttribute('data-state') === 'ready'),
+    null,
+    { timeout: 60000 },
+  );
+  await page.waitForTimeout(200);
+  return { page, errors };
+}
+
+const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `reading-${name}.png`), fullPage: true });
+const rect = (page, sel) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
+
+/** conv_prepared with one fp32-island finding per node, as hundreds arrive on a big model */
+function manyFindings(locale) {
+  const view = fixture('conv_prepared.json');
+  if (locale) view.locale = locale;
+  const snap = view.panes[0].snapshot;
+  for (const n of snap.nodes)
+    snap.findings.push({ kind: 'fp32-island', message: `${n.id} stays fp32 between quantized ops`, nodes: [n.id] });
+  return view;
+}
+
+describe('findings: the graph first, one line per rule', () => {
+  for (const [scheme, width] of [
+    ['light', 1300],
+    ['dark', 1300],
+    ['light', 250],
+    ['dark', 250],
+  ]) {
+    it(`${scheme} at ${width} px`, async () => {
+      const view = manyFindings();
+      const { page, errors } = await open(writePage(`reading-findings-${scheme}-${width}.html`, [view]), {
+        width,
+        colorScheme: scheme,
+      });
+      const canvas = await rect(page, '.pl-canvas');
+      const lines = await page.$$eval('.pl-findings > details', (ds) =>
+        ds.map((d) => ({ top: d.getBoundingClientRect().top, h: d.getBoundingClientRect().height })),
+      );
+      assert.equal(lines.length, 2, 'one line per rule');
+      for (const l of lines) {
+        assert.ok(l.top >= canvas.bottom, 'findings sit below the graph');
+        assert.ok(l.h < 30, `a closed rule is one line (${l.h} px)`);
+      }
+      // the whole output stays short: graph + toolbar + legend + two lines
+      const total = await rect(page, '.pt2e-lens');
+      assert.ok(total.height < canvas.height + 260, `output ${total.height} px for a ${canvas.height} px canvas`);
+      await shot(page, `findings-${scheme}-${width}`);
+      // open the islands; an entry's link centres and selects its node
+      await page.click('.pl-findings details[data-kind="fp32-island"] summary');
+      const target = view.panes[0].snapshot.nodes.at(-2).id;
+      await page.click(`.pl-flink >> text="${target}"`);
+      await page.waitForTimeout(300);
+      const sel = await page.$(`.pl-node.pl-selected[data-id="${target}"]`);
+      assert.ok(sel, 'the node is selected');
+      const b = await sel.boundingBox();
+      const c = await rect(page, '.pl-canvas');
+      assert.ok(b.x >= c.left - 1 && b.x + b.width <= c.right + 1, 'the selected node is in view');
+      await shot(page, `findings-open-${scheme}-${width}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+});
+
+/** real_compare (residual, X86Inductor, prepared vs converted) with notes at the right of the graph */
+function notedCompare() {
+  const view = fixture('real_compare.json');
+  view.notes = [
+    {
+      add: 'residual 的 add：兩個輸入共用同一組 observer',
+      activation_post_process_0: 'x 的 observer',
+      relu_1: 'the last relu, observed before the output',
+    },
+    { add: 'add after convert' },
+  ];
+  return view;
+}
+
+describe('compare panes: Fit keeps the callouts, panes move together', () => {
+  for (const scheme of ['light', 'dark']) {
+    it(scheme, async () => {
+      const view = notedCompare();
+      // a notebook's usual width: two panes of ~570 px each
+      const { page, errors } = await open(writePage(`reading-compare-${scheme}.html`, [view]), {
+        width: 1200,
+        colorScheme: scheme,
+      });
+      await shot(page, `compare-fit-${scheme}`);
+      const panes = await page.$$('.pl-pane');
+      assert.equal(panes.length, 2);
+      for (const [i, p] of panes.entries()) {
+        const c = await (await p.$('.pl-canvas')).boundingBox();
+        for (const el of await p.$$('.pl-callout rect, .pl-node rect.pl-box')) {
+          const b = await el.boundingBox();
+          assert.ok(
+            b.x >= c.x - 1 && b.x + b.width <= c.x + c.width + 1,
+            `pane ${i}: a box at x ${b.x}…${b.x + b.width} outside ${c.x}…${c.x + c.width} after Fit`,
+          );
+        }
+      }
+      // drag pane 0: the counterpart of the node nearest its centre keeps its screen offset in pane 1
+      const at = async (i, id) => (await panes[i].$(`.pl-node[data-id="${id}"] rect.pl-box`)).boundingBox();
+      const c0 = await (await panes[0].$('.pl-canvas')).boundingBox();
+      await page.mouse.move(c0.x + 30, c0.y + c0.height - 30);
+      await page.mouse.down();
+      await page.mouse.move(c0.x + 60, c0.y + c0.height - 140, { steps: 6 });
+      await page.mouse.up();
+      await page.waitForTimeout(100);
+      const a0 = await at(0, 'conv2d_1');
+      const a1 = await at(1, 'conv2d_1');
+      const c1 = await (await panes[1].$('.pl-canvas')).boundingBox();
+      // same scale, same place relative to its canvas, within a node's height (the anchor is the centre node)
+      assert.ok(Math.abs(a0.height - a1.height) < 0.5, 'same scale');
+      assert.ok(Math.abs(a0.y - c0.y - (a1.y - c1.y)) < a0.height * 1.5, `pane 1 followed the pan (${a0.y} / ${a1.y})`);
+      await shot(page, `compare-panned-${scheme}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+});
+
+describe('the details drawer', () => {
+  for (const [scheme, width] of [
+    ['light', 1300],
+    ['dark', 1300],
+    ['light', 250],
+    ['dark', 250],
+  ]) {
+    it(`zh-TW, ${scheme} at ${width} px: at most a third of the pane, labels on one line`, async () => {
+      const view = fixture('conv_prepared.json');
+      view.locale = 'zh-TW';
+      const obs = view.panes[0].snapshot.nodes.find((n) => n.role === 'observer');
+      obs.why = ['這個 observer 量測 conv2d 的輸出', '與 add 的輸入共用同一個群組'];
+      const { page, errors } = await open(writePage(`reading-drawer-${scheme}-${width}.html`, [view]), {
+        width,
+        colorScheme: scheme,
+      });
+      await page.click(`.pl-node[data-id="${obs.id}"]`);
+      await page.waitForTimeout(300);
+      const c = await rect(page, '.pl-canvas');
+      const d = await rect(page, '.pl-drawer');
+      if (width > 720) {
+        assert.ok(d.width <= c.width / 3 + 1, `drawer ${d.width} px of a ${c.width} px canvas`);
+      } else {
+        assert.ok(d.top >= c.bottom - 1, 'docked below the canvas in a narrow pane');
+      }
+      const dts = await page.$$eval('.pl-details dt', (xs) =>
+        xs.map((x) => ({
+          t: x.textContent,
+          h: x.getBoundingClientRect().height,
+          lh: parseFloat(getComputedStyle(x).lineHeight) || 16,
+        })),
+      );
+      for (const x of dts) assert.ok(x.h < x.lh * 2.2, `label "${x.t}" wraps (${x.h} px)`);
+      const why = await page.$$eval('.pl-why li', (xs) => xs.map((x) => x.textContent));
+      assert.deepEqual(why, obs.why);
+      await shot(page, `drawer-${scheme}-${width}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+});
+
+describe('search', () => {
+  it('role:observer, Enter steps through the hits and centres each', async () => {
+    const { page, errors } = await open(writePage('reading-search.html', [fixture('conv_prepared.json')]), {
+      width: 900,
+    });
+    await page.fill('.pl-toolbar input', 'role:observer');
+    const seen = [];
+    for (let i = 0; i < 3; i++) {
+      await page.press('.pl-toolbar input', 'Enter');
+      await page.waitForTimeout(250);
+      const id = await page.$eval('.pl-node.pl-selected', (e) => e.getAttribute('data-id'));
+      assert.equal(await page.$eval(`.pl-node[data-id="${id}"]`, (e) => e.getAttribute('data-role')), 'observer');
+      const b = await (await page.$('.pl-node.pl-selected rect.pl-box')).boundingBox();
+      const c = await rect(page, '.pl-canvas');
+      const d = await rect(page, '.pl-drawer');
+      const cx = (c.left + Math.min(c.right, d.left)) / 2;
+      assert.ok(Math.abs(b.x + b.width / 2 - cx) < 40, `hit ${id} centred left of the drawer`);
+      seen.push(id);
+    }
+    assert.equal(new Set(seen).size, 3);
+    await shot(page, 'search');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('export and the report page', () => {
+  it('the toolbar saves the current view as SVG and PNG', async () => {
+    const { page, errors } = await open(writePage('reading-export.html', [fixture('conv_prepared.json')]), {
+      width: 900,
+    });
+    const saved = async (kind) => {
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${kind}"]`)]);
+      const path = await dl.path();
+      return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+    };
+    const svg = await saved('svg');
+    assert.equal(svg.name, 'pt2e-lens.svg');
+    const text = svg.bytes.toString('utf8');
+    assert.ok(text.startsWith('<svg'), text.slice(0, 40));
+    for (const id of ['conv2d', 'activation_post_process_0', 'linear']) assert.ok(text.includes(id), id);
+    assert.ok(!text.includes('var(--pl-'), 'styles inlined');
+    const png = await saved('png');
+    assert.equal(png.name, 'pt2e-lens.png');
+    assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+    assert.ok(png.bytes.length > 5000, `a drawn picture (${png.bytes.length} B)`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('a written report turns dark with its viewer', async () => {
+    const python = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
+    const out = join(ARTIFACTS, 'reading-report.html');
+    const code = [
+      'import json, sys',
+      'from pt2e_lens.report import write_html',
+      "write_html(json.load(open(sys.argv[1])), sys.argv[2], title='report')",
+    ].join('\n');
+    execFileSync(python, ['-c', code, join(ROOT, 'tests/ts/fixtures/conv_converted.json'), out]);
+    for (const scheme of ['dark', 'light']) {
+      const { page, errors } = await open(pathToFileURL(out).href, { width: 1000, colorScheme: scheme });
+      const bg = await page.evaluate(() => {
+        const lum = (c) => {
+          const [r, g, b] = c.match(/[\d.]+/g).map(Number);
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        // the page's own text (its canvas follows the page's color-scheme; the body has no background of its own)
+        return {
+          text: lum(getComputedStyle(document.querySelector('h1')).color),
+          viewer: lum(getComputedStyle(document.querySelector('.pt2e-lens')).backgroundColor),
+        };
+      });
+      if (scheme === 'dark') assert.ok(bg.viewer < 60 && bg.text > 180, JSON.stringify(bg));
+      else assert.ok(bg.viewer > 200 && bg.text < 80, JSON.stringify(bg));
+      await shot(page, `report-${scheme}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+});
