@@ -8,22 +8,11 @@ import shlex
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from .. import analyses, display, report
+from .. import analyses, display, i18n, report
 from ..capture import Run
 from ..errors import Pt2eLensError
 from .names import lookup, suggest
 from .tracker import Tracker
-
-HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run[stage] for one stage of a pl.Run)
-  %pt2e show X [--focus op,op] [--module M] [--hops N] [--title T]   the graph (annotations, observers, q/dq)
-  %pt2e compare X Y [Z…] [--focus op,op] [--module M] [--hops N]     graphs side by side, nodes aligned
-        (--module stem: only nodes inside submodule stem; with --focus, those ops inside it)
-  %pt2e diff X Y                                        op counts of X and Y
-  %pt2e annotations X · observers X · qdq X             one table (a Run: its annotated / calibrated / converted stage)
-  %pt2e decomp X [--table empty|core]                   what run_decompositions turns each op into
-  %pt2e watch [X | --auto]                              pin the panel's current model (--auto: follow the newest)
-  %pt2e report X --html PATH                            write a self-contained HTML report
-  %pt2e help"""
 
 # the stage of a Run each table (and decomp) reads when the user names the Run itself
 _RUN_STAGES = {
@@ -36,7 +25,7 @@ _RUN_STAGES = {
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise UsageError(f"%pt2e {self.prog}: {message} (see %pt2e help)")
+        raise UsageError(i18n.t("course.magic.usage", prog=self.prog, message=message))
 
 
 def _parser(name: str, nargs="?") -> _Parser:
@@ -87,12 +76,12 @@ class Pt2eMagics(Magics):
         try:
             words = shlex.split(line)
         except ValueError as e:
-            raise UsageError(f"%pt2e: {e} (check the quotes)") from None
+            raise UsageError(i18n.t("course.magic.quotes", error=e)) from None
         if not words:
             words = ["help"]
         command, rest = words[0], words[1:]
         if command not in PARSERS:
-            raise UsageError(f"%pt2e: unknown command {command!r}{suggest(command, PARSERS)} (see %pt2e help)")
+            raise UsageError(i18n.t("course.magic.unknown", command=repr(command), hint=suggest(command, PARSERS)))
         args = PARSERS[command].parse_args(rest)
         try:
             return getattr(self, f"_{command}")(args)
@@ -108,14 +97,14 @@ class Pt2eMagics(Magics):
         return obj
 
     def _help(self, args):
-        print(HELP)
+        print(i18n.t("course.magic.help"))
 
     def _show(self, args):
         return display.show(self._get(args.x), focus=_focus(args), hops=args.hops, title=args.title)
 
     def _compare(self, args):
         if len(args.x) < 2:
-            raise UsageError("%pt2e compare: give two or more models, e.g. %pt2e compare ep prepared")
+            raise UsageError(i18n.t("course.magic.compare_two"))
         objs = [self._get(x) for x in args.x]
         return display.compare(list(zip(objs, args.x)), focus=_focus(args), hops=args.hops, title=args.title)
 
@@ -142,20 +131,18 @@ class Pt2eMagics(Magics):
             self.tracker.scan()  # a model made earlier in this very cell
             if args.x not in self.tracker.entries:
                 lookup(self.shell.user_ns, args.x, prefer=self.tracker.entries)  # raises "no variable"
-                raise UsageError(
-                    f"%pt2e watch: {args.x} is a {type(self.shell.user_ns[args.x]).__name__}, "
-                    f"not a pl.Run, ExportedProgram or GraphModule"
-                )
+                kind = type(self.shell.user_ns[args.x]).__name__
+                raise UsageError(i18n.t("course.magic.watch_kind", name=args.x, kind=kind))
             self.tracker.pin(args.x)
         current, pinned = self.tracker.current, self.tracker.pinned
-        print(
-            f"pt2e-lens: current model {current or '(none)'}"
-            + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)")
-        )
+        how = i18n.t("course.magic.pinned" if pinned else "course.magic.newest")
+        print(i18n.t("course.magic.current", name=current or i18n.t("course.magic.none"), how=how))
 
     def _report(self, args):
         try:
-            path = report.write_html(self._get(args.x), args.html, title=f"pt2e-lens report: {args.x}")
+            path = report.write_html(
+                self._get(args.x), args.html, title=i18n.t("course.magic.report_title", name=args.x)
+            )
         except OSError as e:
-            raise UsageError(f"%pt2e report: cannot write {args.html}: {e.strerror or e}") from None
-        print(f"pt2e-lens: wrote {path}")
+            raise UsageError(i18n.t("course.magic.cannot_write", path=args.html, reason=e.strerror or e)) from None
+        print(i18n.t("course.magic.wrote", path=path))
