@@ -1,7 +1,8 @@
 // Zoom, pan, fit and centring of one pane's view (the SVG viewport's transform, or what a canvas draws at). Fit never shrinks text below a readable size
 // (past that the graph is panned, not shrunk); the view re-fits when its container changes size until the
 // user moves it; the wheel zooms only with Ctrl/⌘ or after a click into the graph (as map widgets do),
-// otherwise it scrolls the page. Panes of one compare view share their scale (ScaleLink).
+// otherwise it scrolls the page. Panes of one compare view share their scale (ScaleLink), and stack one per row
+// when side by side they would cut their drawings at the edges but stacked they would not.
 
 import { h } from './dom';
 import type { Placement } from './hier-layout';
@@ -37,10 +38,20 @@ export class ScaleLink {
     this.members.push(p);
     p.link = this;
   }
+  /** Called once when side by side a pane would crop its drawing but one pane per row would not (the compare
+   * then stacks its panes; their resize re-fits them). Returns the width one pane would get when stacked. */
+  stack: (() => void) | null = null;
+  stackedWidth: () => number = () => 0;
   fitAll(): void {
     const ready = this.members.filter((m) => m.measurable());
     if (!ready.length) return;
     const k = Math.min(...ready.map((m) => m.bestScale()));
+    const full = this.stackedWidth();
+    if (this.stack && ready.some((m) => m.crops(k)) && ready.every((m) => m.fitsWidth(full))) {
+      const stack = this.stack;
+      this.stack = null; // once: stacked panes never go back side by side
+      stack();
+    }
     for (const m of ready) m.fitAt(k);
   }
 }
@@ -131,6 +142,18 @@ export class PanZoom {
     if (!P) return 1;
     const [cw, ch] = this.size();
     return fitScale(cw, ch, P.width, P.height);
+  }
+
+  /** whether the drawing, shown at scale k, is wider than the pane (its groups would be cut at the edges) */
+  crops(k: number): boolean {
+    const P = this.placement();
+    return P !== null && (P.width + 2 * MARGIN) * k > this.size()[0] + 0.5;
+  }
+
+  /** whether the whole drawing's width fits `width` px at a readable scale */
+  fitsWidth(width: number): boolean {
+    const P = this.placement();
+    return P !== null && (P.width + 2 * MARGIN) * MIN_READABLE <= width;
   }
 
   /** Fit (the linked panes together when linked). */
