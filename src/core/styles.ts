@@ -145,7 +145,7 @@ ${DARK_SCOPES}{${themeVars(DARK)};color-scheme:dark}
 .pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid var(--pl-border)}
 .pt2e-lens table.pl-table{border-collapse:collapse;font-size:12px;width:100%}
 .pt2e-lens table.pl-table th{position:sticky;top:0;background:var(--pl-raised);color:var(--pl-fg);text-align:left;padding:3px 6px;cursor:pointer;white-space:nowrap;border-bottom:1px solid var(--pl-border)}
-.pt2e-lens table.pl-table td{padding:2px 6px;border-bottom:1px solid var(--pl-border);font-family:ui-monospace,"DejaVu Sans Mono",monospace;vertical-align:top;max-width:28em;overflow-wrap:break-word}
+.pt2e-lens table.pl-table td{text-align:left;padding:2px 6px;border-bottom:1px solid var(--pl-border);font-family:ui-monospace,"DejaVu Sans Mono",monospace;vertical-align:top;max-width:28em;overflow-wrap:break-word}
 .pt2e-lens table.pl-table td.pl-num{text-align:right;white-space:nowrap}
 .pt2e-lens table.pl-table td.pl-pos{color:var(--pl-added);font-weight:600}
 .pt2e-lens table.pl-table td.pl-neg{color:var(--pl-removed);font-weight:600}
