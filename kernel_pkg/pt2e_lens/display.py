@@ -112,7 +112,9 @@ def html_fragment(view: dict, picture: str | None = None, packed: dict | None = 
     `picture` (SVG, from `pt2e_lens.pictures`) when given, and the tables as real HTML tables."""
     with i18n.using(view_locale(view)):  # headers and "more rows" in the view's language, also when re-filled later
         tables = "".join(table_html(t) for t in view["tables"])
-    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{picture or ''}{tables}"
+    # the picture in its own block, so the JupyterLab renderer (src/core/html-picture.ts) can replace it
+    shown = f'<div class="pt2e-lens-picture">{picture}</div>' if picture else ""
+    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{shown}{tables}"
     envelope = script_json(packed or pack(view))  # base64 and fixed keys: nothing to escape, but stay safe
     lang = f' lang="{html.escape(loc)}"' if (loc := view_locale(view)) else ""  # the page may say lang="en"
     parts = [f'<div class="pt2e-lens-root"{lang}>{fallback}</div>', f'<script type="{MIME}">{envelope}</script>']
