@@ -7,8 +7,8 @@ bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH" PT2E_LENS_PYTHON="$PWD/.venv/bin/python"
 mkdir -p tests/ui/artifacts
 # linters first: a tree that does not lint clean fails before any test runs
-ruff check kernel_pkg tests bench
-ruff format --check kernel_pkg tests bench
+ruff check kernel_pkg tests bench notebooks
+ruff format --check kernel_pkg tests bench notebooks
 mypy  # the files and settings are in pyproject.toml
 npm run lint
 python -m pytest -q tests

@@ -1,6 +1,7 @@
 """Both course chapters, redone with pt2e-lens, run top to bottom; their asserts (every number the chapters
 print) run inside the notebooks, and the printed lines the chapters show are checked here."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,34 @@ CHAPTERS = {
 }
 
 
+# the words of the front end and of Python that an English output would show (issue 18: none of them in zh-TW)
+ENGLISH_UI = re.compile(r"Collapse all|Expand all|\bLegend\b|\bFit\b|\d nodes|sharing groups|observer added|\(output\)")
+# what each chapter's exercise cell, as shipped (a first, wrong try), prints and marks
+EXERCISES = {
+    "m00_3_decomposition.ipynb": (
+        "✘ 第 2 步：你寫的是 batch_norm，拆開後的圖是 _native_batch_norm_legit_no_training",
+        1,
+    ),
+    "m03_6_partial_composable_order.ipynb": (
+        "✘ 順序 ConvQuantizer → ConvReluQuantizer 讓 conv2d 與 relu 之間多了一個 observer",
+        1,
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def executed():
+    """Each chapter executed once (nbclient, as the book build does); the chapters choose their language."""
+    return {name: execute(NOTEBOOKS / name) for name in sorted(CHAPTERS)}
+
+
+def _code_outputs(cell):
+    return cell.get("outputs", []) if cell.cell_type == "code" else []
+
+
 @pytest.mark.parametrize("name", sorted(CHAPTERS))
-def test_chapter_runs_with_its_numbers(name):
-    nb = execute(NOTEBOOKS / name)
+def test_chapter_runs_with_its_numbers(name, executed):
+    nb = executed[name]
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     errors = [f"{o['ename']}: {o['evalue']}" for o in outputs if o.get("output_type") == "error"]
     assert not errors, errors  # a chapter assert that fails (a number that drifted) is an error output
@@ -42,6 +68,46 @@ def test_chapter_runs_with_its_numbers(name):
     assert "pt2e-lens:" not in stderr  # no focus or note of the chapter misses its nodes
     views = [unpack(o["data"][MIME]) for o in outputs if MIME in o.get("data", {})]
     assert views and all("text/html" in o["data"] for o in outputs if MIME in o.get("data", {}))
+
+
+@pytest.mark.parametrize("name", sorted(CHAPTERS))
+def test_chapter_speaks_zh_tw_in_every_output(name, executed):
+    """The chapter sets its language itself (course_setup): every View carries zh-TW, so a saved or converted
+    output keeps it; titles, tables and printed lines have no English UI words."""
+    outputs = [o for c in executed[name].cells for o in _code_outputs(c)]
+    views = [unpack(o["data"][MIME]) for o in outputs if MIME in o.get("data", {})]
+    assert views and {v.get("locale") for v in views} == {"zh-TW"}
+    shown = [v["title"] or "" for v in views] + [t["title"] or "" for v in views for t in v["tables"]]
+    shown += [str(cell) for v in views for t in v["tables"] for row in t["rows"] for cell in row]
+    shown += [o["text"] for o in outputs if o.get("output_type") == "stream"]
+    shown += [o["data"]["text/plain"] for o in outputs if MIME in o.get("data", {})]
+    found = [s for s in shown if ENGLISH_UI.search(s)]
+    assert not found, found[:5]
+
+
+@pytest.mark.parametrize("name", sorted(CHAPTERS))
+def test_chapter_is_laid_out_as_the_course_wants(name, executed):
+    """An install cell and the "Open In Colab" line first; one exercise cell; the self-test asserts last,
+    under their own heading; the seed's own asserts stay where the seed has them."""
+    cells = executed[name].cells
+    assert "Open In Colab" in cells[0].source and "%pip install" in cells[1].source
+    assert 'course_setup("zh-TW")' in cells[2].source
+    heading = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and "## 自我檢查" in c.source)
+    assert heading == len(cells) - 2 and cells[-1].cell_type == "code" and cells[-1].source.count("assert") >= 8
+    exercises = [c for c in cells if c.cell_type == "code" and c.source.lstrip().startswith("my_")]
+    assert len(exercises) == 1 and "exercise(" in exercises[0].source
+    text, marked = EXERCISES[name]
+    printed = "".join(o.get("text", "") for o in _code_outputs(exercises[0]))
+    assert text in printed
+    view = next(unpack(o["data"][MIME]) for o in _code_outputs(exercises[0]) if MIME in o.get("data", {}))
+    assert view["title"] == "✘ 還沒對：看圖上標出來的 node" and len(view["notes"][1]) == marked
+
+
+def test_m03_6_shows_done_where_the_text_says_so(executed):
+    cells = executed["m03_6_partial_composable_order.ipynb"].cells
+    at = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and "這裡的 `done()`" in c.source)
+    shown = "".join(o.get("text", "") for o in _code_outputs(cells[at + 1]))
+    assert shown.startswith("def done(*nodes):") and "a._annotated" in shown
 
 
 def test_chapters_are_traditional_chinese_and_saved_without_outputs():

@@ -85,15 +85,15 @@ def zh_tw():
     pl.set_locale(None)
 
 
-def test_compare_orders_speaks_the_locale_and_keeps_its_data_keys(zh_tw):
+def test_compare_orders_speaks_the_locale_and_keeps_its_column_keys(zh_tw):
     from pt2e_lens.examples import ConvQuantizer, ConvReluQuantizer, example_inputs, get_model
 
     result = pl.compare_orders(get_model("conv_relu").eval(), [ConvReluQuantizer(), ConvQuantizer()], example_inputs(2))
     # the same fact the English test reads, worded as the course would
     assert result.summary.startswith("順序有影響：小 pattern（ConvQuantizer，在 ConvReluQuantizer 之前）排在前面時，")
     assert "conv2d 與 relu 之間會出現一個 observer" in result.summary
-    changes = {r[1] for r in result.rows}  # the change column stays a data key code can filter on
-    assert {"observer added", "observer removed"} <= changes
+    changes = {r[1]: r[2] for r in result.rows}  # the change column is worded in the locale (issue 18)
+    assert changes["多了一個 observer"] == "conv2d（輸出）" and changes["少了一個 observer"] == "relu（輸出）"
     assert result.columns == ["order", "change", "at", "detail"]
     assert result.to_text().splitlines()[1].split() == ["順序", "變化", "位置", "細節"]
 

@@ -33,17 +33,30 @@ def script_json(view: dict) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def view_locale(view: dict) -> str | None:
+    """The locale a View was made in, if it names one we have (a saved notebook's View may name anything)."""
+    lang = view.get("locale")
+    return lang if isinstance(lang, str) and lang in i18n.available() else None
+
+
 def summary(view: dict) -> str:
-    panes = view["panes"]
-    if not panes:
-        return f"pt2e-lens tables: {', '.join(t['name'] for t in view['tables'])}"
-    parts = [
-        f"{p['label']} ({len(p['snapshot']['nodes'])} nodes, {len(p['snapshot']['observers'])} observers, "
-        f"{len(p['snapshot']['qdq'])} q/dq)"
-        for p in panes
-    ]
-    title = f"{view['title']}: " if view["title"] else ""
-    return f"pt2e-lens {view['mode']} — {title}" + " | ".join(parts)
+    """One line in the view's own language (the one it was made in), wherever it is summarised later."""
+    with i18n.using(view_locale(view)):
+        panes = view["panes"]
+        if not panes:
+            return i18n.t("course.summary.tables", names=", ".join(t["name"] for t in view["tables"]))
+        parts = [
+            i18n.t(
+                "course.summary.pane",
+                label=p["label"],
+                nodes=len(p["snapshot"]["nodes"]),
+                observers=len(p["snapshot"]["observers"]),
+                qdq=len(p["snapshot"]["qdq"]),
+            )
+            for p in panes
+        ]
+        title = i18n.t("course.summary.title", title=view["title"]) if view["title"] else ""
+        return i18n.t("course.summary.head", mode=view["mode"], title=title, panes=" | ".join(parts))
 
 
 # Inline styles, not a stylesheet: they survive script- and style-stripping viewers, and they win over
@@ -97,10 +110,14 @@ def html_fragment(view: dict, picture: str | None = None, packed: dict | None = 
     """A self-contained fragment: a mount point, the View packed (`packed`, else packed here), and the viewer.
     The mount point holds what shows where no script runs (the viewer replaces it): the summary, the static
     `picture` (SVG, from `pt2e_lens.pictures`) when given, and the tables as real HTML tables."""
-    tables = "".join(table_html(t) for t in view["tables"])
-    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{picture or ''}{tables}"
+    with i18n.using(view_locale(view)):  # headers and "more rows" in the view's language, also when re-filled later
+        tables = "".join(table_html(t) for t in view["tables"])
+    # the picture in its own block, so the JupyterLab renderer (src/core/html-picture.ts) can replace it
+    shown = f'<div class="pt2e-lens-picture">{picture}</div>' if picture else ""
+    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{shown}{tables}"
     envelope = script_json(packed or pack(view))  # base64 and fixed keys: nothing to escape, but stay safe
-    parts = [f'<div class="pt2e-lens-root">{fallback}</div>', f'<script type="{MIME}">{envelope}</script>']
+    lang = f' lang="{html.escape(loc)}"' if (loc := view_locale(view)) else ""  # the page may say lang="en"
+    parts = [f'<div class="pt2e-lens-root"{lang}>{fallback}</div>', f'<script type="{MIME}">{envelope}</script>']
     if viewer and (js := packed_viewer()) is not None:
         parts.append(js)
     return "".join(parts)

@@ -1,7 +1,8 @@
 // Zoom, pan, fit and centring of one pane's view (the SVG viewport's transform, or what a canvas draws at). Fit never shrinks text below a readable size
 // (past that the graph is panned, not shrunk); the view re-fits when its container changes size until the
 // user moves it; the wheel zooms only with Ctrl/⌘ or after a click into the graph (as map widgets do),
-// otherwise it scrolls the page. Panes of one compare view share their scale (ScaleLink).
+// otherwise it scrolls the page. Panes of one compare view share their scale (ScaleLink), and stack one per row
+// when side by side they would cut their drawings at the edges but stacked they would show them whole.
 
 import { h } from './dom';
 import type { Placement } from './hier-layout';
@@ -41,10 +42,21 @@ export class ScaleLink {
     this.members.push(p);
     p.link = this;
   }
+  /** Called once when side by side a pane would crop its drawing but one pane per row would show every drawing
+   * whole (the compare then stacks its panes; their resize re-fits them). A graph too big to show whole either
+   * way stays side by side, its panes aligned. `stackedWidth`: the width one pane would get when stacked. */
+  stack: (() => void) | null = null;
+  stackedWidth: () => number = () => 0;
   fitAll(): void {
     const ready = this.members.filter((m) => m.measurable());
     if (!ready.length) return;
     const k = Math.min(...ready.map((m) => m.bestScale()));
+    const full = this.stackedWidth();
+    if (this.stack && ready.some((m) => m.crops(k)) && ready.every((m) => m.fitsWhole(full))) {
+      const stack = this.stack;
+      this.stack = null; // once: stacked panes never go back side by side
+      stack();
+    }
     for (const m of ready) m.fitAt(k);
   }
 }
@@ -142,6 +154,20 @@ export class PanZoom {
     if (!P) return 1;
     const [cw, ch] = this.size();
     return fitScale(cw, ch, P.width, P.height);
+  }
+
+  /** whether the drawing, shown at scale k, is wider than the pane (its groups would be cut at the edges) */
+  crops(k: number): boolean {
+    const P = this.placement();
+    return P !== null && (P.width + 2 * MARGIN) * k > this.size()[0] + 0.5;
+  }
+
+  /** whether the whole drawing (width and height) shows in a pane `width` px wide at a readable scale */
+  fitsWhole(width: number): boolean {
+    const P = this.placement();
+    if (!P) return false;
+    const ch = this.size()[1];
+    return Math.min(width / (P.width + 2 * MARGIN), ch / (P.height + 2 * MARGIN)) >= MIN_READABLE;
   }
 
   /** Fit (the linked panes together when linked). */

@@ -177,6 +177,8 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
   const count = view.mode === 'graph' ? 1 : n;
   const link = new ScaleLink();
   if (count > 1) ctx.follow = new CompareSync(ctx.panes, view.diffs);
+  link.stackedWidth = () => row.getBoundingClientRect().width - 2; // a pane's border
+  link.stack = () => row.classList.add('pl-stacked');
   for (let i = 0; i < count; i++) {
     const gv = makePane(ctx, i, sync);
     if (count > 1 && gv.panZoom) link.add(gv.panZoom);

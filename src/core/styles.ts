@@ -114,6 +114,8 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-tab[aria-selected="true"]{border-color:var(--pl-border);background:var(--pl-raised);color:var(--pl-fg);font-weight:600;margin-bottom:-1px}
 .pt2e-lens .pl-panes{display:grid;grid-auto-columns:minmax(0,1fr);grid-auto-flow:column;grid-template-rows:repeat(6,auto);column-gap:8px}
 .pt2e-lens .pl-pane{min-width:0;display:grid;grid-template-columns:minmax(0,1fr);grid-row:span 6;grid-template-rows:subgrid;border:1px solid var(--pl-border);border-radius:4px}
+.pt2e-lens .pl-panes.pl-stacked{grid-auto-flow:row;grid-template-rows:none;row-gap:8px}
+.pt2e-lens .pl-panes.pl-stacked>.pl-pane{grid-row:auto;grid-template-rows:none}
 .pt2e-lens .pl-pane>.pl-graph{display:contents}
 .pt2e-lens .pl-pane-label{font-weight:600;padding:4px 8px;background:var(--pl-raised);border-bottom:1px solid var(--pl-border)}
 .pt2e-lens .pl-toolbar{display:flex;gap:6px;align-items:center;padding:4px 6px;border-bottom:1px solid var(--pl-border);flex-wrap:wrap}
@@ -167,7 +169,7 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid var(--pl-border)}
 .pt2e-lens table.pl-table{border-collapse:collapse;font-size:12px;width:100%}
 .pt2e-lens table.pl-table th{position:sticky;top:0;background:var(--pl-raised);color:var(--pl-fg);text-align:left;padding:3px 6px;cursor:pointer;white-space:nowrap;border-bottom:1px solid var(--pl-border)}
-.pt2e-lens table.pl-table td{padding:2px 6px;border-bottom:1px solid var(--pl-border);font-family:ui-monospace,"DejaVu Sans Mono",monospace;vertical-align:top;max-width:28em;overflow-wrap:break-word}
+.pt2e-lens table.pl-table td{text-align:left;padding:2px 6px;border-bottom:1px solid var(--pl-border);font-family:ui-monospace,"DejaVu Sans Mono",monospace;vertical-align:top;max-width:28em;overflow-wrap:break-word}
 .pt2e-lens table.pl-table td.pl-num{text-align:right;white-space:nowrap}
 .pt2e-lens table.pl-table td.pl-pos{color:var(--pl-added);font-weight:600}
 .pt2e-lens table.pl-table td.pl-neg{color:var(--pl-removed);font-weight:600}

@@ -46,6 +46,17 @@ function cellText(c: Cell): string {
   return (typeof c === 'string' ? NON_FINITE.get(c) : undefined) ?? String(c);
 }
 
+/** `td` showing `text`, with break opportunities after `_` and `.`: a long identifier
+ * (`_native_batch_norm_legit_no_training`, `block.0.conv1`) wraps between its words, not mid-word. */
+function breakable(td: HTMLElement, text: string): HTMLElement {
+  const parts = text.length > 16 ? text.split(/(?<=[^_.][_.])(?=[^_.])/) : [text];
+  for (const [i, p] of parts.entries()) {
+    if (i) td.appendChild(td.ownerDocument.createElement('wbr'));
+    td.appendChild(td.ownerDocument.createTextNode(p));
+  }
+  return td;
+}
+
 const isNumber = (c: Cell): boolean => typeof c === 'number' || (typeof c === 'string' && NON_FINITE.has(c));
 
 function compare(a: Cell, b: Cell): number {
@@ -133,7 +144,7 @@ export function renderTable(
           tr.appendChild(h(doc, 'td', { class: cls }, signed(v)));
         } else if (dbCols.has(i) && typeof v === 'number')
           tr.appendChild(h(doc, 'td', { class: 'pl-num', title: String(v) }, fmtValue(v)));
-        else tr.appendChild(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined, cellText(v)));
+        else tr.appendChild(breakable(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined), cellText(v)));
       }
       tbody.appendChild(tr);
     }

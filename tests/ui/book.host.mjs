@@ -3,16 +3,17 @@
 // stem-only q/dq nodes are exactly torchao's, and tables are real <table>s.
 
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
+import { builtCourse } from './course-build.mjs';
 import { PYTHON } from './lab_server.mjs';
-import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
+import { ARTIFACTS, MIME } from './pages.mjs';
 
-const OUT = join(ARTIFACTS, 'book');
+let OUT;
 const hasBook = spawnSync(PYTHON, ['-c', 'import jupyter_book'], { encoding: 'utf8' }).status === 0;
 const skip = hasBook ? false : 'jupyter-book not installed (pip install -e ".[test]")';
 
@@ -22,10 +23,7 @@ const problems = { dialogs: [], errors: [] };
 
 before(async () => {
   if (skip) return;
-  const env = { ...process.env, PYTHONPATH: join(ROOT, 'kernel_pkg') };
-  // PT2E_LENS_BOOK_BUILT=1 reuses the last build (while iterating on this test)
-  if (!process.env.PT2E_LENS_BOOK_BUILT)
-    execFileSync(PYTHON, [join(ROOT, 'tests/ui/book_build.py'), OUT], { env, stdio: 'inherit', timeout: 900000 });
+  OUT = builtCourse();
   expected = JSON.parse(readFileSync(join(OUT, 'expected.json'), 'utf8'));
   browser = await launch();
 });
@@ -83,10 +81,16 @@ describe('Jupyter Book of the course, offline', { skip }, () => {
   it('M00-3: the stem compare draws exactly torchao’s conv → bn → relu in each stage; the op table is a table', async () => {
     const page = await open('m00_3_decomposition');
     const outs = await outputs(page);
-    const stem = outs.find((o) => o.mode === 'compare');
+    const stem = outs.find((o) => o.mode === 'compare' && o.title.startsWith('只看 stem'));
     assert.deepEqual(
       stem.panes.map((p) => [...p].sort()),
       expected.stem_panes.map((p) => [...p].sort()),
+    );
+    // the seed's own call: all four conv → bn → relu groups, in each stage
+    const groups = outs.find((o) => o.mode === 'compare' && o.title === 'stem 的 conv → bn → relu');
+    assert.deepEqual(
+      groups.panes.map((p) => [...p].sort()),
+      expected.group_panes,
     );
     for (const o of outs.filter((x) => x.mode !== 'table'))
       assert.ok(

@@ -1,6 +1,8 @@
 """Build the two course chapters with Jupyter Book 1.x (Sphinx + MyST-NB), offline, and write what torchao says.
 
-Usage: python tests/ui/book_build.py OUT_DIR → OUT_DIR/_build/html/<chapter>.html and OUT_DIR/expected.json
+Usage: python tests/ui/book_build.py OUT_DIR → OUT_DIR/_build/html/<chapter>.html and OUT_DIR/expected.json,
+and each executed chapter as nbconvert writes it (OUT_DIR/<chapter>.nbconvert.html, light, and -dark.html):
+the page of the shipped chapter, `lang="en"`, that tests/ui/course.host.mjs reads in zh-TW with scripts on and off.
 The notebooks are executed here with nbclient (as tests/test_course_notebooks.py does) and the book is built
 from the executed copies with execution off, so the build itself needs no kernel and no network.
 Jupyter Book 2 / mystmd download their site theme at build time; 1.x ships its theme (sphinx-book-theme) in
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+from nbconvert import HTMLExporter
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = ["m00_3_decomposition", "m03_6_partial_composable_order"]
@@ -74,7 +77,8 @@ def expected() -> dict:
 
     ep = torch.export.export(get_model("tiny").eval(), example_inputs())
     pre, post = ep.module(), ep.run_decompositions({}).module()
-    ops = lambda gm: {n.target.__name__.split(".")[0] for n in gm.graph.nodes if n.op == "call_function"}  # noqa: E731
+    short = lambda n: n.target.__name__.split(".")[0]  # noqa: E731
+    ops = lambda gm: {short(n) for n in gm.graph.nodes if n.op == "call_function"}  # noqa: E731
     gm = export_module(get_model("tiny").eval(), example_inputs(8))
     prepared = prepare_pt2e(copy.deepcopy(gm), ConvQuantizer(get_module_name_filter("stem")))
     prepared(*example_inputs(8))
@@ -84,9 +88,16 @@ def expected() -> dict:
     stem = {n for n in stem_only.graph.nodes if "stem" in [p for p, _ in n.meta.get("nn_module_stack", {}).values()]}
     near = stem | {m for n in stem for m in [*n.all_input_nodes, *n.users]}
     qdq = [n.name for n in near if n.op == "call_function" and "quantize" in str(n.target)]
+    groups = lambda gm, names: sorted(n.name for n in gm.graph.nodes if n.op == "call_function" and short(n) in names)  # noqa: E731
     return {
         # m00_3: the stem's conv → bn → relu before and after run_decompositions, one pane each
         "stem_panes": [chain(pre, "conv2d"), chain(post, "conv2d")],
+        # m00_3, the seed's own call (focus conv2d, batch_norm, relu; hops 0): all four groups, and in the
+        # decomposed pane what their batch norms became
+        "group_panes": [
+            groups(pre, {"conv2d", "batch_norm", "relu"}),
+            groups(post, {"conv2d", "_native_batch_norm_legit_no_training", "getitem", "relu"}),
+        ],
         # m00_3: one row per op name in either graph (the op table)
         "op_rows": len(ops(pre) | ops(post)),
         # m03_6: the q/dq nodes torchao put around the stem when only the stem is quantized
@@ -102,6 +113,9 @@ def main(out: Path) -> int:
             nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
         ).execute()
         nbformat.write(nb, out / f"{name}.ipynb")
+        for theme, suffix in (("light", ""), ("dark", "-dark")):
+            body, _ = HTMLExporter(template_name="lab", theme=theme).from_notebook_node(nb)
+            (out / f"{name}.nbconvert{suffix}.html").write_text(body, encoding="utf-8")
     (out / "_config.yml").write_text(CONFIG, encoding="utf-8")
     toc = f"format: jb-book\nroot: {CHAPTERS[0]}\nchapters:\n" + "".join(f"- file: {c}\n" for c in CHAPTERS[1:])
     (out / "_toc.yml").write_text(toc, encoding="utf-8")

@@ -1,15 +1,18 @@
 // The JupyterLab MIME renderer stores a static SVG of what it drew into the output (as JupyterLab's Vega renderer
 // stores a PNG): the executed quickstart, without pictures, opened in a real JupyterLab (and Notebook 7, the same
 // renderer) and saved; the .ipynb on disk then carries image/svg+xml in every graph output, once, and the
-// converted tiny model's picture has exactly torchao's q/dq nodes.
+// converted tiny model's picture has exactly torchao's q/dq nodes, and its text/html carries the same picture, so an
+// nbconvert page of the saved notebook with JavaScript off shows one per graph.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { executedQuickstart } from './executed.mjs';
-import { startLab, startNotebook7 } from './lab_server.mjs';
+import { PYTHON, startLab, startNotebook7 } from './lab_server.mjs';
 import { ARTIFACTS, MIME, unpackOutputs } from './pages.mjs';
 
 const SVG = 'image/svg+xml';
@@ -90,8 +93,12 @@ for (const [host, start, path, png] of HOSTS) {
       });
       const outs = views(saved());
       for (const o of outs) {
-        if (o.view.panes.length) assert.match(o.data[SVG], /^<svg[\s\S]*<\/svg>$/);
-        else assert.equal(o.data[SVG], undefined); // tables only: no picture
+        const html = [o.data['text/html']].flat().join('');
+        if (o.view.panes.length) {
+          assert.match(o.data[SVG], /^<svg[\s\S]*<\/svg>$/);
+          // the text/html fallback (what nbconvert and GitHub show first) carries the same picture
+          assert.ok(html.includes(`<div class="pt2e-lens-picture">${o.data[SVG]}</div>`), o.view.title);
+        } else assert.equal(o.data[SVG], undefined); // tables only: no picture
       }
       const converted = outs.find((o) => o.view.title === 'tiny, converted');
       const ids = [...converted.data[SVG].matchAll(/<g[^>]*class="pl-node"[^>]*>/g)]
@@ -104,6 +111,25 @@ for (const [host, start, path, png] of HOSTS) {
       console.log(`# ${host}: stored pictures: ${sizes.filter(Boolean).length}, ${sizes.join(' / ')} characters`);
       await page.screenshot({ path: join(ARTIFACTS, png) });
       await page.close();
+    });
+
+    it('the saved notebook, on an nbconvert page with JavaScript off, shows a picture for every graph', async () => {
+      // nbconvert (as GitHub) picks text/html before image/svg+xml: the picture must be in text/html
+      const html = join(lab.root, 'q.html');
+      const code =
+        'import sys\nfrom nbconvert import HTMLExporter\nimport nbformat\n' +
+        'body, _ = HTMLExporter(template_name="lab").from_notebook_node(nbformat.read(sys.argv[1], as_version=4))\n' +
+        'open(sys.argv[2], "w", encoding="utf-8").write(body)';
+      execFileSync(PYTHON, ['-c', code, join(lab.root, 'q.ipynb'), html]);
+      const context = await browser.newContext({ viewport: { width: 1300, height: 900 }, javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
+      await page.goto(pathToFileURL(html).href);
+      const pictures = await page.locator('.pt2e-lens-root .pt2e-lens-picture > svg').count();
+      assert.equal(pictures, views(saved()).filter((o) => o.view.panes.length).length);
+      await page.locator('.pt2e-lens-picture').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, png.replace('.png', '-noscript.png')) });
+      await context.close();
     });
 
     it('stores once: reopening the saved notebook leaves it unchanged (no re-render loop, no growth)', async () => {

@@ -57,7 +57,7 @@ describe('saved notebook with scripts stripped', () => {
 
   it('shows a picture for every graph output; the converted model with exactly torchao’s q/dq nodes', async () => {
     const pictures = await page.evaluate(() =>
-      [...document.querySelectorAll('.pt2e-lens-root > svg')].map((svg) => ({
+      [...document.querySelectorAll('.pt2e-lens-root .pt2e-lens-picture > svg')].map((svg) => ({
         title: svg.querySelector('title')?.textContent ?? '',
         nodes: svg.querySelectorAll('.pl-node').length,
         qdq: [...svg.querySelectorAll('.pl-node[data-role="quantize"], .pl-node[data-role="dequantize"]')]
@@ -70,7 +70,9 @@ describe('saved notebook with scripts stripped', () => {
     for (const p of pictures) assert.ok(p.nodes > 0 && p.width > 100, JSON.stringify(p));
     const converted = pictures.find((p) => p.title === 'tiny, converted');
     assert.deepEqual(converted.qdq, run.expected.qdq_nodes);
-    const svg = page.locator('.pt2e-lens-root > svg', { has: page.locator('title', { hasText: 'tiny, converted' }) });
+    const svg = page.locator('.pt2e-lens-root .pt2e-lens-picture > svg', {
+      has: page.locator('title', { hasText: 'tiny, converted' }),
+    });
     await svg.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, 'pictures-no-script.png') });
   });

@@ -10,6 +10,7 @@ instances of the prepared graph; this module only explains them.
 
 from __future__ import annotations
 
+from .. import i18n
 from ..snapshot import Snapshot
 from ..snapshot.keys import Key, key_of, spec_by_key, tensor_of
 
@@ -33,7 +34,7 @@ def root_spec(key: Key, specs: dict[Key, dict], seen: set | None = None) -> dict
 def spec_differences(a: dict | None, b: dict | None) -> list[str]:
     """`quant_min -128 vs 0` for every attribute implicit sharing compares and finds different."""
     if a is None or b is None:
-        return ["a shared spec points at an unannotated edge or node"]
+        return [i18n.t("course.why.dangling")]
     return [f"{attr} {a[attr]} vs {b[attr]}" for attr in IMPLICIT_ATTRS if a[attr] != b[attr]]
 
 
@@ -51,9 +52,11 @@ def may_merge(key: Key, other: Key, allows: dict[str, bool]) -> bool:
 def blocked_reason(key: Key, other: Key, specs: dict[Key, dict], allows: dict[str, bool]) -> str:
     """Why two keys on the same tensor got separate observers."""
     if not may_merge(key, other, allows):
-        return " and ".join(f"allow_implicit_sharing=False on {k[2]}" for k in (key, other) if k[0] == "edge")
+        return i18n.t("course.why.and").join(
+            i18n.t("course.why.no_implicit", node=k[2]) for k in (key, other) if k[0] == "edge"
+        )
     diffs = spec_differences(root_spec(key, specs), root_spec(other, specs))
-    return ", ".join(diffs) if diffs else "torchao kept them apart although the specs agree"
+    return ", ".join(diffs) if diffs else i18n.t("course.why.kept_apart")
 
 
 def groups(snap: Snapshot) -> dict[str, list[Key]]:

@@ -7,8 +7,8 @@ from ..snapshot.keys import Key, key_of
 
 
 def key_text(key: Key) -> str:
-    """A table cell: `conv2d→relu` for an input edge, `relu (output)` for a node's output."""
-    return f"{key[1]}→{key[2]}" if key[0] == "edge" else f"{key[1]} (output)"
+    """A table cell: `conv2d→relu` for an input edge, `relu (output)` for a node's output (zh-TW: `relu（輸出）`)."""
+    return f"{key[1]}→{key[2]}" if key[0] == "edge" else i18n.t("course.key.output", node=key[1])
 
 
 def key_phrase(key: Key) -> str:

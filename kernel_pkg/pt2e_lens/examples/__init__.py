@@ -1,6 +1,6 @@
 """The course's helpers: example models, inputs, calibration data, specs and rule quantizers.
 
-One place for everything the chapters import from their `common.*` modules, torchao's names included:
+One place for everything the chapters import (and `course_setup()`, `exercise(...)`) from their `common.*` modules, torchao's names included:
 `from pt2e_lens.examples import ANNOTATION_KEY, ComposableQuantizer, prepare_pt2e, find, done, ...`.
 Imported by tests, docs, notebooks and the CLI's `--example`; nothing else in pt2e_lens depends on it.
 """
@@ -22,6 +22,7 @@ from .._torchao import (
 from ..analyses.focus import module
 from .course import diff_ops, draw, draw_stages, export_module, observer_nodes, qdq_nodes, short, table
 from .data import calibration_batches, example_inputs
+from .exercises import exercise
 from .models import MODELS, get_model
 from .outlier import DeepNet, OutlierNet, image_batches, xnnpack_quantizer
 from .qspecs import act_spec, weight_spec
@@ -38,6 +39,7 @@ from .quantizers import (
     label_conv,
     quantizer_by_name,
 )
+from .setup import course_setup
 
 __all__ = [
     "ADD",
@@ -59,11 +61,13 @@ __all__ = [
     "annotate_output_qspec",
     "calibration_batches",
     "convert_pt2e",
+    "course_setup",
     "diff_ops",
     "done",
     "draw",
     "draw_stages",
     "example_inputs",
+    "exercise",
     "export_module",
     "find",
     "get_model",

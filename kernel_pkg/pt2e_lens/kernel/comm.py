@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import report
+from .. import i18n, report
 from .._version import __version__
 from ..errors import Pt2eLensError, first_line
 from ..schema import COMM_TARGET, PROTOCOL_SCHEMA, PROTOCOL_VERSION, REQUESTS, SCHEMA_VERSION
@@ -50,9 +50,8 @@ def check_fields(kind: str, data: dict) -> dict:
     fields = [f for f in PROTOCOL_SCHEMA["$defs"][definition]["properties"] if f not in ("type", "id")]
     extra = sorted(set(data) - set(fields) - {"type", "id"})
     if extra:
-        raise RequestError(
-            "bad_field", f"{kind} takes no field {extra[0]!r}; it takes: {', '.join(fields) or 'nothing'}"
-        )
+        takes = ", ".join(fields) or i18n.t("course.comm.nothing")
+        raise RequestError("bad_field", i18n.t("course.comm.no_field", kind=kind, field=repr(extra[0]), fields=takes))
     problem = schema_error(data, PROTOCOL_SCHEMA, definition, root=kind)
     if problem:
         raise RequestError("bad_field", problem)
@@ -108,7 +107,7 @@ class Backend:
             result = self._serve(client, data)
             size = panel_views.encoded_size(result)
             if size > client.max_bytes:
-                raise RequestError("too_large", f"the reply is {size} bytes, over the {client.max_bytes}-byte cap")
+                raise RequestError("too_large", i18n.t("course.comm.too_large", size=size, cap=client.max_bytes))
             return {**out, "ok": True, "result": result}
         except RequestError as e:
             return {**out, "ok": False, "error": {"code": e.code, "message": str(e)}}
@@ -123,14 +122,15 @@ class Backend:
 
     def _serve(self, client: Client, data: Any) -> Any:
         if not isinstance(data, dict):
-            raise RequestError("malformed", f"a request is a JSON object with a 'type', got {type(data).__name__}")
+            raise RequestError("malformed", i18n.t("course.comm.not_an_object", got=type(data).__name__))
         if len(json.dumps(data, default=str)) > MAX_REQUEST_BYTES:
-            raise RequestError("malformed", f"requests are at most {MAX_REQUEST_BYTES} bytes")
+            raise RequestError("malformed", i18n.t("course.comm.too_big", cap=MAX_REQUEST_BYTES))
         kind = data.get("type")
         if not isinstance(kind, str) or kind not in self.handlers:
             hint = suggest(kind, self.handlers) if isinstance(kind, str) else ""
+            known = ", ".join(self.handlers)
             raise RequestError(
-                "unknown_request", f"unknown request type {kind!r}{hint}; known: {', '.join(self.handlers)}"
+                "unknown_request", i18n.t("course.comm.unknown_request", kind=repr(kind), hint=hint, known=known)
             )
         return self.handlers[kind](client, check_fields(kind, data))
 
@@ -149,8 +149,7 @@ class Backend:
         if data.get("protocol", PROTOCOL) != PROTOCOL:
             raise RequestError(
                 "protocol_mismatch",
-                f"this kernel speaks pt2e-lens protocol {PROTOCOL}, "
-                f"the panel {data['protocol']}: install matching versions",
+                i18n.t("course.comm.protocol", kernel=PROTOCOL, panel=data["protocol"]),
             )
         if "max_bytes" in data:
             client.max_bytes = max(MIN_REPLY_BYTES, min(MAX_REPLY_BYTES, data["max_bytes"]))
@@ -185,9 +184,11 @@ class Backend:
     def _entry(self, name: str | None):
         name = name if name is not None else self.tracker.current
         if name is None:
-            raise RequestError("no_model", "no Run, ExportedProgram or GraphModule in the namespace yet")
+            raise RequestError("no_model", i18n.t("course.comm.no_model_yet"))
         if name not in self.tracker.entries or self.tracker.entries[name].get() is None:
-            raise RequestError("no_model", f"no model named {name!r}{suggest(name, self.tracker.entries)}")
+            raise RequestError(
+                "no_model", i18n.t("course.comm.no_model", name=repr(name), hint=suggest(name, self.tracker.entries))
+            )
         return self.tracker.entries[name]
 
     def _snapshot(self, data: dict):
@@ -195,7 +196,9 @@ class Backend:
         names = self.tracker.cached(entry.name, "info", lambda obj: models.info(entry.name, entry.kind, obj))["stages"]
         stage = data.get("stage") or names[-1]
         if stage not in names:
-            raise RequestError("no_stage", f"{entry.name} has no stage {stage!r}; it has {', '.join(names)}")
+            raise RequestError(
+                "no_stage", i18n.t("course.comm.no_stage", name=entry.name, stage=repr(stage), stages=", ".join(names))
+            )
         snap = self.tracker.cached(entry.name, ("snapshot", stage), lambda obj: models.snapshot_of(obj, stage))
         return entry, stage, snap
 
@@ -213,7 +216,8 @@ class Backend:
         entry, stage, snap = self._snapshot(data)
         node = data["node"]
         if node not in snap.node:
-            raise RequestError("no_node", f"no node {node!r} in {entry.name} · {stage}{suggest(node, snap.node)}")
+            where, hint = f"{entry.name} · {stage}", suggest(node, snap.node)
+            raise RequestError("no_node", i18n.t("course.comm.no_node", node=repr(node), where=where, hint=hint))
         ann = next((a for a in snap.annotations if a["node"] == node), None)
         obs = next((o for o in snap.observers if node in o["nodes"] or o["observes"] == node), None)
         spec_ids = {i["spec"] for i in ann["inputs"]} | {ann["output"]} if ann else set()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from .. import i18n
 from .._ipython import install_short_errors
 from ..errors import Pt2eLensError, first_line
 from .comm import TARGET, Backend
@@ -32,11 +33,8 @@ def load_ipython_extension(ip) -> None:
         except Exception as e:  # never let the panel's bookkeeping break the user's cells
             if not failed:
                 failed.append(e)
-                print(
-                    f"pt2e-lens: could not follow the models after this cell ({type(e).__name__}: "
-                    f"{first_line(e)}); the PT2E panel may be out of date.",
-                    file=sys.stderr,
-                )
+                error = f"{type(e).__name__}: {first_line(e)}"
+                print(i18n.t("course.comm.follow_failed", error=error), file=sys.stderr)
 
     ip.events.register("post_run_cell", post_run_cell)
     get_comm_manager().register_target(TARGET, backend.open)

@@ -17,18 +17,6 @@ from ..why import observer_ranges, recipe, sensitivity
 from .names import lookup, suggest
 from .tracker import Tracker
 
-HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run[stage] for one stage of a pl.Run)
-  %pt2e show X [--focus op,op] [--module M] [--hops N] [--title T]   the graph (annotations, observers, q/dq)
-  %pt2e compare X Y [Z…] [--focus op,op] [--module M] [--hops N]     graphs side by side, nodes aligned
-        (--module stem: only nodes inside submodule stem; with --focus, those ops inside it)
-  %pt2e diff X Y                                        op counts of X and Y
-  %pt2e annotations X · observers X · qdq X             one table (a Run: its annotated / calibrated / converted stage)
-  %pt2e decomp X [--table empty|core]                   what run_decompositions turns each op into
-  %pt2e lower inductor|xnnpack RUN [--no-freezing]      lower the Run's converted graph: what runs int8, fp32, folded
-  %pt2e watch [X | --auto]                              pin the panel's current model (--auto: follow the newest)
-  %pt2e report X --html PATH [--force]                  write a self-contained HTML report
-  %pt2e help"""
-
 # the stage of a Run each table (and decomp) reads when the user names the Run itself
 _RUN_STAGES = {
     "annotations": ("annotated",),
@@ -40,7 +28,7 @@ _RUN_STAGES = {
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise UsageError(f"%pt2e {self.prog}: {message} (see %pt2e help)")
+        raise UsageError(i18n.t("course.magic.usage", prog=self.prog, message=message))
 
 
 def _parser(name: str, nargs="?") -> _Parser:
@@ -76,13 +64,6 @@ PARSERS["report"].add_argument("--html", required=True)
 PARSERS["report"].add_argument("--force", action="store_true")
 
 # sensitivity, recipe, observer ranges (why.sensitivity / why.recipe / why.ranges): kept together
-HELP = HELP.replace(
-    "\n  %pt2e help",
-    "\n  %pt2e sensitivity RUN BATCHES [--no-only]               output SQNR per site: alone fp32 / only quantized"
-    "\n  %pt2e recipe RUN BATCHES --target DB [--max N]          fewest fp32 sites for the target, verified"
-    "\n  %pt2e ranges X                                          per-channel observer ranges, outliers first"
-    "\n  %pt2e help",
-)
 PARSERS["sensitivity"] = _parser("sensitivity", 2)
 PARSERS["sensitivity"].add_argument("--no-only", dest="only", action="store_false")
 PARSERS["recipe"] = _parser("recipe", 2)
@@ -109,12 +90,12 @@ class Pt2eMagics(Magics):
         try:
             words = shlex.split(line)
         except ValueError as e:
-            raise UsageError(f"%pt2e: {e} (check the quotes)") from None
+            raise UsageError(i18n.t("course.magic.quotes", error=e)) from None
         if not words:
             words = ["help"]
         command, rest = words[0], words[1:]
         if command not in PARSERS:
-            raise UsageError(f"%pt2e: unknown command {command!r}{suggest(command, PARSERS)} (see %pt2e help)")
+            raise UsageError(i18n.t("course.magic.unknown", command=repr(command), hint=suggest(command, PARSERS)))
         args = PARSERS[command].parse_args(rest)
         try:
             return getattr(self, f"_{command}")(args)
@@ -130,14 +111,14 @@ class Pt2eMagics(Magics):
         return obj
 
     def _help(self, args):
-        print(HELP)
+        print(i18n.t("course.magic.help"))
 
     def _show(self, args):
         return display.show(self._get(args.x), focus=_focus(args), hops=args.hops, title=args.title)
 
     def _compare(self, args):
         if len(args.x) < 2:
-            raise UsageError("%pt2e compare: give two or more models, e.g. %pt2e compare ep prepared")
+            raise UsageError(i18n.t("course.magic.compare_two"))
         objs = [self._get(x) for x in args.x]
         return display.compare(list(zip(objs, args.x)), focus=_focus(args), hops=args.hops, title=args.title)
 
@@ -180,16 +161,12 @@ class Pt2eMagics(Magics):
                         else "."
                     )
                     raise UsageError(i18n.t("error.no_variable", name=repr(args.x), hint=hint))
-                raise UsageError(
-                    f"%pt2e watch: {args.x} is a {type(self.shell.user_ns[args.x]).__name__}, "
-                    f"not a pl.Run, ExportedProgram or GraphModule"
-                )
+                kind = type(self.shell.user_ns[args.x]).__name__
+                raise UsageError(i18n.t("course.magic.watch_kind", name=args.x, kind=kind))
             self.tracker.pin(args.x)
         current, pinned = self.tracker.current, self.tracker.pinned
-        print(
-            f"pt2e-lens: current model {current or '(none)'}"
-            + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)")
-        )
+        how = i18n.t("course.magic.pinned" if pinned else "course.magic.newest")
+        print(i18n.t("course.magic.current", name=current or i18n.t("course.magic.none"), how=how))
 
     # sensitivity, recipe, observer ranges: kept together
     def _sensitivity(self, args):
@@ -206,7 +183,9 @@ class Pt2eMagics(Magics):
     def _report(self, args):
         check_html_arg(args.html, args.force)  # the CLI's checks: no empty name, no silent overwrite
         try:
-            path = report.write_html(self._get(args.x), args.html, title=f"pt2e-lens report: {args.x}")
+            path = report.write_html(
+                self._get(args.x), args.html, title=i18n.t("course.magic.report_title", name=args.x)
+            )
         except OSError as e:
-            raise UsageError(f"%pt2e report: cannot write {args.html}: {e.strerror or e}") from None
-        print(f"pt2e-lens: wrote {path}")
+            raise UsageError(i18n.t("course.magic.cannot_write", path=args.html, reason=e.strerror or e)) from None
+        print(i18n.t("course.magic.wrote", path=path))

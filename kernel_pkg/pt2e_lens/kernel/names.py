@@ -16,7 +16,7 @@ _REF = re.compile(r"""^([A-Za-z_][A-Za-z0-9_]*)(?:\[\s*(['"]?)([A-Za-z_]+)\2\s*\
 
 def suggest(name: str, choices) -> str:
     close = difflib.get_close_matches(name, list(dict.fromkeys(choices)), n=3, cutoff=0.6)
-    return f" — did you mean {' or '.join(close)}?" if close else ""
+    return i18n.t("course.did_you_mean", names=i18n.t("course.or").join(close)) if close else ""
 
 
 def lookup(user_ns: dict, ref: str, prefer=()) -> Any:

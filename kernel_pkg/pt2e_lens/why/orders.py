@@ -161,12 +161,15 @@ def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_input
     appears: dict[tuple, set] = {}  # (producer op, consumer ops, who) → the keys, over all orders
     for out in outcomes:
         if out.error:
-            rows.append((out.label, "prepare fails", "", out.error))
+            rows.append((out.label, i18n.t("course.change.fails"), "", out.error))
             sentences.append(i18n.t("orders.fails", order=out.label))
             continue
         if out is ref:
             continue
-        for present, absent, change in ((out, ref, "observer added"), (ref, out, "observer removed")):
+        for present, absent, change in (
+            (out, ref, i18n.t("course.change.added")),
+            (ref, out, i18n.t("course.change.removed")),
+        ):
             for key in sorted(present.observed - absent.observed):
                 where = _where(key, present.users)
                 rows.append((out.label, change, key_text(key), where))
@@ -177,7 +180,7 @@ def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_input
             nobody = i18n.t("orders.nobody")
             detail = f"{ref.blame.get(node) or nobody} → {out.blame.get(node) or nobody}"
             skip = i18n.t("orders.skipped", x=skipped) if skipped else ""
-            rows.append((out.label, "annotation moved", node, detail + skip))
+            rows.append((out.label, i18n.t("course.change.moved"), node, detail + skip))
     unique = list(dict.fromkeys(sentences)) + _sentences({fact: len(keys) for fact, keys in appears.items()})
     if unique:
         summary = i18n.t("orders.matters", list=i18n.t("orders.sep").join(unique))

@@ -25,13 +25,15 @@ from .observed import observed_snapshot
 def _member_reason(key: Key, earlier: list[Key], specs: dict[Key, dict], allows: dict[str, bool]) -> str:
     spec = specs.get(key)
     if spec is not None and spec["kind"] == SHARED:
-        return f"explicit: {spec_text(spec)}"
+        return i18n.t("course.why.explicit", spec=spec_text(spec))
     for other in (k for k in earlier if tensor_of(k) == tensor_of(key)):
         if may_merge(key, other, allows) and not spec_differences(root_spec(key, specs), root_spec(other, specs)):
-            return f"implicit: same tensor {tensor_of(key)} as {key_text(other)}, equal " + "/".join(IMPLICIT_ATTRS)
+            return i18n.t(
+                "course.why.implicit", tensor=tensor_of(key), other=key_text(other), attrs="/".join(IMPLICIT_ATTRS)
+            )
     if not earlier:
-        return "own spec: the group's anchor"
-    return "joined through another member's sharing (transitive)"
+        return i18n.t("course.why.anchor")
+    return i18n.t("course.why.transitive")
 
 
 def sharing(x: Any) -> Table:
@@ -56,7 +58,7 @@ def sharing(x: Any) -> Table:
                 o["observes"],
                 key_text(key),
                 spec_text(specs.get(key)),
-                f"not merged with {key_text(other)} ({group_of[other]}): {reason}",
+                i18n.t("course.why.not_merged", other=key_text(other), group=group_of[other], reason=reason),
             )
         )
     cols = ["group", "observer", "tensor", "member", "spec", "why"]

@@ -3,6 +3,7 @@ import { ILayoutRestorer, type JupyterFrontEnd, type JupyterFrontEndPlugin } fro
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
+import { commandLabels } from './command-labels';
 import { panelLocale } from './locale';
 import { LensModel } from './model';
 import { LensPanel } from './panel';
@@ -27,17 +28,19 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null,
   ) => {
     // JupyterLab's language setting (a change of it reloads the page, so it is read once)
-    const panel = new LensPanel(new LensModel(tracker), panelLocale(translator, document));
+    const locale = panelLocale(translator, document);
+    const panel = new LensPanel(new LensModel(tracker), locale);
+    const labels = commandLabels(locale); // the command palette speaks the panel's language
     panel.title.label = 'PT2E';
     app.shell.add(panel, 'right', { rank: 650 });
     restorer?.add(panel, panel.id); // the panel (open or not) comes back after a reload
 
     app.commands.addCommand(CommandIDs.open, {
-      label: 'PT2E: Open the pt2e-lens panel',
+      label: labels.open,
       execute: () => app.shell.activateById(panel.id),
     });
     app.commands.addCommand(CommandIDs.load, {
-      label: 'PT2E: Load pt2e-lens in this kernel',
+      label: labels.load,
       isEnabled: () => panel.current !== null,
       execute: async () => {
         app.shell.activateById(panel.id);
@@ -45,7 +48,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       },
     });
     app.commands.addCommand(CommandIDs.exportReport, {
-      label: "PT2E: Export the current model's report",
+      label: labels.exportReport,
       isEnabled: () => panel.current?.status === 'ready' && panel.current.current !== null,
       execute: () => panel.exportReport(),
     });

@@ -48,3 +48,18 @@ describe("the panel's language", () => {
     panel.dispose();
   });
 });
+
+describe("the palette's commands", () => {
+  it("speak JupyterLab's language, from our catalogues", async () => {
+    const { commandLabels } = await import('../../../src/lab/panel/command-labels');
+    const zh = commandLabels(panelLocale(await jupyterlabTranslator('zh_TW'), document));
+    expect(zh).toEqual({
+      open: 'PT2E：開啟 pt2e-lens 面板',
+      load: 'PT2E：在這個 kernel 載入 pt2e-lens',
+      exportReport: 'PT2E：匯出目前模型的報告',
+    });
+    expect(commandLabels(panelLocale(await jupyterlabTranslator('en'), document)).open).toBe(
+      'PT2E: Open the pt2e-lens panel',
+    );
+  });
+});

@@ -1,0 +1,36 @@
+// Course tables (issue 18.3): long identifiers break between their words (after `_` and `.`), never inside one;
+// the text itself is unchanged, and cells are left-aligned in hosts whose own table CSS right-aligns them.
+import { describe, expect, it } from 'vitest';
+import { injectStyles } from '../../src/core/styles';
+import { renderTable } from '../../src/core/tables';
+
+describe('table cells', () => {
+  it('break long identifiers after _ and . only', () => {
+    const t = {
+      name: 'decomposition',
+      title: null,
+      columns: ['node', 'ops'],
+      rows: [
+        ['batch_norm', '_native_batch_norm_legit_no_training + getitem'],
+        ['conv2d_1', 'block.0.conv1'],
+      ],
+    };
+    const el = renderTable(document, t as never);
+    const cells = [...el.querySelectorAll('tbody td')];
+    const long = cells.find((c) => c.textContent === '_native_batch_norm_legit_no_training + getitem') as Element;
+    const pieces = [...long.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent);
+    expect(pieces).toEqual(['_native_', 'batch_', 'norm_', 'legit_', 'no_', 'training + getitem']);
+    expect(long.querySelectorAll('wbr')).toHaveLength(5);
+    expect(cells.find((c) => c.textContent === 'batch_norm')?.querySelectorAll('wbr')).toHaveLength(0); // short
+    expect(cells.find((c) => c.textContent === 'block.0.conv1')?.childNodes).toHaveLength(1); // 13 characters
+  });
+
+  it('are left-aligned (numbers stay right)', () => {
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    injectStyles(el);
+    const css = document.getElementById('pt2e-lens-style')?.textContent ?? '';
+    expect(css).toMatch(/table\.pl-table td\{text-align:left;/);
+    expect(css).toMatch(/table\.pl-table td\.pl-num\{text-align:right/);
+  });
+});
