@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import i18n
+from ._overlay_arg import overlay_of
 from .analyses import Decomposition, StageDiff, diff_ops, observers, qdq, snapshot, stage_diff
 from .analyses import annotations as annotations_table
 from .analyses.backend import backend as backend_table
@@ -133,7 +134,7 @@ def graph_view(
     pane: dict[str, Any] = {"label": label, "snapshot": snap.data}
     tables = []
     if overlay is not None:
-        pane["overlay"] = overlay.overlay() if isinstance(overlay, Accuracy) else overlay
+        pane["overlay"] = overlay_of(overlay)  # checked now: a bad one is one line, not a broken view
         tables = [overlay] if isinstance(overlay, Table) else []
     return _view(
         "graph",
@@ -146,10 +147,25 @@ def graph_view(
     )
 
 
+def _compare_items(items: Any) -> list:
+    if isinstance(items, (str, bytes, dict)) or not isinstance(items, Iterable):
+        raise Pt2eLensError(i18n.t("error.guard_compare_items", got=type(items).__name__))
+    return list(items)
+
+
+def _compare_item(it: Any, i: int) -> tuple[Any, str | None]:
+    """`x` or `(x, "label")`; anything else is one line that shows the form."""
+    if not isinstance(it, tuple):
+        return it, None
+    if len(it) != 2 or not (it[1] is None or isinstance(it[1], str)):
+        raise Pt2eLensError(i18n.t("error.guard_compare_item", i=i, got=f"{it!r:.60}"))
+    return it
+
+
 def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, title: str | None = None) -> dict:
     """2..N graphs side by side, each aligned with the next (`pl.stage_diff`)."""
     title = check_title(title)
-    pairs = [(it if isinstance(it, tuple) else (it, None)) for it in items]
+    pairs = [_compare_item(it, i) for i, it in enumerate(_compare_items(items))]
     if len(pairs) < 2:
         raise Pt2eLensError(i18n.t("error.compare_needs_two"))
     snaps = [snapshot(x) for x, _ in pairs]

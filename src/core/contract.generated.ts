@@ -3,6 +3,8 @@
 
 export const MIME_TYPE = 'application/vnd.pt2e-lens.v1+json';
 export const SCHEMA_VERSION = 1;
+/** What an opened document may hold (contract.json "limits"; Python reads the same numbers). */
+export const LIMITS = {"max_json_bytes":134217728,"max_values":20000000,"max_string_chars":1000000,"max_depth":64} as const;
 
 /** The contract's version: bumped on any incompatible change. Its only definition: Python and TypeScript read it from here. */
 export type SchemaVersion = 1;

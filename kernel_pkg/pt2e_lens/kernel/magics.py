@@ -8,7 +8,9 @@ import shlex
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from .. import analyses, display, report
+from .. import analyses, display, i18n, report
+from .._outputs import check_html_arg
+from ..analyses.quantization import OBSERVER_STAGES
 from ..capture import Run
 from ..errors import Pt2eLensError
 from .names import lookup, suggest
@@ -23,13 +25,13 @@ HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run
   %pt2e decomp X [--table empty|core]                   what run_decompositions turns each op into
   %pt2e lower inductor|xnnpack RUN [--no-freezing]      lower the Run's converted graph: what runs int8, fp32, folded
   %pt2e watch [X | --auto]                              pin the panel's current model (--auto: follow the newest)
-  %pt2e report X --html PATH                            write a self-contained HTML report
+  %pt2e report X --html PATH [--force]                  write a self-contained HTML report
   %pt2e help"""
 
 # the stage of a Run each table (and decomp) reads when the user names the Run itself
 _RUN_STAGES = {
     "annotations": ("annotated",),
-    "observers": ("calibrated", "prepared"),
+    "observers": OBSERVER_STAGES,
     "qdq": ("converted",),
     "decomp": ("exported",),
 }
@@ -71,6 +73,7 @@ PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="em
 PARSERS["watch"].add_argument("--auto", action="store_true")
 PARSERS["report"].add_argument("--html", required=True)
 PARSERS["lower"].add_argument("--no-freezing", dest="freezing", action="store_false")
+PARSERS["report"].add_argument("--force", action="store_true")
 
 
 def _focus(args):
@@ -154,7 +157,13 @@ class Pt2eMagics(Magics):
         elif args.x is not None:
             self.tracker.scan()  # a model made earlier in this very cell
             if args.x not in self.tracker.entries:
-                lookup(self.shell.user_ns, args.x, prefer=self.tracker.entries)  # raises "no variable"
+                if args.x not in self.shell.user_ns:  # suggest models only, not builtins such as open
+                    hint = suggest(args.x, self.tracker.entries) or (
+                        i18n.t("error.models_here", names=", ".join(self.tracker.entries))
+                        if self.tracker.entries
+                        else "."
+                    )
+                    raise UsageError(i18n.t("error.no_variable", name=repr(args.x), hint=hint))
                 raise UsageError(
                     f"%pt2e watch: {args.x} is a {type(self.shell.user_ns[args.x]).__name__}, "
                     f"not a pl.Run, ExportedProgram or GraphModule"
@@ -167,6 +176,7 @@ class Pt2eMagics(Magics):
         )
 
     def _report(self, args):
+        check_html_arg(args.html, args.force)  # the CLI's checks: no empty name, no silent overwrite
         try:
             path = report.write_html(self._get(args.x), args.html, title=f"pt2e-lens report: {args.x}")
         except OSError as e:
