@@ -28,7 +28,7 @@ HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run
 # the stage of a Run each table (and decomp) reads when the user names the Run itself
 _RUN_STAGES = {
     "annotations": ("annotated",),
-    "observers": ("calibrated", "prepared"),
+    "observers": ("calibrated", "trained", "prepared"),
     "qdq": ("converted",),
     "decomp": ("exported",),
 }
