@@ -9,6 +9,7 @@ observers have no float root (so we compare them with the float tensor they obse
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Iterable
 from typing import Any
@@ -35,7 +36,7 @@ class Accuracy(Table):
     """Rows sorted worst SQNR first; `per_node` maps node id → SQNR (dB) for a heat overlay."""
 
     def __init__(self, rows: list[tuple], stage: Any = None):
-        rows = sorted(rows, key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
+        rows = sorted(rows, key=_worst_first)
         super().__init__("accuracy", COLUMNS, rows, title=i18n.t("table.accuracy"))
         self.stage = stage  # the converted stage the rows describe: displayed with the heat overlay
 
@@ -48,6 +49,18 @@ class Accuracy(Table):
     def per_node(self) -> dict[str, float]:
         """Float node id → SQNR, for the graph's own nodes (input-edge q/dq rows are left out)."""
         return {r[0]: r[2] for r in self.rows if r[2] is not None and " (q/dq " not in r[0]}
+
+
+def _worst_first(row: tuple) -> tuple[int, float]:
+    """Finite SQNRs lowest first, then ±inf (an exact match; a zero reference), then NaN (0/0: both all
+    zero), then rows without a value. NaN compares false with everything: left in a plain sort key it
+    scatters the order and a model's real worst node ends up dozens of rows down."""
+    v = row[2]
+    if v is None:
+        return (3, 0.0)
+    if math.isnan(v):
+        return (2, 0.0)
+    return (0, v) if math.isfinite(v) else (1, -v)
 
 
 def _batches(batches: Iterable[Any]) -> list[tuple]:
