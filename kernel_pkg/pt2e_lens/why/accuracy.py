@@ -103,6 +103,17 @@ def _root(node: torch.fx.Node) -> str:
     return getattr(src, "name", node.name)
 
 
+def _compute_ids(stage: Any) -> dict[str, str]:
+    """Debugger key → the converted graph's compute node with that root (its q/dq inherit the same
+    `from_node`, and torchao's logger may sit on the dequantize: the overlay colours the op itself)."""
+    roles = {n["id"]: n["role"] for n in stage.snapshot.nodes}
+    out: dict[str, str] = {}
+    for node in stage.graph_module.graph.nodes:
+        if roles.get(node.name) == "compute":
+            out.setdefault(_root(node), node.name)
+    return out
+
+
 def _tensor_out(node: torch.fx.Node) -> torch.fx.Node:
     """A batch norm that returns a tuple (`_native_batch_norm_legit_no_training`): its `getitem(·, 0)` user."""
     for user in node.users:
@@ -161,21 +172,25 @@ def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
         raise Pt2eLensError(
             i18n.t("error.accuracy_batches_failed", error=type(e).__name__, reason=first_line(e)), original=e
         ) from None
+    # torchao keys both sides by the `from_node` root (under strict export dynamo's name, e.g. `x_6`); a row
+    # names the converted graph's own node (what the heat overlay colours) and the float node it was compared with
     ref_by, act_by = {i.name: i for i in ref}, {i.name: i for i in act}
+    own = _compute_ids(run["converted"])
     rows: dict[str, tuple] = {}
     for name, info in ref_by.items():
         if name in act_by:
             sqnr, mse = _compare(info, ref[info], act[act_by[name]])
-            rows[name] = (name, act[act_by[name]][0], sqnr, mse, "")
+            rows[name] = (own.get(name, act[act_by[name]][0]), ref[info][0], sqnr, mse, "")
     # a conv whose batch norm prepare folded away computes the batch norm's output: compare it with that
     folded = _folded_bns(float_stage.graph_module, ref_by, act_by)
     for conv, (bn_key, bn_name) in folded.items():
         info = act_by[conv]
+        node = own.get(conv, act[info][0])
         sqnr, mse = _compare(info, ref[ref_by[bn_key]], act[info])
-        rows[conv] = (conv, act[info][0], sqnr, mse, f"{bn_name} folded in: compared with its float output")
-        rows[bn_key] = (bn_key, None, None, None, f"{bn_name} folded into {conv} at prepare (no node of its own)")
+        rows[conv] = (node, ref[ref_by[bn_key]][0], sqnr, mse, f"{bn_name} folded in: compared with its float output")
+        rows[bn_key] = (bn_name, None, None, None, f"{bn_name} folded into {node} at prepare (no node of its own)")
     for name in ref_by.keys() - act_by.keys() - rows.keys():
-        rows[name] = (name, None, None, None, "no counterpart in the quantized graph")
+        rows[name] = (ref[ref_by[name]][0], None, None, None, "no counterpart in the quantized graph")
     for obs_name, (observed, key, values) in _observer_refs(run, batches).items():
         info = act_by.get(obs_name)
         if info is None:
