@@ -80,3 +80,19 @@ class TwoLinearModule(torch.nn.Module):
 
     def forward(self, x):
         return self.linear2(self.linear1(x))
+
+
+class SingleConv2dModule(torch.nn.Module):
+    """test_x86inductor_quantizer.py's TestHelperModules.SingleConv2dModule (test_qat_conv2d uses with_bn=True)."""
+
+    def __init__(self, with_bn: bool = False) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 6, (2, 2), stride=(1, 1), padding=(1, 1))
+        self.bn = torch.nn.BatchNorm2d(6)
+        self.with_bn = with_bn
+
+    def forward(self, x):
+        x = self.conv(x)
+        if self.with_bn:
+            x = self.bn(x)
+        return x

@@ -65,6 +65,25 @@ def owned():
     return {"model": model, "ep": ep, "gm": gm, "prepared": prepared, "converted": converted}
 
 
+def _qat():
+    from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
+
+    return XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_qat=True))
+
+
+def _forward(m):
+    for (x,) in _inputs(2):
+        m(x).sum().backward()
+
+
+def _targets(batches):
+    return [(x, torch.zeros(x.shape[0], 4, 8, 8)) for (x,) in batches]
+
+
+def _mse(out, target):
+    return torch.nn.functional.mse_loss(out, target)
+
+
 def _calls(o):
     """(label, call) for every public entry point, on every kind of object the user hands us."""
     batches = _inputs()
@@ -88,6 +107,9 @@ def _calls(o):
     yield "pl.Run(gm) steps", lambda: pl.Run(gm).prepare(ConvQuantizer()).calibrate(batches).convert()
     yield "pl.Run(prepared gm)", lambda: pl.Run(prepared).stages
     yield "pl.Run(model, strict=True)", lambda: pl.Run(model, batches[0], strict=True).prepare(ConvQuantizer())
+    # QAT: the eval-mode model is exported as a train-mode copy; training steps on the graph's own parameters
+    yield "pl.capture(qat=True, train=fn)", lambda: pl.capture(model, batches[0], _qat(), qat=True, train=_forward)
+    yield "pl.Run(ep).prepare_qat.train", lambda: pl.Run(ep).prepare_qat(_qat()).train(_targets(batches), loss=_mse)
     for fn in (pl.snapshot, pl.node_count, pl.op_counts, pl.annotations, pl.observers, pl.qdq, pl.boundaries):
         for g in graphs:
             yield f"pl.{fn.__name__}({type(g).__name__})", lambda fn=fn, g=g: fn(g)

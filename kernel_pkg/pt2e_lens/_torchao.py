@@ -12,9 +12,11 @@ with quiet_import():
         ObserverBase,
         compare_results,
         extract_results_from_loggers,
+        move_exported_model_to_eval,
+        move_exported_model_to_train,
         prepare_for_propagation_comparison,
     )
-    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e, prepare_qat_pt2e
     from torchao.quantization.pt2e.quantizer import (
         ComposableQuantizer,
         DerivedQuantizationSpec,
@@ -36,6 +38,11 @@ def is_observer_module(module) -> bool:
     return isinstance(module, (ObserverBase, FakeQuantizeBase, AffineQuantizedObserverBase))
 
 
+def is_fake_quant_module(module) -> bool:
+    """What prepare inserts for a QAT spec (`is_qat=True` configs): it fake-quantizes in forward."""
+    return isinstance(module, FakeQuantizeBase)
+
+
 __all__ = [
     "ComposableQuantizer",
     "DerivedQuantizationSpec",
@@ -52,7 +59,11 @@ __all__ = [
     "convert_pt2e",
     "extract_results_from_loggers",
     "get_module_name_filter",
+    "is_fake_quant_module",
     "is_observer_module",
+    "move_exported_model_to_eval",
+    "move_exported_model_to_train",
     "prepare_for_propagation_comparison",
     "prepare_pt2e",
+    "prepare_qat_pt2e",
 ]

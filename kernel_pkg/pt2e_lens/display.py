@@ -67,7 +67,8 @@ _CELL = "text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:no
 # rows of a table in the script-free fallback: a 4.7k-node Run's tables would cost ~1.4 kB per node as HTML
 # (docs/bench.md, "Weight"); the viewer, where scripts run, shows every row from the packed View
 FALLBACK_ROWS = 20
-_NON_FINITE = {"Infinity": "∞", "-Infinity": "−∞"}  # the contract's NonFinite strings, shown as the viewer does
+# the contract's NonFinite strings, shown as the viewer does
+_NON_FINITE = {"Infinity": "∞", "-Infinity": "−∞", "NaN": "—"}
 
 
 def _cell_text(v) -> str:

@@ -203,7 +203,7 @@ def run_tables(run: Run) -> list[Table]:
     annotated = next((s for s in ("annotated", "prepared") if s in run), None)
     if annotated:
         out.append(_from_stage(annotations_table(run[annotated]), annotated))
-    observed = next((s for s in ("calibrated", "prepared") if s in run), None)
+    observed = next((s for s in ("calibrated", "trained", "prepared") if s in run), None)
     if observed:
         out.append(_from_stage(observers(run[observed]), observed))
     if "prepared" in run:

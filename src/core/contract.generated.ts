@@ -60,7 +60,7 @@ export interface Pane {
 export interface Snapshot {
   format: 'pt2e-lens.snapshot';
   schema_version: SchemaVersion;
-  /** `exported`, `decomposed`, `annotated`, `prepared`, `calibrated`, `converted`, `lowered`, or null for a bare graph. */
+  /** `exported`, `decomposed`, `annotated`, `prepared`, `trained` (QAT), `calibrated`, `converted`, `lowered`, or null for a bare graph. */
   stage: string | null;
   /** `{node_count, torch, torchao}`; a group of a collapsed stage adds `partial: {group, total_nodes, boundary}`. */
   meta: {

@@ -38,7 +38,7 @@ export function signed(v: number): string {
 const NON_FINITE = new Map([
   ['Infinity', '∞'],
   ['-Infinity', '−∞'],
-  ['NaN', 'NaN'],
+  ['NaN', '—'], // 0/0, e.g. the SQNR of a tensor that is all zero on both sides
 ]);
 
 function cellText(c: Cell): string {

@@ -28,18 +28,39 @@ def decomposition_table(table: Any, what: str) -> tuple[str, dict | None]:
     raise Pt2eLensError(i18n.t("error.decomposition_table", what=what, got=repr(table)))
 
 
+def became_by_provenance(program: torch.export.ExportedProgram | None) -> dict[str, list[str]] | None:
+    """Original node → the nodes of the decomposed program that `from_node` says came from it (its newest
+    source: the node of the program run_decompositions was called on). None when no node records one.
+
+    Names are no guide: the decomposed graph renames, so `flatten` becomes `view` while the old `view` becomes
+    `view_1`, and pairing by name would call flatten gone."""
+    if program is None:
+        return None
+    out: dict[str, list[str]] = {}
+    for node in program.graph.nodes:
+        sources = node.meta.get("from_node") or ()
+        if node.op == "call_function" and sources:
+            out.setdefault(sources[-1].name, []).append(node.name)
+    return out or None
+
+
 class Decomposition(Displayable):
     def __init__(self, exported_program, before: Snapshot, after: Snapshot, table_label: str):
         self.exported_program = exported_program  # the new ExportedProgram run_decompositions returned
         self.before, self.after, self.table_label = before, after, table_label
         self.op_diff = diff_ops(before, after, "before", "after")
         self.node_counts = (len(before.nodes), len(after.nodes))
-        diff = stage_diff(before, after)
+        provenance = became_by_provenance(exported_program)
+        diff = stage_diff(before, after) if provenance is None else None
         rows = []
         for n in before.nodes:
             if n["op"] != "call_function":
                 continue
-            targets = [n["id"]] if n["id"] not in diff.removed else diff.became.get(n["id"], [])
+            if provenance is not None:
+                targets = [t for t in provenance.get(n["id"], []) if t in after.node]
+            else:  # no provenance recorded: aligned by name
+                assert diff is not None
+                targets = [n["id"]] if n["id"] not in diff.removed else diff.became.get(n["id"], [])
             rows.append(
                 (
                     n["id"],

@@ -19,7 +19,7 @@ def finding(kind: str, nodes: list[str], message: str) -> dict:
     return {"kind": kind, "message": message, "nodes": list(dict.fromkeys(nodes))}
 
 
-QUANTIZED_STAGES = ("annotated", "prepared", "calibrated", "converted")
+QUANTIZED_STAGES = ("annotated", "prepared", "trained", "calibrated", "converted")
 _FLOAT_ROLES = ("compute",)
 
 

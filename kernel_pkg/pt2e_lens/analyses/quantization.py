@@ -32,7 +32,7 @@ def annotations(x: Any) -> Table:
 
 # the stages of a Run that hold observers, newest first: pl.observers(run) and %pt2e observers run read the
 # same one (the converted stage, a Run's newest, has none left)
-OBSERVER_STAGES = ("calibrated", "prepared")
+OBSERVER_STAGES = ("calibrated", "trained", "prepared")  # the first a Run has: its observers saw the most
 
 
 def _with_observers(x: Any) -> Any:

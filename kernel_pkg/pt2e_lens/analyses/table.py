@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -15,6 +16,8 @@ def _cell(v: Any) -> str:
     if v is None:
         return ""
     if isinstance(v, float):
+        if not math.isfinite(v):  # as the viewer draws them: an exact match ∞, 0/0 (NaN) a dash
+            return "—" if math.isnan(v) else "∞" if v > 0 else "−∞"
         return f"{v:.6g}"
     if isinstance(v, (list, tuple)):
         return ", ".join(_cell(x) for x in v) if len(v) <= 4 else f"{_cell(v[0])}, … ({len(v)})"

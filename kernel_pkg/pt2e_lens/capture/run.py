@@ -32,6 +32,7 @@ from ._run_args import check_run_args
 from ._strip import without_observers
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
 from .lowered import inputs_from_graph, lowered_stage
+from .qat import refuse_fake_quant, to_eval, to_train, train_mode_model, train_module
 from .stage import STAGE_ORDER, Stage
 
 
@@ -55,6 +56,7 @@ class Run(HasSnapshot, Displayable):
         self._calibrated = False
         self._observed_batches = 0  # over every calibrate() call since prepare
         self.quantizer: Quantizer | None = None  # the user's own, as given to prepare (pl.recipe wraps it)
+        self._qat = False  # prepared by prepare_qat: train() works, convert() moves the graph to eval first
         self.dynamic_batch = dynamic_batch
         self._example_inputs: tuple | None = None  # what the model was exported with: lower() compiles with them
         if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
@@ -123,11 +125,18 @@ class Run(HasSnapshot, Displayable):
         return self
 
     def prepare(self, quantizer: Quantizer) -> Run:
+        return self._prepare(quantizer, qat=False)
+
+    def prepare_qat(self, quantizer: Quantizer) -> Run:
+        """prepare_qat_pt2e: the QAT conv-bn pattern and fake-quantize modules; then `train(steps)`."""
+        return self._prepare(quantizer, qat=True)
+
+    def _prepare(self, quantizer: Quantizer, qat: bool) -> Run:
         if not isinstance(quantizer, Quantizer):
             raise Pt2eLensError(i18n.t("error.prepare_needs_quantizer", got=type(quantizer).__name__))
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
         name = type(quantizer).__name__
-        annotated: dict[str, Snapshot] = {}
+        annotated: dict[str, Any] = {}  # its snapshot (and for QAT its graph), taken when annotate is done
 
         def on_annotated(graph: torch.fx.GraphModule, problems: list[dict], rec) -> None:
             # snapshot the live annotated graph now (prepare mutates it next) instead of copying it
@@ -137,30 +146,57 @@ class Run(HasSnapshot, Displayable):
                 problems=list(problems),
             )
             annotated["snapshot"] = with_findings(build(graph, "annotated", record), record.problems)
+            if qat:  # the QAT fusion rewrites conv and batch norm next: the prepared graph minus observers is not it
+                annotated["graph"] = private_copy(graph)
 
         try:
-            done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated)
+            done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated, qat=qat)
         except Pt2eLensError as e:
             if self.export_mode == "non-strict" and not annotated and _quantizer_failed(e):
                 raise _export_mode_error(name, e) from None
             raise
         recorder, prepared = done.recorder, done.prepared
+        if qat:
+            to_train(prepared)  # a graph exported in eval mode: its batch norms and dropouts go on training
+        else:
+            refuse_fake_quant(prepared, name)  # a QAT quantizer on prepare_pt2e would silently become PTQ
         known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
-        prepared_stage = Stage("prepared", private_copy(prepared), record, info={"quantizer": name})
+        info = {"quantizer": name, "qat": True} if qat else {"quantizer": name}
+        prepared_stage = Stage("prepared", private_copy(prepared), record, info=info)
         # its graph, when asked for, is the prepared copy without observers: what annotate left
+        if qat:
+            make = lambda: private_copy(annotated["graph"])  # noqa: E731
+        else:
+            make = lambda: without_observers(prepared_stage.graph_module)  # noqa: E731
         self._add(
-            Stage(
-                "annotated",
-                record=CaptureRecord(**known),
-                info={"quantizer": name},
-                snapshot=annotated["snapshot"],
-                make=lambda: without_observers(prepared_stage.graph_module),
-            )
+            Stage("annotated", record=CaptureRecord(**known), info=info, snapshot=annotated["snapshot"], make=make)
         )
         self._add(prepared_stage)
         self._working, self._calibrated, self._observed_batches = prepared, False, 0
         self.quantizer = quantizer
+        self._qat = qat
+        return self
+
+    def train(
+        self,
+        steps: Iterable[Any] | Callable[[torch.fx.GraphModule], Any],
+        loss: Callable[[Any, Any], torch.Tensor] | None = None,
+        optimizer: Callable[[list], torch.optim.Optimizer] | None = None,
+    ) -> Run:
+        """QAT: `steps(prepared_module)`, or batches `(*inputs, target)` each one optimizer step on
+        `loss(output, target)` (`optimizer(params)`, default SGD lr=1e-3). Records the "trained" stage."""
+        if not self._qat:
+            raise Pt2eLensError(i18n.t("error.qat_train_needs_prepare_qat"))
+        working = self._observed_module()
+        try:
+            done = train_module(working, steps, loss, optimizer)
+        except Pt2eLensError:
+            self._working = None  # trained half way: re-made from the last stage
+            raise
+        record = dataclasses.replace(self._stages["prepared"].record, qparams={})
+        self._add(Stage("trained", private_copy(working), record, info={"steps": done}))
+        self._calibrated = False  # a calibrated stage before it is gone: the trained one holds all it saw
         return self
 
     def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> Run:
@@ -204,7 +240,7 @@ class Run(HasSnapshot, Displayable):
     def _observed_module(self) -> torch.fx.GraphModule:
         """The prepared module with every batch seen so far; re-made from the last stage after a convert."""
         if self._working is None:
-            last = self._stages["calibrated" if self._calibrated else "prepared"]
+            last = self._stages["calibrated" if self._calibrated else "trained" if "trained" in self else "prepared"]
             self._working = private_copy(last.graph_module)
         return self._working
 
@@ -227,7 +263,7 @@ class Run(HasSnapshot, Displayable):
     def convert(self) -> Run:
         if "prepared" not in self._stages:
             raise Pt2eLensError(i18n.t("error.convert_needs_prepared"))
-        if not self._calibrated:
+        if not (self._calibrated or "trained" in self):
             warnings.warn(
                 i18n.t("warning.convert_uncalibrated"),
                 stacklevel=2,
@@ -236,6 +272,8 @@ class Run(HasSnapshot, Displayable):
             warnings.simplefilter("ignore")
             # the latest stage holds its own copy: convert the working module itself, in place
             working, self._working = self._observed_module(), None
+            if self._qat:
+                to_eval(working)  # torchao's move_exported_model_to_eval: batch norm and dropout to eval
             modules = dict(working.named_modules())
             sites = observer_sites(working, lambda target: is_observer_module(modules.get(target)))
             converted = convert_pt2e(working)
@@ -294,16 +332,29 @@ def capture(
     decompose: Any = False,
     strict: bool = False,
     dynamic_shapes: Any = None,
+    qat: bool = False,
+    train: Iterable[Any] | Callable | None = None,
+    loss: Callable | None = None,
 ) -> Run:
     """Every stage in one call: export, optional decompose, prepare, calibrate (if given), convert.
 
     `strict` and `dynamic_shapes` go to torch.export. If a calibration batch fails, the error carries the
     run so far as `e.run` (the good batches observed), to continue with `e.run.calibrate(rest).convert()`.
+    `qat=True`: export in train mode (a copy of an eval-mode model), prepare_qat, `run.train(train, loss)`.
     """
+    if train is not None and not qat:
+        raise Pt2eLensError(i18n.t("error.qat_train_needs_qat"))
+    if qat:
+        model = train_mode_model(model)
     run = Run(model, example_inputs, dynamic_batch=dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes)
     if decompose is not False:
         run.decompose(decompose)
-    run.prepare(quantizer)
+    if qat:
+        run.prepare_qat(quantizer)
+    else:
+        run.prepare(quantizer)
+    if train is not None:
+        run.train(train, loss=loss)
     if calibration is not None:
         try:
             run.calibrate(calibration)

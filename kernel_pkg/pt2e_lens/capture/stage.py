@@ -14,7 +14,7 @@ from ..analyses.findings import with_findings
 from ..display_hook import Displayable
 from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 
-STAGE_ORDER = ("exported", "decomposed", "annotated", "prepared", "calibrated", "converted", "lowered")
+STAGE_ORDER = ("exported", "decomposed", "annotated", "prepared", "trained", "calibrated", "converted", "lowered")
 
 
 class Stage(HasGraph, HasSnapshot, Displayable):

@@ -19,6 +19,7 @@ from .._torchao import (
     Quantizer,
     SharedQuantizationSpec,
     prepare_pt2e,
+    prepare_qat_pt2e,
 )
 from ..analyses.findings import finding
 from ..analyses.text import key_phrase
@@ -194,16 +195,17 @@ class CheckedPrepare:
 
     Keeps `prepared`, `problems` and `recorder`; `on_annotated(graph, problems)` sees the live graph right
     after annotate+validate (read it there: prepare mutates it next) with the problems and the recorder.
+    `qat=True` runs prepare_qat_pt2e instead (same annotate+validate first, then the QAT conv-bn fusion).
     """
 
-    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer, on_annotated=None):
+    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer, on_annotated=None, qat: bool = False):
         self.problems: list[dict] = []
         self._then = on_annotated
         self.recorder = WatchingRecorder(quantizer, on_annotated=self._on_annotated)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", FutureWarning)
-                self.prepared = prepare_pt2e(gm, self.recorder)
+                self.prepared = (prepare_qat_pt2e if qat else prepare_pt2e)(gm, self.recorder)
         except Exception as e:
             found = self.problems or problems(None, self.recorder.overwrites)
             raise prepare_error(e, self.recorder.blame, found) from None

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import torch
 
-from .._torchao import SharedQuantizationSpec
+from .._torchao import SharedQuantizationSpec, is_fake_quant_module
 from ._specs import SpecTable
 from ._values import flat
 from .channels import channels_field
@@ -48,6 +48,22 @@ def infer_serves(gm: torch.fx.GraphModule, modules: dict, is_obs) -> dict[Key, s
     return serves
 
 
+def _fake_quant_qparams(mod: Any, observed: bool) -> tuple[list | None, list | None] | None:
+    """The scale / zero point a fake-quantize applies in forward (QAT learns them), read off the module
+    itself: its buffers (copied from its observer, or the fused kernel's own) or its learned parameters.
+    Never calculate_qparams(): a LearnableFakeQuantize clamps its scale in place there."""
+    if not is_fake_quant_module(mod):
+        return None
+    scale, zero_point = getattr(mod, "scale", None), getattr(mod, "zero_point", None)
+    if not (isinstance(scale, torch.Tensor) and isinstance(zero_point, torch.Tensor)):
+        return None  # a learnable one before its first forward
+    learned = isinstance(scale, torch.nn.Parameter)
+    if not (observed or learned):
+        return None  # still the constructor's 1.0 / 0: nothing seen yet
+    zp = zero_point.detach()
+    return flat(scale.detach()), flat(zp.round().long() if zp.is_floating_point() else zp)
+
+
 def _stats(mod: Any, known: tuple[list, list] | None = None) -> dict:
     inner = getattr(mod, "activation_post_process", mod)  # fake-quantize wraps an observer
     lo, hi = getattr(inner, "min_val", None), getattr(inner, "max_val", None)
@@ -58,6 +74,10 @@ def _stats(mod: Any, known: tuple[list, list] | None = None) -> dict:
         and isinstance(hi, torch.Tensor)
         and bool(torch.isfinite(hi).all())
     )
+    applied = _fake_quant_qparams(mod, calibrated)
+    if applied is not None and known is None:
+        lo_hi = (flat(lo), flat(hi)) if calibrated else (None, None)
+        return {"min": lo_hi[0], "max": lo_hi[1], "scale": applied[0], "zero_point": applied[1]}
     if not calibrated:
         return {"min": None, "max": None, "scale": None, "zero_point": None}
     if known is not None:

@@ -9,6 +9,7 @@ observers have no float root (so we compare them with the float tensor they obse
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Iterable
 from typing import Any
@@ -35,7 +36,7 @@ class Accuracy(Table):
     """Rows sorted worst SQNR first; `per_node` maps node id → SQNR (dB) for a heat overlay."""
 
     def __init__(self, rows: list[tuple], stage: Any = None):
-        rows = sorted(rows, key=lambda r: (r[2] is None, r[2] if r[2] is not None else 0.0))
+        rows = sorted(rows, key=_worst_first)
         super().__init__("accuracy", COLUMNS, rows, title=i18n.t("table.accuracy"))
         self.stage = stage  # the converted stage the rows describe: displayed with the heat overlay
 
@@ -48,6 +49,18 @@ class Accuracy(Table):
     def per_node(self) -> dict[str, float]:
         """Float node id → SQNR, for the graph's own nodes (input-edge q/dq rows are left out)."""
         return {r[0]: r[2] for r in self.rows if r[2] is not None and " (q/dq " not in r[0]}
+
+
+def _worst_first(row: tuple) -> tuple[int, float]:
+    """Finite SQNRs lowest first, then ±inf (an exact match; a zero reference), then NaN (0/0: both all
+    zero), then rows without a value. NaN compares false with everything: left in a plain sort key it
+    scatters the order and a model's real worst node ends up dozens of rows down."""
+    v = row[2]
+    if v is None:
+        return (3, 0.0)
+    if math.isnan(v):
+        return (2, 0.0)
+    return (0, v) if math.isfinite(v) else (1, -v)
 
 
 def _batches(batches: Iterable[Any]) -> list[tuple]:
@@ -93,6 +106,17 @@ def _root(node: torch.fx.Node) -> str:
     while getattr(src, "from_node", None):
         src = src.from_node[-1]
     return getattr(src, "name", node.name)
+
+
+def _compute_ids(stage: Any) -> dict[str, str]:
+    """Debugger key → the converted graph's compute node with that root (its q/dq inherit the same
+    `from_node`, and torchao's logger may sit on the dequantize: the overlay colours the op itself)."""
+    roles = {n["id"]: n["role"] for n in stage.snapshot.nodes}
+    out: dict[str, str] = {}
+    for node in stage.graph_module.graph.nodes:
+        if roles.get(node.name) == "compute":
+            out.setdefault(_root(node), node.name)
+    return out
 
 
 def _tensor_out(node: torch.fx.Node) -> torch.fx.Node:
@@ -160,21 +184,25 @@ def accuracy(run: Any, batches: Iterable[Any], backend: str | None = None) -> An
         raise Pt2eLensError(
             i18n.t("error.accuracy_batches_failed", error=type(e).__name__, reason=first_line(e)), original=e
         ) from None
+    # torchao keys both sides by the `from_node` root (under strict export dynamo's name, e.g. `x_6`); a row
+    # names the converted graph's own node (what the heat overlay colours) and the float node it was compared with
     ref_by, act_by = {i.name: i for i in ref}, {i.name: i for i in act}
+    own = _compute_ids(run["converted"])
     rows: dict[str, tuple] = {}
     for name, info in ref_by.items():
         if name in act_by:
             sqnr, mse = _compare(info, ref[info], act[act_by[name]])
-            rows[name] = (name, act[act_by[name]][0], sqnr, mse, "")
+            rows[name] = (own.get(name, act[act_by[name]][0]), ref[info][0], sqnr, mse, "")
     # a conv whose batch norm prepare folded away computes the batch norm's output: compare it with that
     folded = _folded_bns(float_stage.graph_module, ref_by, act_by)
     for conv, (bn_key, bn_name) in folded.items():
         info = act_by[conv]
+        node = own.get(conv, act[info][0])
         sqnr, mse = _compare(info, ref[ref_by[bn_key]], act[info])
-        rows[conv] = (conv, act[info][0], sqnr, mse, f"{bn_name} folded in: compared with its float output")
-        rows[bn_key] = (bn_key, None, None, None, f"{bn_name} folded into {conv} at prepare (no node of its own)")
+        rows[conv] = (node, ref[ref_by[bn_key]][0], sqnr, mse, f"{bn_name} folded in: compared with its float output")
+        rows[bn_key] = (bn_name, None, None, None, f"{bn_name} folded into {node} at prepare (no node of its own)")
     for name in ref_by.keys() - act_by.keys() - rows.keys():
-        rows[name] = (name, None, None, None, "no counterpart in the quantized graph")
+        rows[name] = (ref[ref_by[name]][0], None, None, None, "no counterpart in the quantized graph")
     for obs_name, (observed, key, values) in _observer_refs(run, batches).items():
         info = act_by.get(obs_name)
         if info is None:

@@ -10,7 +10,7 @@ from ..capture import Run
 from ..errors import Pt2eLensError
 from ..snapshot import Snapshot
 
-_OBSERVED = ("calibrated", "prepared")
+_OBSERVED = ("calibrated", "trained", "prepared")
 
 
 def observed_snapshot(x: Any, what: str) -> Snapshot:

@@ -1,0 +1,117 @@
+"""Quantization-aware training as pt2e-lens runs it: prepare_qat_pt2e, training steps, then eval mode.
+
+prepare_qat_pt2e annotates first and then replaces every conv → batch_norm with torchao's QAT pattern (the
+weight scaled by the batch norm's statistics and fake-quantized, the conv's output scaled back, the batch
+norm kept), so batch norm goes on learning while fake-quantize modules learn their scales. prepare_pt2e
+instead folds the batch norms into the convs before annotating: a QAT quantizer given to it silently
+becomes PTQ, which is why the PTQ path refuses fake-quantize modules.
+
+An exported graph ignores `.train()` / `.eval()`: batch norm and dropout switch only through torchao's
+`move_exported_model_to_train` / `move_exported_model_to_eval`, which rewrite the graph.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import torch
+
+from .. import i18n
+from .._targets import short_name
+from .._torchao import is_fake_quant_module, move_exported_model_to_eval, move_exported_model_to_train
+from ..errors import Pt2eLensError, first_line
+
+# the ops whose `training` argument export specialises: (op name, index of that argument)
+_MODE_ARGS = {"batch_norm": 5, "dropout": 2, "feature_dropout": 2, "alpha_dropout": 2}
+
+
+def train_mode_model(model: Any) -> Any:
+    """The module to export for QAT: the model itself when in train mode, else a train-mode deep copy.
+
+    torch.export bakes the mode in (batch norm's statistics, dropout, `if self.training:` branches), and
+    switching the user's model to train() and back would touch it.
+    """
+    if not isinstance(model, torch.nn.Module) or model.training:
+        return model
+    return copy.deepcopy(model).train()
+
+
+def traced_in_eval(gm: torch.fx.GraphModule) -> bool:
+    """True when a batch norm or dropout of the graph was exported in eval mode (its `training` arg False)."""
+    for node in gm.graph.nodes:
+        if node.op != "call_function":
+            continue
+        index = _MODE_ARGS.get(short_name(node.target))
+        if index is not None and len(node.args) > index and node.args[index] is False:
+            return True
+    return False
+
+
+def to_train(gm: torch.fx.GraphModule) -> None:
+    """Batch norm and dropout of an eval-mode export switched to training, in place (only when needed:
+    torchao's rewrite traces its patterns every call)."""
+    if traced_in_eval(gm):
+        move_exported_model_to_train(gm)
+
+
+def to_eval(gm: torch.fx.GraphModule) -> None:
+    """torchao's own switch before convert: batch norm uses its running statistics, dropout stops."""
+    move_exported_model_to_eval(gm)
+
+
+def fake_quant_count(gm: torch.fx.GraphModule) -> int:
+    return sum(1 for m in gm.modules() if is_fake_quant_module(m))
+
+
+def refuse_fake_quant(prepared: torch.fx.GraphModule, quantizer: str) -> None:
+    """The PTQ path got a QAT quantizer (its specs build fake-quantize modules): one line, use the QAT path."""
+    found = fake_quant_count(prepared)
+    if found:
+        raise Pt2eLensError(i18n.t("error.qat_quantizer_in_ptq", quantizer=quantizer, count=found))
+
+
+def train_module(
+    gm: torch.fx.GraphModule,
+    steps: Iterable[Any] | Callable[[torch.fx.GraphModule], Any],
+    loss: Callable[[Any, Any], torch.Tensor] | None = None,
+    optimizer: Callable[[list], torch.optim.Optimizer] | None = None,
+) -> int:
+    """Train `gm` in place: `steps(gm)`, or one optimizer step per batch `(*inputs, target)` with
+    `loss(gm(*inputs), target)`. Returns the number of steps (1 for a callable). Raises a one-line error."""
+    if callable(steps) and not hasattr(steps, "__iter__"):
+        try:
+            with torch.enable_grad():
+                steps(gm)
+        except Exception as e:
+            raise Pt2eLensError(
+                i18n.t("error.qat_train_fn_raised", error=type(e).__name__, reason=first_line(e)), original=e
+            ) from None
+        return 1
+    if isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
+        raise Pt2eLensError(i18n.t("error.qat_train_steps_type", got=type(steps).__name__))
+    if loss is None:
+        raise Pt2eLensError(i18n.t("error.qat_train_needs_loss"))
+    params = [p for p in gm.parameters() if p.requires_grad]
+    opt = optimizer(params) if optimizer is not None else torch.optim.SGD(params, lr=1e-3, momentum=0.9)
+    done = 0
+    with torch.enable_grad():
+        for index, batch in enumerate(steps):
+            if not isinstance(batch, (tuple, list)) or len(batch) < 2:
+                raise Pt2eLensError(i18n.t("error.qat_train_batch", index=index, got=type(batch).__name__))
+            *inputs, target = batch
+            try:
+                opt.zero_grad()
+                value = loss(gm(*inputs), target)
+                value.backward()
+                opt.step()
+            except Exception as e:
+                raise Pt2eLensError(
+                    i18n.t("error.qat_train_step", index=index, error=type(e).__name__, reason=first_line(e)),
+                    original=e,
+                ) from None
+            done += 1
+    if done == 0:
+        raise Pt2eLensError(i18n.t("error.qat_train_no_batches"))
+    return done
