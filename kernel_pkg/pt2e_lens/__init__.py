@@ -30,7 +30,7 @@ from .display import View, compare, show
 from .errors import Pt2eLensError, Pt2eLensRuntimeError
 from .i18n import get_locale, set_locale
 from .snapshot import SCHEMA_VERSION, Snapshot
-from .why import accuracy, blame, check, compare_orders, findings, sharing
+from .why import accuracy, blame, check, compare_orders, findings, sharing, why_not
 
 
 def widget(x, focus=None, hops=1, notes=None, title=None):
@@ -100,5 +100,6 @@ __all__ = [
     "snapshot",
     "stage_diff",
     "View",
+    "why_not",
     "widget",
 ]

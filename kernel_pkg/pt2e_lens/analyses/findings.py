@@ -241,5 +241,20 @@ def explain(snap: Snapshot, problems: list[dict] | None = None) -> list[dict]:
 def with_findings(snap: Snapshot, problems: list[dict] | None = None) -> Snapshot:
     """Fill the snapshot's `findings` (the builder leaves them empty: the rules read the finished snapshot)."""
     failed_parts = [f for f in snap.data["findings"] if f["kind"] == "analysis-failed"]  # the builder's
-    snap.data["findings"] = failed_parts + [f for f in explain(snap, problems) if f not in failed_parts]
+    found = failed_parts + [f for f in explain(snap, problems) if f not in failed_parts]
+    snap.data["findings"] = with_titles(found)
     return snap
+
+
+def group_title(kind: str, n: int) -> str:
+    """`251 fp32 islands`: the one line for every finding of one kind (a kind without its own wording: `3 × kind`)."""
+    text = i18n.t(f"finding.title.{kind}", n=n)
+    return text if text != f"finding.title.{kind}" else i18n.t("finding.title", n=n, kind=kind)
+
+
+def with_titles(found: list[dict]) -> list[dict]:
+    """Each finding with its group's `title` (copies: recorded problems are shared between stages)."""
+    counts: dict[str, int] = {}
+    for f in found:
+        counts[f["kind"]] = counts.get(f["kind"], 0) + 1
+    return [{**f, "title": group_title(f["kind"], counts[f["kind"]])} for f in found]

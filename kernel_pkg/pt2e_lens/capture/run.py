@@ -19,6 +19,7 @@ from .._copy import own_program, private_copy
 from .._torchao import Quantizer, convert_pt2e, is_observer_module
 from ..analyses.decomposition import decomposition_table
 from ..analyses.findings import with_findings
+from ..analyses.why_lines import with_why
 from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
 from ..prepare.checks import CheckedPrepare
@@ -127,8 +128,11 @@ class Run(HasSnapshot, Displayable):
                 blame=dict(rec.blame),
                 skipped_by={k: list(v) for k, v in rec.skipped_by.items()},
                 problems=list(problems),
+                annotators=rec.log.as_record(),
             )
-            annotated["snapshot"] = with_findings(build(graph, "annotated", record), record.problems)
+            annotated["snapshot"] = with_why(
+                with_findings(build(graph, "annotated", record), record.problems), record.annotators
+            )
 
         try:
             done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated)
@@ -141,6 +145,7 @@ class Run(HasSnapshot, Displayable):
             raise
         recorder, prepared = done.recorder, done.prepared
         known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
+        known["annotators"] = recorder.log.as_record()
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
         prepared_stage = Stage("prepared", private_copy(prepared), record, info={"quantizer": name})
         # its graph, when asked for, is the prepared copy without observers: what annotate left

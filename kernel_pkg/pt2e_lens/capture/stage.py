@@ -11,6 +11,7 @@ import torch
 from .._copy import own_tensors, private_copy
 from .._graph import HasGraph
 from ..analyses.findings import with_findings
+from ..analyses.why_lines import with_why
 from ..display_hook import Displayable
 from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 
@@ -65,7 +66,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
     @cached_property
     def snapshot(self) -> Snapshot:
         # the findings run here, where the problems prepare recorded are known
-        return with_findings(build(self.graph_module, stage=self.name, record=self.record), self.record.problems)
+        snap = with_findings(build(self.graph_module, stage=self.name, record=self.record), self.record.problems)
+        return with_why(snap, self.record.annotators)
 
     def __repr__(self) -> str:
         return f"<Stage {self.name!r}: {len(self.snapshot.nodes)} nodes>"

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import torch
 
 from .._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, Quantizer
+from .annotators import ANNOTATING, AnnotatorLog
 
 
 class QuantizerFailed(Exception):
@@ -34,16 +35,23 @@ class _Blame(Quantizer):
     "Quantizer X has changed annotations" message keeps naming the user's class.
     """
 
-    def __init__(self, inner: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]], label: str):
+    def __init__(
+        self,
+        inner: Quantizer,
+        blame: dict[str, str],
+        skipped_by: dict[str, list[str]],
+        label: str,
+        log: AnnotatorLog | None,
+    ):
         super().__init__()
-        self.inner, self.blame, self.skipped_by, self.label = inner, blame, skipped_by, label
+        self.inner, self.blame, self.skipped_by, self.label, self.log = inner, blame, skipped_by, label, log
 
     def transform_for_annotation(self, model):
         return self.inner.transform_for_annotation(model)
 
     def annotate(self, model):
         already = _annotation_ids(model)
-        annotate_with_blame(self.inner, model, self.blame, self.skipped_by, self.label)
+        annotate_with_blame(self.inner, model, self.blame, self.skipped_by, self.label, self.log)
         for name in already:  # annotated before this sub-quantizer ran, so it had to leave them alone
             self.skipped_by.setdefault(name, []).append(self.label)
         return model
@@ -52,9 +60,9 @@ class _Blame(Quantizer):
         self.inner.validate(model)
 
 
-def _wrap(q: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]], label: str) -> Quantizer:
+def _wrap(q: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]], label: str, log) -> Quantizer:
     cls = type(type(q).__name__, (_Blame,), {"__qualname__": type(q).__qualname__})
-    return cls(q, blame, skipped_by, label)
+    return cls(q, blame, skipped_by, label, log)
 
 
 def sub_labels(quantizers: list[Quantizer], prefix: str = "") -> list[str]:
@@ -70,6 +78,7 @@ def annotate_with_blame(
     blame: dict[str, str],
     skipped_by: dict[str, list[str]] | None = None,
     label: str | None = None,
+    log: AnnotatorLog | None = None,
 ) -> None:
     """Run q.annotate, attributing each new annotation to the innermost quantizer that wrote it.
 
@@ -81,13 +90,19 @@ def annotate_with_blame(
         skipped = {} if skipped_by is None else skipped_by
         prefix = label + " " if label != type(q).__name__ else ""  # a ComposableQuantizer inside another
         labels = sub_labels(q.quantizers, prefix)
-        ComposableQuantizer([_wrap(sub, blame, skipped, n) for sub, n in zip(q.quantizers, labels)]).annotate(model)
+        subs = [_wrap(sub, blame, skipped, n, log) for sub, n in zip(q.quantizers, labels)]
+        ComposableQuantizer(subs).annotate(model)
         return
     before = _annotation_ids(model)
+    if log is not None:
+        log.ran.append(label)
+    running = ANNOTATING.set(label if log is not None else None)
     try:
         q.annotate(model)
     except Exception as e:
         raise QuantizerFailed(type(q).__name__, "annotate", e) from e
+    finally:
+        ANNOTATING.reset(running)
     for name, ident in _annotation_ids(model).items():
         if before.get(name) != ident:
             # the first author keeps the credit: a later overwrite is what ComposableQuantizer rejects
@@ -112,8 +127,8 @@ class RecordingQuantizer(Quantizer):
         self.own_constants = {n.name for n in model.graph.nodes if n.op == "get_attr"} - before
         return model
 
-    def annotate(self, model):
-        annotate_with_blame(self.inner, model, self.blame, self.skipped_by)
+    def annotate(self, model, log: AnnotatorLog | None = None):
+        annotate_with_blame(self.inner, model, self.blame, self.skipped_by, log=log)
         return model
 
     def validate(self, model):

@@ -6,5 +6,16 @@ from .blame import blame
 from .check import check
 from .orders import OrderComparison, compare_orders
 from .sharing import sharing
+from .why_not import why_not
 
-__all__ = ["Accuracy", "OrderComparison", "accuracy", "blame", "check", "compare_orders", "findings", "sharing"]
+__all__ = [
+    "Accuracy",
+    "OrderComparison",
+    "accuracy",
+    "blame",
+    "check",
+    "compare_orders",
+    "findings",
+    "sharing",
+    "why_not",
+]
