@@ -105,7 +105,7 @@ export interface GraphNode {
   provenance: string[];
   /** Observer id for observer nodes, else null. */
   observer: string | null;
-  /** Quantizing stages only: why the node is (not) quantized, one human line each in the snapshot's locale (which quantizer and annotator annotated it, looked at it and left it, or that nothing matched its op; for an observer, which annotation requested it; for a q/dq node, its observer). `pl.why_not`. */
+  /** Optional: lines saying why the node is as it is (shown in the details drawer). */
   why?: string[];
 }
 
@@ -245,7 +245,7 @@ export interface Finding {
   /** One line. */
   message: string;
   nodes: Id[];
-  /** The one-line header of all findings of this kind in this snapshot (e.g. `251 fp32 islands`), the same on each, in the snapshot's locale: what a grouped list shows before it is expanded. */
+  /** The rule's own short name in the snapshot's locale (e.g. `fp32 island`), the same on every finding of this kind: a grouped list shows it with the count (`251 × fp32 island`). */
   title?: string;
 }
 

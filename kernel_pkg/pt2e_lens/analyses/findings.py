@@ -246,15 +246,12 @@ def with_findings(snap: Snapshot, problems: list[dict] | None = None) -> Snapsho
     return snap
 
 
-def group_title(kind: str, n: int) -> str:
-    """`251 fp32 islands`: the one line for every finding of one kind (a kind without its own wording: `3 × kind`)."""
-    text = i18n.t(f"finding.title.{kind}", n=n)
-    return text if text != f"finding.title.{kind}" else i18n.t("finding.title", n=n, kind=kind)
+def group_title(kind: str) -> str:
+    """The rule's own short name (`fp32 island`): a grouped list shows it with the count (`251 × fp32 island`)."""
+    text = i18n.t(f"finding.title.{kind}")
+    return text if text != f"finding.title.{kind}" else i18n.named("finding.kind.", kind)
 
 
 def with_titles(found: list[dict]) -> list[dict]:
-    """Each finding with its group's `title` (copies: recorded problems are shared between stages)."""
-    counts: dict[str, int] = {}
-    for f in found:
-        counts[f["kind"]] = counts.get(f["kind"], 0) + 1
-    return [{**f, "title": group_title(f["kind"], counts[f["kind"]])} for f in found]
+    """Each finding with its rule's `title` (copies: recorded problems are shared between stages)."""
+    return [{**f, "title": group_title(f["kind"])} for f in found]
