@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 from contextvars import ContextVar
-from types import FrameType
+from types import CodeType, FrameType
 
 # the (sub-)quantizer whose annotate is running: set by the recorder around each quantizer's annotate
 ANNOTATING: ContextVar[str | None] = ContextVar("pt2e_lens_annotating", default=None)
@@ -43,22 +43,41 @@ _HERE = os.path.dirname(os.path.abspath(__file__))  # our recorder's own reads a
 _COMPOSABLE = "composable_quantizer"
 
 
+_NAMES: dict[CodeType, str | None] = {}  # code object → its annotator name, or None: one lookup per frame
+_OURS: dict[CodeType, bool] = {}  # code object → whether it is pt2e-lens's recorder
+
+
+def _name_of(code: CodeType) -> str | None:
+    name = code.co_name
+    if (
+        "annotate" in name
+        and name not in _HELPERS
+        and not name.endswith("_helper")
+        and os.path.dirname(code.co_filename) != _HERE
+        and _COMPOSABLE not in code.co_filename
+    ):
+        return getattr(code, "co_qualname", name)
+    return None
+
+
 def annotator(depth: int = 2) -> str | None:
     """The annotating function that caused this meta access, or None when pt2e-lens itself reads."""
     frame: FrameType | None = sys._getframe(depth)
-    if frame is None or os.path.dirname(frame.f_code.co_filename) == _HERE:
+    if frame is None:
+        return None
+    ours = _OURS.get(frame.f_code)
+    if ours is None:
+        ours = _OURS[frame.f_code] = os.path.dirname(frame.f_code.co_filename) == _HERE
+    if ours:
         return None
     while frame is not None:
         code = frame.f_code
-        name = code.co_name
-        if (
-            "annotate" in name
-            and name not in _HELPERS
-            and not name.endswith("_helper")
-            and os.path.dirname(code.co_filename) != _HERE
-            and _COMPOSABLE not in code.co_filename
-        ):
-            return getattr(code, "co_qualname", name)
+        try:
+            name = _NAMES[code]
+        except KeyError:
+            name = _NAMES[code] = _name_of(code)
+        if name is not None:
+            return name
         frame = frame.f_back
     return None
 
