@@ -24,7 +24,7 @@ from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
 
 import pt2e_lens as pl
-from pt2e_lens._torchao import ComposableQuantizer
+from pt2e_lens._torchao import Q_ANNOTATION_KEY, ComposableQuantizer
 from pt2e_lens.examples import ConvReluQuantizer
 
 TOKENS = (torch.randn(2, 4, 16),)
@@ -190,3 +190,18 @@ def test_core_decomposition_is_named_as_the_cause_not_the_export_mode():
     assert "adaptive_avg_pool2d into mean" in str(e.value) and "strict" not in str(e.value)
     with pytest.raises(ValueError, match="mean is not an aten adaptive_avg_pool2d"):  # what torchao raised
         raise e.value.original
+
+
+def test_why_lines_agree_with_the_real_annotations(corpus_run):
+    annotated = corpus_run["annotated"].graph_module
+    snap = pl.snapshot(corpus_run["prepared"])
+    for n in annotated.graph.nodes:
+        if n.op != "call_function" or n.name not in snap.node:
+            continue
+        first = snap.node[n.name]["why"][0]
+        ann = n.meta.get(Q_ANNOTATION_KEY)
+        has = ann is not None and (
+            ann._annotated or ann.output_qspec is not None or any(s is not None for s in ann.input_qspec_map.values())
+        )
+        assert first.startswith(("annotated by", "claimed by")) == has, (n.name, first)
+        assert first.startswith("not annotated") == (not has), (n.name, first)
