@@ -22,7 +22,7 @@ from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (  # noqa
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config  # noqa: E402
 
 import pt2e_lens as pl  # noqa: E402
-import pt2e_lens.prepare.annotators as annotators  # noqa: E402
+import pt2e_lens.prepare.watched_annotators as annotators  # noqa: E402
 from bench.models import build  # noqa: E402
 from pt2e_lens._copy import private_copy  # noqa: E402
 from pt2e_lens.analyses.findings import with_findings  # noqa: E402

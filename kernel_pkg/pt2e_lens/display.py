@@ -94,8 +94,8 @@ def _findings_rows(t: dict) -> list[tuple]:
     return [(r[at["kind"]], nodes(r[at["nodes"]]), r[at["message"]], r[at["title"]]) for r in t["rows"]]
 
 
-def _pane_findings(pane: dict) -> str:
-    """A pane's findings, grouped, under the picture of the no-JS fallback (nothing when it has none)."""
+def pane_findings_html(pane: dict) -> str:
+    """A pane's findings, grouped, for the no-JS fallback under its picture ("" when it has none)."""
     fs = pane["snapshot"]["findings"]
     rows = [(f["kind"], f["nodes"], f["message"], f.get("title") or f["kind"]) for f in fs]
     return findings_html(rows, i18n.t("table.findings", stage=pane["label"])) if rows else ""
@@ -141,8 +141,7 @@ def html_fragment(view: dict, picture: str | None = None, packed: dict | None = 
     The mount point holds what shows where no script runs (the viewer replaces it): the summary, the static
     `picture` (SVG, from `pt2e_lens.pictures`) when given, and the tables as real HTML tables."""
     tables = "".join(table_html(t) for t in view["tables"])
-    found = "".join(_pane_findings(p) for p in view["panes"])
-    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{picture or ''}{found}{tables}"
+    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{picture or ''}{tables}"
     envelope = script_json(packed or pack(view))  # base64 and fixed keys: nothing to escape, but stay safe
     parts = [f'<div class="pt2e-lens-root">{fallback}</div>', f'<script type="{MIME}">{envelope}</script>']
     if viewer and (js := packed_viewer()) is not None:

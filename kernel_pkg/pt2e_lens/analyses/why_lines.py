@@ -3,7 +3,7 @@ looked at it and left it, or that nothing matched its op; for an observer, which
 for a q/dq node, which observer convert turned into it. The snapshot's optional `Node.why`.
 
 Reads the snapshot and what the recorder noted while the quantizer annotated (`CaptureRecord.annotators`,
-prepare/annotators.py): {"ran": [quantizer, …], "nodes": {node: {"wrote": [[q, fn]], "looked": [[q, fn]]}}}.
+prepare/watched_annotators.py): {"ran": [quantizer, …], "nodes": {node: {"wrote": [[q, fn]], "looked": [[q, fn]]}}}.
 """
 
 from __future__ import annotations

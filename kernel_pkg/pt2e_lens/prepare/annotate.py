@@ -3,7 +3,7 @@
 The recorder also watches every node's meta while annotate runs, to catch a quantizer that replaces or
 changes an annotation that was already claimed (`_annotated=True`): torchao keeps the last write silently
 (or, inside a ComposableQuantizer, raises a bare RuntimeError); and to note which annotator read or wrote
-each node's annotation (prepare/annotators.py, for `pl.why_not`).
+each node's annotation (prepare/watched_annotators.py, for `pl.why_not`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import warnings
 import torch
 
 from .._torchao import Q_ANNOTATION_KEY, Quantizer, prepare_pt2e
-from .annotators import LOOK_KEYS, AnnotatorLog
 from .recorder import RecordingQuantizer
 from .user_quantizer import quantizer_copy
+from .watched_annotators import AnnotatorLog, LoggedMeta
 
 
 def _fingerprint(ann) -> tuple:
@@ -35,25 +35,8 @@ class _WatchedMeta(dict):
         ann = meta.get(Q_ANNOTATION_KEY)
         self.last = _fingerprint(ann) if ann is not None else None
 
-    def get(self, key, default=None):
-        if key in LOOK_KEYS:
-            self.recorder.log.note(self.name, "looked")
-        return super().get(key, default)
-
-    def __getitem__(self, key):
-        if key in LOOK_KEYS:
-            self.recorder.log.note(self.name, "looked")
-        return super().__getitem__(key)
-
-    def __contains__(self, key):
-        if key in LOOK_KEYS:
-            self.recorder.log.note(self.name, "looked")
-        return super().__contains__(key)
-
     def __setitem__(self, key, value):
-        if key == Q_ANNOTATION_KEY:
-            self.recorder.log.note(self.name, "wrote")
-        prev = super().get(key)
+        prev = self.get(key)
         if key == Q_ANNOTATION_KEY and prev is not None:
             if prev is not value and _has_specs(prev):
                 self.recorder.note_overwrite(self.name, "replaced")
@@ -64,13 +47,17 @@ class _WatchedMeta(dict):
         super().__setitem__(key, value)
 
 
+class _LoggedMeta(LoggedMeta, _WatchedMeta):
+    """The watched meta that also notes which annotator reads or writes the annotation (for pl.why_not)."""
+
+
 class WatchingRecorder(RecordingQuantizer):
     """A RecordingQuantizer that also lists overwritten annotations: [(node, how, earlier owner or None)]."""
 
     def __init__(self, inner: Quantizer, on_annotated):
         super().__init__(inner, on_annotated)
         self.overwrites: list[tuple[str, str, str | None]] = []
-        self.log = AnnotatorLog()  # which annotator looked at / wrote each node (prepare/annotators.py)
+        self.log = AnnotatorLog()  # which annotator looked at / wrote each node (prepare/watched_annotators.py)
 
     def note_overwrite(self, node: str, how: str) -> None:
         self.overwrites.append((node, how, self.blame.get(node)))
@@ -78,7 +65,7 @@ class WatchingRecorder(RecordingQuantizer):
     def annotate(self, model):
         nodes = list(model.graph.nodes)
         for n in nodes:
-            n.meta = _WatchedMeta(n.name, n.meta, self)
+            n.meta = _LoggedMeta(n.name, n.meta, self)
         try:
             return super().annotate(model, self.log)
         finally:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import torch
 
 from .._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, Quantizer
-from .annotators import ANNOTATING, AnnotatorLog
+from .watched_annotators import ANNOTATING, AnnotatorLog
 
 
 class QuantizerFailed(Exception):

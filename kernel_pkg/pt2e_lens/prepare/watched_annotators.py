@@ -18,11 +18,12 @@ import os
 import sys
 from contextvars import ContextVar
 from types import CodeType, FrameType
+from typing import Any
 
 # the (sub-)quantizer whose annotate is running: set by the recorder around each quantizer's annotate
 ANNOTATING: ContextVar[str | None] = ContextVar("pt2e_lens_annotating", default=None)
 # meta keys an annotator reads when a node matched its pattern (not `val`: partition matchers read it on all)
-LOOK_KEYS = ("quantization_annotation", "nn_module_stack")
+LOOK_KEYS = ("quantization_annotation", "nn_module_stack")  # the first is torchao's Q_ANNOTATION_KEY
 # torchao's writing helpers: the annotator is the function that called them
 _HELPERS = frozenset(
     {
@@ -80,6 +81,34 @@ def annotator(depth: int = 2) -> str | None:
             return name
         frame = frame.f_back
     return None
+
+
+class LoggedMeta(dict):
+    """Mixin for the watched node meta (prepare/annotate.py): notes reads of LOOK_KEYS and writes of the
+    annotation to `self.recorder.log` for `self.name`."""
+
+    name: str
+    recorder: Any
+
+    def get(self, key, default=None):
+        if key in LOOK_KEYS:
+            self.recorder.log.note(self.name, "looked")
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        if key in LOOK_KEYS:
+            self.recorder.log.note(self.name, "looked")
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        if key in LOOK_KEYS:
+            self.recorder.log.note(self.name, "looked")
+        return super().__contains__(key)
+
+    def __setitem__(self, key, value):
+        if key == LOOK_KEYS[0]:
+            self.recorder.log.note(self.name, "wrote")
+        super().__setitem__(key, value)
 
 
 class AnnotatorLog:
