@@ -21,7 +21,7 @@ def finding(kind: str, nodes: list[str], message: str) -> dict:
 
 
 QUANTIZED_STAGES = ("annotated", "prepared", "calibrated", "converted")
-_FLOAT_ROLES = ("compute",)  # the roles an fp32 island is made of (analyses/islands.py)
+_FLOAT_ROLES = ("compute",)
 
 
 def _annotated(snap: Snapshot) -> set[str]:

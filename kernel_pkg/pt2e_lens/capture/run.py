@@ -19,7 +19,6 @@ from .._copy import own_program, private_copy
 from .._torchao import Quantizer, convert_pt2e, is_observer_module
 from ..analyses.decomposition import decomposition_table
 from ..analyses.findings import with_findings
-from ..analyses.why_lines import with_why
 from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
 from ..prepare.checks import CheckedPrepare
@@ -128,11 +127,8 @@ class Run(HasSnapshot, Displayable):
                 blame=dict(rec.blame),
                 skipped_by={k: list(v) for k, v in rec.skipped_by.items()},
                 problems=list(problems),
-                annotators=rec.log.as_record(),
             )
-            annotated["snapshot"] = with_why(
-                with_findings(build(graph, "annotated", record), record.problems), record.annotators
-            )
+            annotated["snapshot"] = with_findings(build(graph, "annotated", record), record.problems)
 
         try:
             done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated)

@@ -44,7 +44,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         self.exported_program = exported_program
         self.info = info or {}
         if snapshot is not None:
-            self.__dict__["snapshot"] = snapshot  # taken when the graph was live: fills the cached_property
+            # taken when the graph was live: fills the cached_property (with the why lines of this record)
+            self.__dict__["snapshot"] = with_why(snapshot, self.record.annotators)
 
     @property
     def graph_module(self) -> torch.fx.GraphModule:
