@@ -21,6 +21,7 @@ from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e  # noqa: E402
 import pt2e_lens as pl  # noqa: E402
 from pt2e_lens.examples import ConvReluQuantizer  # noqa: E402
 from pt2e_lens.schema import VIEW_SCHEMA  # noqa: E402
+from pt2e_lens.schema.bounds import check_tree  # noqa: E402
 from pt2e_lens.schema.check import nesting_depth, parse, schema_error  # noqa: E402
 from pt2e_lens.schema.references import reference_error  # noqa: E402
 
@@ -54,7 +55,8 @@ def main() -> None:
     print(f"{len(data['nodes'])} nodes, {len(text) / 1e6:.1f} MB; json.loads {base * 1e3:.0f} ms")
     for name, f in [
         ("depth pre-scan", lambda: nesting_depth(text)),
-        ("parse (pre-scan + loads + finite numbers)", lambda: parse(text)),
+        ("bounds walk (contract limits: strings, values, depth)", lambda: check_tree(data)),
+        ("parse (pre-scan + loads + finite numbers + bounds)", lambda: parse(text)),
         ("JSON Schema check (pt2e_lens.schema.check)", lambda: schema_error(data, VIEW_SCHEMA, "Snapshot")),
         ("the same with jsonschema (not used: for comparison)", lambda: _jsonschema_valid(data)),
         ("id check", lambda: reference_error(data)),

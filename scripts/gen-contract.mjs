@@ -13,6 +13,7 @@ const read = (f) => JSON.parse(readFileSync(`${DIR}/${f}`, 'utf8'));
 const view = read('view.schema.json');
 const protocol = read('protocol.schema.json');
 const constants = read('contract.json');
+const limits = Object.fromEntries(Object.entries(constants.limits).filter(([k]) => !k.startsWith('$')));
 
 // TS names that differ from the schema's: `Node` and `Event` would shadow the DOM's.
 const RENAME = { Node: 'GraphNode', Event: 'KernelEvent' };
@@ -141,7 +142,9 @@ function coreFile() {
   return (
     `${HEADER}\n` +
     `export const MIME_TYPE = ${lit(constants.mime_type)};\n` +
-    `export const SCHEMA_VERSION = ${view.$defs.SchemaVersion.const};\n\n` +
+    `export const SCHEMA_VERSION = ${view.$defs.SchemaVersion.const};\n` +
+    '/** What an opened document may hold (contract.json "limits"; Python reads the same numbers). */\n' +
+    `export const LIMITS = ${JSON.stringify(limits)} as const;\n\n` +
     body +
     '/** The schema itself, for src/core/validate.ts (only what checking needs: it is inlined in saved notebooks). */\n' +
     `export const VIEW_SCHEMA: unknown = ${JSON.stringify(checkingOnly(view))};\n`

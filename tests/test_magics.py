@@ -116,6 +116,7 @@ def test_watch(k):
     assert "run (the newest)" in good(k, "%pt2e watch --auto")["stdout"]  # a newer plain graph: the Run stays
     assert "not a pl.Run" in bad(k, "%pt2e watch answer")
     assert "did you mean gm" in bad(k, "%pt2e watch gm3")
+    assert "open" not in bad(k, "%pt2e watch nope")  # models are suggested, not builtins
 
 
 def test_report(k, tmp_path):
@@ -124,6 +125,9 @@ def test_report(k, tmp_path):
     assert path.read_text().startswith("<!doctype html>")
     assert "cannot write" in bad(k, "%pt2e report run --html /proc/nope/r.html")
     assert "--html" in bad(k, "%pt2e report run")
+    assert "needs a file name" in bad(k, "%pt2e report run --html ''")
+    assert "already exists" in bad(k, f"%pt2e report run --html {path}")  # as the CLI: no silent overwrite
+    assert f"wrote {path}" in good(k, f"%pt2e report run --html {path} --force")["stdout"]
 
 
 def test_bad_lines(k):

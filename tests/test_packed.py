@@ -18,7 +18,7 @@ from torchao.quantization.pt2e.quantizer import Quantizer
 import pt2e_lens as pl
 from pt2e_lens.display import MIME, mimebundle
 from pt2e_lens.examples import ConvQuantizer
-from pt2e_lens.schema import VIEW_SCHEMA
+from pt2e_lens.schema import LIMITS, VIEW_SCHEMA
 from pt2e_lens.schema.packed import PLAIN, TABULAR, PackedProblem, pack, unpack
 from pt2e_lens.schema.tabular import TabularProblem, decode, encode
 
@@ -125,7 +125,7 @@ def test_a_crafted_expansion_is_refused():
     # 2**60 leaves from 60 entries, each twice the one before
     values = [[1, 2]] + [[{"$": i}, {"$": i}] for i in range(60)]
     with pytest.raises(TabularProblem, match="expands to more than"):
-        decode({"values": values, "root": {"$": 60}}, max_nodes=100_000)
+        decode({"values": values, "root": {"$": 60}}, limits={**LIMITS, "max_values": 100_000})
 
 
 def test_display_packs_each_form_once():

@@ -109,6 +109,11 @@ def _calls(o):
     yield "pl.accuracy(run from model)", lambda: pl.accuracy(runs["c"], batches)
     yield "pl.accuracy(run from ep)", lambda: pl.accuracy(runs["ep"], batches)
     yield "pl.show(run)", lambda: pl.show(runs["c"])._repr_mimebundle_()
+    yield "pl.sensitivity(run)", lambda: pl.sensitivity(runs["c"], batches).overlay()
+    yield "pl.recipe(run)", lambda: pl.recipe(runs["ep"], batches, target_sqnr=100.0).code
+    yield "pl.KeepFp32 prepare(gm)", lambda: prepare_pt2e(copy.deepcopy(gm), pl.KeepFp32(ConvQuantizer()))
+    yield "pl.observer_ranges(prepared)", lambda: pl.observer_ranges(prepared)
+    yield "pl.observer_ranges(run)", lambda: pl.observer_ranges(runs["c"])
     for g in graphs:
         yield f"pl.show({type(g).__name__})", lambda g=g: pl.show(g, focus="conv2d", hops=1)._repr_mimebundle_()
     yield "pl.compare", lambda: pl.compare([(gm, "float"), (prepared, "prepared"), (converted, "int8")])

@@ -31,6 +31,9 @@ from .errors import Pt2eLensError, Pt2eLensRuntimeError
 from .i18n import get_locale, set_locale
 from .snapshot import SCHEMA_VERSION, Snapshot
 from .why import accuracy, blame, check, compare_orders, findings, sharing, why_not
+from .why.ranges import observer_ranges
+from .why.recipe import KeepFp32, recipe
+from .why.sensitivity import sensitivity
 
 
 def widget(x, focus=None, hops=1, notes=None, title=None):
@@ -63,6 +66,7 @@ def unload_ipython_extension(ip) -> None:
 
 
 __all__ = [
+    "KeepFp32",
     "LensWidget",
     "Pt2eLensError",
     "Pt2eLensRuntimeError",
@@ -89,10 +93,13 @@ __all__ = [
     "get_locale",
     "module",
     "node_count",
+    "observer_ranges",
     "observers",
     "op_counts",
     "qdq",
     "quiet",
+    "recipe",
+    "sensitivity",
     "sequence",
     "set_locale",
     "sharing",

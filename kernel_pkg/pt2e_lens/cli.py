@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from . import i18n
-from ._outputs import check_html, check_out_dir, remove_stale, write_atomic
+from ._outputs import check_paths, remove_stale, write_all
 from ._quiet import quiet
 from .capture.stage import STAGE_ORDER
 
@@ -53,13 +53,12 @@ def report(args: argparse.Namespace) -> int:
 
     if bool(args.model) == bool(args.example):
         raise pl.Pt2eLensError(i18n.t("error.cli_source"))
+    if args.model and args.strict:  # a .pt2 file was exported already: --strict would change nothing
+        raise pl.Pt2eLensError(i18n.t("error.guard_strict_needs_example"))
     quantizer = quantizer_by_name(args.quantizer)
     # every path is checked before the pipeline runs: a bad --out must not cost a whole capture
-    out = Path(args.out)
     report_files = [f"{s}.json" for s in STAGE_ORDER]
-    check_out_dir(out, report_files, args.force)
-    if args.html:
-        check_html(Path(args.html), args.force)
+    out = check_paths(args.out, args.html, report_files, args.force)
     steps = 4 + bool(args.decompose)
     progress = _Progress(steps)
     if args.example:
@@ -82,7 +81,14 @@ def report(args: argparse.Namespace) -> int:
         progress.step(i18n.t("cli.step.calibrate_skipped"), lambda: None)
     progress.step(i18n.t("cli.step.convert"), run.convert)
 
-    out.mkdir(parents=True, exist_ok=True)
+    # the whole report is written beside the earlier one and swapped in at once (a full disk keeps the old)
+    files = {out / f"{stage.name}.json": stage.snapshot.to_json() for stage in run}
+    if args.html:
+        from .report import html_page
+
+        title = i18n.t("report.title_of", name=args.example or args.model)
+        files[Path(args.html)] = html_page(run, title, None)
+    write_all(files)
     stale = remove_stale(out, report_files, keep=[f"{s}.json" for s in run.stages])
     print()
     for stage in run:
@@ -95,7 +101,6 @@ def report(args: argparse.Namespace) -> int:
                 qdq=len(stage.snapshot.qdq),
             )
         )
-        write_atomic(out / f"{stage.name}.json", stage.snapshot.to_json())
     print("\n" + i18n.t("cli.sequence", sequence=pl.sequence(run["converted"])) + "\n")
     for table in run_tables(run):
         print(table.to_text(), end="\n\n")
@@ -105,10 +110,7 @@ def report(args: argparse.Namespace) -> int:
     if stale:
         print(i18n.t("cli.removed_stale", files=", ".join(stale)))
     if args.html:
-        from .report import write_html
-
-        path = write_html(run, args.html, title=i18n.t("report.title_of", name=args.example or args.model))
-        print(i18n.t("cli.html_written", path=path))
+        print(i18n.t("cli.html_written", path=Path(args.html)))
     return 0
 
 

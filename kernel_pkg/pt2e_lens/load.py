@@ -12,6 +12,10 @@ from .errors import Pt2eLensError, first_line
 
 def load_exported(path: str | Path) -> torch.export.ExportedProgram:
     path = Path(path)
+    if path.is_dir():
+        raise Pt2eLensError(i18n.t("error.guard_load_folder", path=path))
+    if path.exists() and not path.is_file():  # a FIFO would block the read, /dev/zero never end it
+        raise Pt2eLensError(i18n.t("error.guard_load_not_regular", path=path))
     if not path.is_file():
         raise Pt2eLensError(i18n.t("error.load_missing", path=path))
     try:

@@ -19,6 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ._notebook_input import read_notebook
 from ._static import bundle
 from .display import MIME, html_fragment, script_json
 from .errors import Pt2eLensError
@@ -72,7 +73,10 @@ def draw(views: list[dict], timeout: float = 300) -> list[str | None]:
         args = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
         args += ["--disable-background-networking", "--window-size=1300,900", f"--user-data-dir={tmp}/profile"]
         args += ["--virtual-time-budget=60000", "--dump-dom", file.as_uri()]
-        done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
+        try:
+            done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            raise Pt2eLensError(t("error.guard_pictures_timeout", seconds=round(timeout))) from None
     found = re.search(rf'<pre id="{_MARK}">(.*?)</pre>', done.stdout, re.S)
     if not found:
         raise Pt2eLensError(t("error.pictures_none_drawn", code=done.returncode, stderr=done.stderr.strip()[-300:]))
@@ -87,6 +91,8 @@ def fill(nb: dict) -> int:
         views = [unpack(o["data"][MIME]) for o in outputs]
     except PackedProblem as e:
         raise Pt2eLensError(t("error.pictures_bad_output", problem=e)) from None
+    if any(not isinstance(v, dict) for v in views):  # JSON text of a list or a number: nothing to draw
+        raise Pt2eLensError(t("error.pictures_bad_output", problem="pt2e-lens output: not a View (a JSON object)"))
     for out, view, svg in zip(outputs, views, draw(views) if views else [], strict=True):
         if svg:
             out["data"]["image/svg+xml"] = svg
@@ -103,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-o", "--output", type=Path, help="where to write (default: in place)")
     a = p.parse_args(argv)
     try:
-        nb = json.loads(a.notebook.read_text(encoding="utf-8"))
+        nb = read_notebook(a.notebook)  # size and shape checked first: a crafted notebook is one line
         n = fill(nb)
     except (OSError, ValueError, Pt2eLensError) as e:
         print(f"pt2e-lens pictures: {e}", file=sys.stderr)

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import i18n
+from ._overlay_arg import overlay_of
 from .analyses import Decomposition, StageDiff, diff_ops, observers, qdq, snapshot, stage_diff
 from .analyses import annotations as annotations_table
 from .analyses.focus import Pt2eLensWarning, check_hops, check_title, parse_focus, seeds, warn_missed, widen
@@ -17,6 +18,7 @@ from .capture import Run, Stage
 from .errors import Pt2eLensError
 from .schema import SCHEMA_VERSION, VIEW_FORMAT
 from .why import Accuracy, sharing
+from .why.sensitivity import Sensitivity  # a heat overlay like Accuracy's
 
 FORMAT = VIEW_FORMAT
 
@@ -132,7 +134,7 @@ def graph_view(
     pane: dict[str, Any] = {"label": label, "snapshot": snap.data}
     tables = []
     if overlay is not None:
-        pane["overlay"] = overlay.overlay() if isinstance(overlay, Accuracy) else overlay
+        pane["overlay"] = overlay_of(overlay)  # checked now: a bad one is one line, not a broken view
         tables = [overlay] if isinstance(overlay, Table) else []
     return _view(
         "graph",
@@ -145,10 +147,25 @@ def graph_view(
     )
 
 
+def _compare_items(items: Any) -> list:
+    if isinstance(items, (str, bytes, dict)) or not isinstance(items, Iterable):
+        raise Pt2eLensError(i18n.t("error.guard_compare_items", got=type(items).__name__))
+    return list(items)
+
+
+def _compare_item(it: Any, i: int) -> tuple[Any, str | None]:
+    """`x` or `(x, "label")`; anything else is one line that shows the form."""
+    if not isinstance(it, tuple):
+        return it, None
+    if len(it) != 2 or not (it[1] is None or isinstance(it[1], str)):
+        raise Pt2eLensError(i18n.t("error.guard_compare_item", i=i, got=f"{it!r:.60}"))
+    return it
+
+
 def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, title: str | None = None) -> dict:
     """2..N graphs side by side, each aligned with the next (`pl.stage_diff`)."""
     title = check_title(title)
-    pairs = [(it if isinstance(it, tuple) else (it, None)) for it in items]
+    pairs = [_compare_item(it, i) for i, it in enumerate(_compare_items(items))]
     if len(pairs) < 2:
         raise Pt2eLensError(i18n.t("error.compare_needs_two"))
     snaps = [snapshot(x) for x, _ in pairs]
@@ -214,7 +231,7 @@ def view_of(x: Any) -> dict:
     """The natural view of any pt2e-lens object (Run, Stage, graph, Table, Decomposition)."""
     if isinstance(x, dict) and x.get("format") == FORMAT:
         return x
-    if isinstance(x, Accuracy) and x.stage is not None:
+    if isinstance(x, (Accuracy, Sensitivity)) and x.stage is not None:
         return graph_view(x.stage, overlay=x, title=x.title)  # heat on the graph + table
     if isinstance(x, Table):
         return table_view([x])  # the table shows its own title

@@ -37,6 +37,22 @@ export function specText(s: Spec | undefined, id: string | null, t: Tr = EN): st
   return parts.join(' · ');
 }
 
+// the per-channel range summary Python put on a weight / per-channel observer (pl.observer_ranges)
+function channelRows(o: Observer, t: Tr): Row[] {
+  const c = o.channels;
+  if (!c) return [];
+  const [median, max, ratio] = [fmtNum(c.median_range), fmtNum(c.max_range), fmtNum(Number(c.ratio))];
+  const text = t('sensitivity.details_channels_text', {
+    count: c.count,
+    source: c.source,
+    worst: c.worst,
+    median,
+    max,
+    ratio,
+  });
+  return [[t('sensitivity.details_channels'), text + (c.outlier ? t('sensitivity.details_outlier') : '')]];
+}
+
 export function observerRows(o: Observer, t: Tr = EN): Row[] {
   return [
     [t('ui.details.observer'), `${o.id} (${o.class})`],
@@ -52,6 +68,7 @@ export function observerRows(o: Observer, t: Tr = EN): Row[] {
     ['max', fmtNums(o.max)],
     ['scale', fmtNums(o.scale)],
     ['zero_point', fmtNums(o.zero_point)],
+    ...channelRows(o, t),
     [
       t('ui.details.serves'),
       o.serves.map((s) => `${edgeOrNodeText(s.at)} (${s.spec ?? '—'}, ${s.via})`).join('; ') || '—',

@@ -2,7 +2,8 @@
 // JSON (in the tabular layout, tabular.ts) gzip-compressed in base64 inside a small envelope, opened here
 // with the browser's DecompressionStream.
 // A plain View (pt2e-lens 0.1 outputs) passes through untouched: render() checks it as before.
-import { type Packed, SCHEMA_VERSION, VIEW_SCHEMA } from './contract.generated';
+import { checkTextSize, checkTree, readBounded, TooBig } from './bounds';
+import { LIMITS, type Packed, SCHEMA_VERSION, VIEW_SCHEMA } from './contract.generated';
 import { schemaError } from './schema-check';
 import { decodeTabular } from './tabular';
 
@@ -23,6 +24,7 @@ export function envelopeOf(input: unknown): Packed | null {
   if (typeof input === 'string') {
     if (!LOOKS_PACKED.test(input)) return null;
     try {
+      checkTextSize(input.length);
       input = JSON.parse(input);
     } catch (e) {
       throw new Error(`${PREFIX}a damaged packed View (${(e as Error).message}); re-run the cell`);
@@ -38,21 +40,43 @@ function bytesOf(base64: string): Uint8Array {
   } catch {
     throw new Error(`${PREFIX}a damaged packed View (its data is not base64); re-run the cell`);
   }
+  bounded(() => checkTextSize(bin.length)); // gzip never makes its input longer than the JSON it holds
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
+}
+
+/** The compressed bytes in 16 kB slices, one per pull: the decompressor gets the next slice only when its
+ * output was read, so a bomb (1 MB → 1 GB) never inflates much past the reader's byte budget. */
+function slices(bytes: Uint8Array, size = 1 << 14): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        if (at >= bytes.length) {
+          c.close();
+          return;
+        }
+        c.enqueue(bytes.subarray(at, at + size));
+        at += size;
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 async function gunzip(bytes: Uint8Array): Promise<string> {
   if (typeof DecompressionStream === 'undefined') {
     throw new Error(`${PREFIX}this browser cannot unpack the output (no DecompressionStream): use a current browser`);
   }
-  const body = new Response(bytes as BodyInit).body;
-  if (!body) throw new Error(`${PREFIX}this browser cannot unpack the output (no streams): use a current browser`);
-  const stream = body.pipeThrough(new DecompressionStream('gzip'));
+  const stream = slices(bytes).pipeThrough(
+    new DecompressionStream('gzip') as ReadableWritablePair<Uint8Array, Uint8Array>,
+  );
   try {
-    return await new Response(stream).text();
-  } catch {
+    // read with a byte budget: a 1 GB bomb stops at max_json_bytes instead of taking the tab down
+    return new TextDecoder().decode(await readBounded(stream));
+  } catch (e) {
+    if (e instanceof TooBig) throw new Error(`${PREFIX}${e.message}`);
     // the browser only says "Failed to fetch" or the like: name what is wrong instead
     throw new Error(`${PREFIX}a damaged packed View (its data is not valid gzip); re-run the cell`);
   }
@@ -68,11 +92,23 @@ export async function unpack(envelope: Packed): Promise<unknown> {
   }
   const err = schemaError(envelope, AS_PACKED, ROOT);
   if (err) throw new Error(`${PREFIX}a damaged packed View (envelope: ${err}); re-run the cell`);
+  bounded(() => checkTextSize(envelope.data.length));
   const text = await gunzip(bytesOf(envelope.data));
   try {
     const doc: unknown = JSON.parse(text);
+    checkTree(doc, LIMITS);
     return envelope.encoding === 'tabular+gzip+base64' ? decodeTabular(doc) : doc;
   } catch (e) {
+    if (e instanceof TooBig) throw new Error(`${PREFIX}${e.message}`); // not damaged: too big, and which bound
     throw new Error(`${PREFIX}a damaged packed View (${(e as Error).message}); re-run the cell`);
+  }
+}
+
+/** Runs a bound check; its breach becomes the one line to show. */
+function bounded(check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    throw new Error(`${PREFIX}${(e as Error).message}`);
   }
 }

@@ -3,15 +3,19 @@
 // ones) and `{"$cols": keys, "$rows": columns}` for a list of objects. Each reference is expanded into a
 // fresh copy, so the View render() gets is plain JSON data, as if parsed from the original text.
 
-const MAX_NODES = 50_000_000; // a crafted document cannot expand without bound
+import { checkTabular, type Limits } from './bounds';
+import { LIMITS } from './contract.generated';
 
 type Json = unknown;
 
-export function decodeTabular(data: Json, maxNodes = MAX_NODES): Json {
+export function decodeTabular(data: Json, limits: Limits = LIMITS): Json {
   if (typeof data !== 'object' || data === null || !Array.isArray((data as { values?: unknown }).values)) {
     throw new Error('expected {"values": [...], "root": ...}');
   }
   const values = (data as { values: Json[] }).values;
+  // the expansion's size is measured from the table of values first: a crafted chain is refused unexpanded
+  checkTabular(values, (data as { root?: Json }).root, limits);
+  const maxNodes = limits.max_values;
   let budget = maxNodes;
   const expand = (x: Json, limit: number): Json => {
     if (--budget < 0) throw new Error(`it expands to more than ${maxNodes} values`);

@@ -1,6 +1,7 @@
 // Checks a document against the contract (view.schema.json, structurally, every field) before anything
 // is drawn: a bad document shows one line, never a broken view. Never throws. Big documents are checked
 // in slices (`checkDocInSlices`), one page task each, so a 20k-node graph never blocks the page for long.
+import { checkTextSize, checkTree } from './bounds';
 import { itemsError, type Key, schemaError } from './schema-check';
 import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
@@ -54,10 +55,20 @@ function parse(input: unknown): Parsed {
   }
   if (typeof doc === 'string') {
     try {
+      checkTextSize(doc.length);
+    } catch (e) {
+      return { ok: false, message: `${PREFIX}${(e as Error).message}` };
+    }
+    try {
       doc = JSON.parse(doc);
     } catch (e) {
       return { ok: false, message: `${PREFIX}output is not valid JSON (${(e as Error).message})` };
     }
+  }
+  try {
+    checkTree(doc); // sizes first (strings, values, depth): a crafted output never reaches the schema or the DOM
+  } catch (e) {
+    return { ok: false, message: `${PREFIX}${(e as Error).message}` };
   }
   if (!isObj(doc)) return { ok: false, message: `${PREFIX}nothing to show (output is not a JSON object)` };
   if (doc.format !== 'pt2e-lens.view' && doc.format !== 'pt2e-lens.snapshot') {

@@ -3,6 +3,7 @@
 // and anything damaged shows one line in the output instead of a blank.
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/core/contract.generated';
 import { renderOutput } from '../../src/core/index';
 import { unpack } from '../../src/core/packed';
 import { decodeTabular } from '../../src/core/tabular';
@@ -62,7 +63,9 @@ describe('packed views', () => {
     expect(() => decodeTabular({ values: [[1], { $: 1 }], root: { $: 1 } })).toThrow('a bad reference');
     const values: unknown[] = [[1, 2]];
     for (let i = 0; i < 40; i++) values.push([{ $: i }, { $: i }]);
-    expect(() => decodeTabular({ values, root: { $: 40 } }, 100_000)).toThrow('expands to more than');
+    expect(() => decodeTabular({ values, root: { $: 40 } }, { ...LIMITS, max_values: 100_000 })).toThrow(
+      'expands to more than',
+    );
     expect(
       decodeTabular({ values: [[1, 2]], root: { a: { $: 0 }, b: { $cols: ['x', 'y'], $rows: [{ $: 0 }, [3, 4]] } } }),
     ).toEqual({

@@ -24,6 +24,12 @@ def chain(x: Any, start: str, until: str | Iterable[str] | None = None) -> Chain
     snap = snapshot(x)
     if start not in snap.node:
         raise Pt2eLensError(i18n.t("error.no_such_node", name=repr(start), examples=_examples(snap)))
+    if (
+        until is not None
+        and not isinstance(until, str)
+        and not (isinstance(until, Iterable) and all(isinstance(u, str) for u in until))
+    ):
+        raise Pt2eLensError(i18n.t("error.guard_chain_until", got=f"{until!r:.40} (a {type(until).__name__})"))
     stop = {until} if isinstance(until, str) else set(until or ())
     out, node = Chain(), snap.node[start]
     while node["op"] == "call_function":

@@ -31,9 +31,24 @@ def annotations(x: Any) -> Table:
     return Table("annotations", cols, rows, title=i18n.t("table.annotations"))
 
 
+# the stages of a Run that hold observers, newest first: pl.observers(run) and %pt2e observers run read the
+# same one (the converted stage, a Run's newest, has none left)
+OBSERVER_STAGES = ("calibrated", "prepared")
+
+
+def _with_observers(x: Any) -> Any:
+    stages = getattr(x, "stages", None)  # a Run (capture is a layer above: known by its shape)
+    if isinstance(stages, list) and hasattr(x, "__getitem__"):
+        for name in OBSERVER_STAGES:
+            if name in stages:
+                return x[name]
+    return x
+
+
 def observers(x: Any) -> Table:
-    """A row per observer instance: what it watches, every edge/node it serves, its group and stats."""
-    snap = snapshot(x)
+    """A row per observer instance: what it watches, every edge/node it serves, its group and stats.
+    A Run reads its calibrated stage (else prepared): the stage whose observers are there to see."""
+    snap = snapshot(_with_observers(x))
     rows = []
     for o in snap.observers:
         requested = []

@@ -58,29 +58,34 @@ def _buffers(gm: torch.nn.Module) -> list[tuple[dict, str, torch.Tensor]]:
 def feed(
     gm: torch.fx.GraphModule, batches: Iterable[Any], expected: list[Any], dynamic_batch: bool
 ) -> tuple[int, tuple[int, BaseException] | None]:
-    """Run each batch; stop at the first that fails, undoing what it observed. → (batches observed, failure)."""
+    """Run each batch; stop at the first that fails, undoing what it observed. → (batches observed, failure).
+
+    An interrupt (KeyboardInterrupt, a signal handler's exception) is a failure like any other here: the
+    batch it hit is undone and the caller keeps the batches before it, then re-raises it."""
     done = 0
     try:
         it = iter(batches)
     except TypeError:
         raise Pt2eLensError(i18n.t("error.calibrate_batches_type", got=type(batches).__name__)) from None
     with torch.no_grad():
-        while True:
-            try:
-                batch = next(it)
-            except StopIteration:
-                return done, None
-            except Exception as e:  # the user's data loader raised
-                return done, (done, e)
-            args = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
-            problem = _shape_problem(args, expected, dynamic_batch)
-            if problem:
-                return done, (done, BadBatch(problem))
-            saved = _buffers(gm)
-            try:
-                gm(*args)
-            except Exception as e:
-                for store, k, t in saved:
-                    store[k] = t
-                return done, (done, e)
-            done += 1
+        try:
+            while True:
+                try:
+                    batch = next(it)
+                except StopIteration:
+                    return done, None
+                args = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
+                problem = _shape_problem(args, expected, dynamic_batch)
+                if problem:
+                    return done, (done, BadBatch(problem))
+                saved, before = _buffers(gm), done
+                try:
+                    gm(*args)
+                    done += 1
+                except BaseException:
+                    if done == before:  # stopped inside the forward: undo what it observed of this batch
+                        for store, k, t in saved:
+                            store[k] = t
+                    raise
+        except BaseException as e:  # the data loader or the forward raised, or Ctrl-C / a signal arrived
+            return done, (done, e)

@@ -21,11 +21,13 @@ from ..analyses.decomposition import decomposition_table
 from ..analyses.findings import with_findings
 from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
+from ..prepare.annotate import NotAnAnnotation
 from ..prepare.checks import CheckedPrepare
 from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 from ..snapshot.inserted import observer_sites, roles_from_diff
 from ..snapshot.keys import serves_from_callback
 from ._calibration import BadBatch, expected_inputs, feed
+from ._run_args import check_run_args
 from ._strip import without_observers
 from .decomposed_cause import decomposition_cause
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
@@ -43,6 +45,7 @@ class Run(HasSnapshot, Displayable):
         strict: bool = False,
         dynamic_shapes: Any = None,
     ):
+        check_run_args(model, example_inputs, dynamic_batch, is_run=isinstance(model, Run))
         self._stages: dict[str, Stage] = {}
         # "strict" / "non-strict" when this run exported the model itself (its errors name the mode)
         self.export_mode: str | None = None
@@ -50,6 +53,7 @@ class Run(HasSnapshot, Displayable):
         self._working: torch.fx.GraphModule | None = None
         self._calibrated = False
         self._observed_batches = 0  # over every calibrate() call since prepare
+        self.quantizer: Quantizer | None = None  # the user's own, as given to prepare (pl.recipe wraps it)
         self.dynamic_batch = dynamic_batch
         if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
             require_dynamic_batch(model)  # a graph's batch size was fixed when it was exported
@@ -156,6 +160,7 @@ class Run(HasSnapshot, Displayable):
         )
         self._add(prepared_stage)
         self._working, self._calibrated, self._observed_batches = prepared, False, 0
+        self.quantizer = quantizer
         return self
 
     def _decomposition_cause(self, e: Pt2eLensError) -> str | None:
@@ -177,8 +182,10 @@ class Run(HasSnapshot, Displayable):
             try:
                 with torch.no_grad():
                     batches(working)
-            except Exception as e:
+            except BaseException as e:  # Ctrl-C / a signal too: a half-run callable is never kept
                 self._working = None  # the callable may have stopped half way: re-made from the last stage
+                if not isinstance(e, Exception):
+                    raise
                 raise Pt2eLensError(
                     i18n.t("error.calibrate_fn_raised", error=type(e).__name__, reason=first_line(e)), original=e
                 ) from None
@@ -189,8 +196,12 @@ class Run(HasSnapshot, Displayable):
             self._calibrated = True
             self._observed_batches += done
             record = dataclasses.replace(self._stages["prepared"].record, qparams={})  # its own qparams cache
-            self._add(Stage("calibrated", private_copy(working), record, info={"batches": done}))
+            # every batch the observers have seen, over all calls since prepare (they accumulate)
+            info = {"batches": self._observed_batches}
+            self._add(Stage("calibrated", private_copy(working), record, info=info))
         if failure is not None:
+            if not isinstance(failure[1], Exception):  # Ctrl-C / SIGALRM: the batches before it are kept
+                raise failure[1]
             raise self._calibration_error(*failure, kept=done)
         if done == 0:
             raise Pt2eLensError(i18n.t("error.calibrate_no_batches"))
@@ -253,6 +264,8 @@ _CHANGED_ANNOTATIONS = re.compile(r"has (changed|removed) annotations")
 
 def _quantizer_failed(e: Pt2eLensError) -> bool:
     """The quantizer itself raised while annotating (not ComposableQuantizer's own overwrite check)."""
+    if isinstance(e.original, NotAnAnnotation):  # what it wrote is wrong in any export mode
+        return False
     return e.original is not None and not _CHANGED_ANNOTATIONS.search(str(e.original))
 
 

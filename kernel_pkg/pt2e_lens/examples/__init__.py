@@ -23,6 +23,7 @@ from ..analyses.focus import module
 from .course import diff_ops, draw, draw_stages, export_module, observer_nodes, qdq_nodes, short, table
 from .data import calibration_batches, example_inputs
 from .models import MODELS, get_model
+from .outlier import DeepNet, OutlierNet, image_batches, xnnpack_quantizer
 from .qspecs import act_spec, weight_spec
 from .quantizers import (
     ADD,
@@ -48,6 +49,8 @@ __all__ = [
     "ComposableQuantizer",
     "ConvQuantizer",
     "ConvReluQuantizer",
+    "DeepNet",
+    "OutlierNet",
     "QuantizationAnnotation",
     "Quantizer",
     "RuleQuantizer",
@@ -65,6 +68,7 @@ __all__ = [
     "find",
     "get_model",
     "get_module_name_filter",
+    "image_batches",
     "label_conv",
     "module",
     "observer_nodes",
@@ -75,4 +79,5 @@ __all__ = [
     "short",
     "table",
     "weight_spec",
+    "xnnpack_quantizer",
 ]

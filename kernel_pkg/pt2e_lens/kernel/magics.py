@@ -8,9 +8,12 @@ import shlex
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from .. import analyses, display, report
+from .. import analyses, display, i18n, report
+from .._outputs import check_html_arg
+from ..analyses.quantization import OBSERVER_STAGES
 from ..capture import Run
 from ..errors import Pt2eLensError
+from ..why import observer_ranges, recipe, sensitivity
 from .names import lookup, suggest
 from .tracker import Tracker
 
@@ -22,13 +25,13 @@ HELP = """%pt2e — see what a torchao PT2E quantizer did (X: a variable, or run
   %pt2e annotations X · observers X · qdq X             one table (a Run: its annotated / calibrated / converted stage)
   %pt2e decomp X [--table empty|core]                   what run_decompositions turns each op into
   %pt2e watch [X | --auto]                              pin the panel's current model (--auto: follow the newest)
-  %pt2e report X --html PATH                            write a self-contained HTML report
+  %pt2e report X --html PATH [--force]                  write a self-contained HTML report
   %pt2e help"""
 
 # the stage of a Run each table (and decomp) reads when the user names the Run itself
 _RUN_STAGES = {
     "annotations": ("annotated",),
-    "observers": ("calibrated", "prepared"),
+    "observers": OBSERVER_STAGES,
     "qdq": ("converted",),
     "decomp": ("exported",),
 }
@@ -68,6 +71,22 @@ PARSERS = {
 PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="empty")
 PARSERS["watch"].add_argument("--auto", action="store_true")
 PARSERS["report"].add_argument("--html", required=True)
+PARSERS["report"].add_argument("--force", action="store_true")
+
+# sensitivity, recipe, observer ranges (why.sensitivity / why.recipe / why.ranges): kept together
+HELP = HELP.replace(
+    "\n  %pt2e help",
+    "\n  %pt2e sensitivity RUN BATCHES [--no-only]               output SQNR per site: alone fp32 / only quantized"
+    "\n  %pt2e recipe RUN BATCHES --target DB [--max N]          fewest fp32 sites for the target, verified"
+    "\n  %pt2e ranges X                                          per-channel observer ranges, outliers first"
+    "\n  %pt2e help",
+)
+PARSERS["sensitivity"] = _parser("sensitivity", 2)
+PARSERS["sensitivity"].add_argument("--no-only", dest="only", action="store_false")
+PARSERS["recipe"] = _parser("recipe", 2)
+PARSERS["recipe"].add_argument("--target", type=float, required=True)
+PARSERS["recipe"].add_argument("--max", type=int, default=None)
+PARSERS["ranges"] = _parser("ranges", None)
 
 
 def _focus(args):
@@ -141,7 +160,13 @@ class Pt2eMagics(Magics):
         elif args.x is not None:
             self.tracker.scan()  # a model made earlier in this very cell
             if args.x not in self.tracker.entries:
-                lookup(self.shell.user_ns, args.x, prefer=self.tracker.entries)  # raises "no variable"
+                if args.x not in self.shell.user_ns:  # suggest models only, not builtins such as open
+                    hint = suggest(args.x, self.tracker.entries) or (
+                        i18n.t("error.models_here", names=", ".join(self.tracker.entries))
+                        if self.tracker.entries
+                        else "."
+                    )
+                    raise UsageError(i18n.t("error.no_variable", name=repr(args.x), hint=hint))
                 raise UsageError(
                     f"%pt2e watch: {args.x} is a {type(self.shell.user_ns[args.x]).__name__}, "
                     f"not a pl.Run, ExportedProgram or GraphModule"
@@ -153,7 +178,20 @@ class Pt2eMagics(Magics):
             + (" (pinned; %pt2e watch --auto to follow the newest)" if pinned else " (the newest)")
         )
 
+    # sensitivity, recipe, observer ranges: kept together
+    def _sensitivity(self, args):
+        run, batches = (self._get(x) for x in args.x)
+        return sensitivity(run, batches, only=args.only)
+
+    def _recipe(self, args):
+        run, batches = (self._get(x) for x in args.x)
+        return recipe(run, batches, target_sqnr=args.target, max_fp32_sites=args.max)
+
+    def _ranges(self, args):
+        return observer_ranges(self._get(args.x))
+
     def _report(self, args):
+        check_html_arg(args.html, args.force)  # the CLI's checks: no empty name, no silent overwrite
         try:
             path = report.write_html(self._get(args.x), args.html, title=f"pt2e-lens report: {args.x}")
         except OSError as e:

@@ -12,7 +12,8 @@ import warnings
 
 import torch
 
-from .._torchao import Q_ANNOTATION_KEY, Quantizer, prepare_pt2e
+from .. import i18n
+from .._torchao import Q_ANNOTATION_KEY, QuantizationAnnotation, Quantizer, prepare_pt2e
 from .recorder import RecordingQuantizer
 from .user_quantizer import quantizer_copy
 from .watched_annotators import AnnotatorLog, LoggedMeta
@@ -26,6 +27,10 @@ def _has_specs(ann) -> bool:
     return ann.output_qspec is not None or any(s is not None for s in (ann.input_qspec_map or {}).values())
 
 
+class NotAnAnnotation(TypeError):
+    """The quantizer wrote something other than a QuantizationAnnotation under the annotation key."""
+
+
 class _WatchedMeta(dict):
     """A node's meta dict that reports writes over an annotation that already had specs."""
 
@@ -36,6 +41,9 @@ class _WatchedMeta(dict):
         self.last = _fingerprint(ann) if ann is not None else None
 
     def __setitem__(self, key, value):
+        if key == Q_ANNOTATION_KEY and value is not None and not isinstance(value, QuantizationAnnotation):
+            got = f"{value!r:.40} (a {type(value).__name__})"
+            raise NotAnAnnotation(i18n.t("error.guard_not_an_annotation", got=got, node=self.name))
         prev = self.get(key)
         if key == Q_ANNOTATION_KEY and prev is not None:
             if prev is not value and _has_specs(prev):

@@ -24,6 +24,8 @@ SCHEMA_VERSION: int = VIEW_SCHEMA["$defs"]["SchemaVersion"]["const"]
 PROTOCOL_VERSION: int = PROTOCOL_SCHEMA["$defs"]["ProtocolVersion"]["const"]
 MIME_TYPE: str = _CONSTANTS["mime_type"]
 COMM_TARGET: str = _CONSTANTS["comm_target"]
+# what an opened document may hold (schema/bounds.py; the front end reads the same numbers)
+LIMITS: dict[str, int] = {k: v for k, v in _CONSTANTS["limits"].items() if not k.startswith("$")}
 SNAPSHOT_FORMAT: str = VIEW_SCHEMA["$defs"]["Snapshot"]["properties"]["format"]["const"]
 VIEW_FORMAT: str = VIEW_SCHEMA["$defs"]["View"]["properties"]["format"]["const"]
 

@@ -8,11 +8,12 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from . import PROTOCOL_SCHEMA, VIEW_SCHEMA
+from . import LIMITS, PROTOCOL_SCHEMA, VIEW_SCHEMA
+from .bounds import TooBig, check_text_size, check_tree
 
 # The deepest real document is ~8 levels (View > panes > snapshot > observers > serves > at > edge);
 # anything far deeper is not ours, and is refused before parsing so it cannot exhaust the stack.
-MAX_DEPTH = 64
+MAX_DEPTH = LIMITS["max_depth"]
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -22,10 +23,22 @@ class JsonProblem(ValueError):
     """The text is not JSON we accept; the message is one line."""
 
 
+class JsonTooBig(JsonProblem, TooBig):
+    """The JSON breaks one of the contract's limits (its message names the bound)."""
+
+
 def nesting_depth(text: str) -> int:
     """How deep arrays/objects nest in JSON text, ignoring brackets inside strings (regex at C speed)."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+    return _outline(text)[0]
+
+
+def _outline(text: str) -> tuple[int, int]:
+    """(nesting depth, an upper bound on the values) of JSON text, from its text outside strings: every value
+    but a container's first follows a comma."""
+    bare = _STRING.sub("", text)
+    brackets = _NOT_BRACKET.sub("", bare)
+    depth = max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+    return depth, bare.count(",") + len(brackets) // 2 + 1
 
 
 def _finite(text: str) -> float:
@@ -39,8 +52,15 @@ def _no_constant(name: str) -> Any:
     raise JsonProblem(f"{name} is not a JSON number")
 
 
-def parse(text: str | bytes) -> Any:
-    """json.loads, but refusing NaN/Infinity (and overflowing numbers) and deep nesting; raises JsonProblem."""
+def parse(text: str | bytes, limits: dict = LIMITS) -> Any:
+    """json.loads, but refusing NaN/Infinity (and overflowing numbers), deep nesting and documents over the
+    contract's limits (schema/bounds.py); raises JsonProblem."""
+    try:
+        check_text_size(len(text), limits)
+    except TooBig as e:
+        raise JsonTooBig(str(e)) from None
+    except TypeError:
+        pass  # not text: said below
     if isinstance(text, (bytes, bytearray)):
         try:
             text = text.decode("utf-8")
@@ -48,13 +68,20 @@ def parse(text: str | bytes) -> Any:
             raise JsonProblem(f"not UTF-8 ({e.reason} at byte {e.start})") from None
     if not isinstance(text, str):
         raise JsonProblem(f"expected JSON text, got {type(text).__name__}")
-    depth = nesting_depth(text)
-    if depth > MAX_DEPTH:
-        raise JsonProblem(f"nested {depth} levels deep (at most {MAX_DEPTH})")
+    depth, values = _outline(text)
+    if depth > limits["max_depth"]:
+        raise JsonTooBig(f"nested {depth} levels deep (at most {limits['max_depth']}: contract limit max_depth)")
+    if values > limits["max_values"]:  # refused before json.loads builds them
+        cap = limits["max_values"]
+        raise JsonTooBig(f"it holds more than {cap:,} values (at most {cap:,}: contract limit max_values)")
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        check_tree(doc, limits)  # strings (length, lone surrogates): one walk, ~0.6x the json.loads before it
+        return doc
     except JsonProblem:
         raise
+    except TooBig as e:
+        raise JsonTooBig(str(e)) from None
     except ValueError as e:  # JSONDecodeError
         raise JsonProblem(f"invalid JSON ({e})") from None
 

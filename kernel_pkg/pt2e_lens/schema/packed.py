@@ -20,7 +20,8 @@ import json
 import zlib
 from typing import Any
 
-from . import SCHEMA_VERSION, VIEW_SCHEMA
+from . import LIMITS, SCHEMA_VERSION, VIEW_SCHEMA
+from .bounds import TooBig, check_tree, gunzip
 from .check import JsonProblem, parse, schema_error
 from .tabular import TabularProblem, decode, encode
 
@@ -28,6 +29,7 @@ PACKED_FORMAT: str = VIEW_SCHEMA["$defs"]["Packed"]["properties"]["format"]["con
 TABULAR, PLAIN = VIEW_SCHEMA["$defs"]["Packed"]["properties"]["encoding"]["enum"]
 # a View is text with long repeats (module paths, op names): gzip's level 6 is within 3 % of 9 at half the time
 _LEVEL = 6
+_TEXT_LIMITS = {**LIMITS, "max_string_chars": LIMITS["max_json_bytes"]}
 
 
 class PackedProblem(ValueError):
@@ -61,14 +63,22 @@ def unpack(data: Any) -> Any:
     a Snapshot) is returned as it is, parsed first if it is JSON text."""
     if isinstance(data, (str, bytes, bytearray)):
         try:
-            data = parse(bytes(data) if isinstance(data, bytearray) else data)
+            # an envelope's data string is longer than any string of a View: bounded by its own check below
+            data = parse(bytes(data) if isinstance(data, bytearray) else data, _TEXT_LIMITS)
         except JsonProblem as e:
             raise PackedProblem(f"pt2e-lens output: {e}") from None
     if not is_packed(data):
+        try:
+            check_tree(data)  # a plain View straight from a notebook: bounded like a parsed one
+        except TooBig as e:
+            raise PackedProblem(f"pt2e-lens output: {e}") from None
         return data
     problem = schema_error(data, VIEW_SCHEMA, "Packed", root="envelope")
     if problem:
         raise PackedProblem(f"pt2e-lens output: a damaged packed View ({problem}); re-run the cell")
+    if len(data["data"]) > LIMITS["max_json_bytes"]:  # base64 of gzip is never longer than the JSON it holds
+        cap = LIMITS["max_json_bytes"]
+        raise PackedProblem(f"pt2e-lens output: its data is over {cap:,} characters (contract limit max_json_bytes)")
     try:
         compressed = base64.b64decode(data["data"], validate=True)
     except binascii.Error:
@@ -76,7 +86,9 @@ def unpack(data: Any) -> Any:
             "pt2e-lens output: a damaged packed View (its data is not base64); re-run the cell"
         ) from None
     try:
-        raw = gzip.decompress(compressed)
+        raw = gunzip(compressed)
+    except TooBig as e:
+        raise PackedProblem(f"pt2e-lens output: {e}") from None
     except (OSError, EOFError, zlib.error) as e:
         raise PackedProblem(
             f"pt2e-lens output: a damaged packed View (its data is not valid gzip: {e}); re-run the cell"
@@ -84,5 +96,7 @@ def unpack(data: Any) -> Any:
     try:
         doc = parse(raw)
         return decode(doc) if data["encoding"] == TABULAR else doc
+    except TooBig as e:  # not damaged: too big to open, and which bound says so
+        raise PackedProblem(f"pt2e-lens output: {e}") from None
     except (JsonProblem, TabularProblem) as e:
         raise PackedProblem(f"pt2e-lens output: a damaged packed View ({e}); re-run the cell") from None

@@ -27,6 +27,11 @@ def _references(data: dict) -> Iterator[tuple[str, str]]:
 
 def reference_error(data: dict) -> str | None:
     """One line naming the first dangling or duplicate id of a schema-valid Snapshot, or None."""
+    meta = data["meta"]
+    partial = meta.get("partial")
+    count = partial["total_nodes"] if isinstance(partial, dict) and "total_nodes" in partial else len(data["nodes"])
+    if meta["node_count"] != count:  # the count a reader shows must be the graph's own
+        return f"meta.node_count: {meta['node_count']!r}, but the snapshot has {count} nodes"
     ids: set[str] = set()
     for i, n in enumerate(data["nodes"]):
         if n["id"] in ids:

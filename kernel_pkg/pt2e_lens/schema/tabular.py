@@ -15,13 +15,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import LIMITS
+from .bounds import TooBig, check_tabular
+
 _MIN_ROWS = 4  # fewer rows gain nothing from columns
 _MIN_SIZE = 16  # ~bytes of JSON below which a reference `{"$":123}` would not pay
-MAX_NODES = 50_000_000  # what unpacking may build: a crafted document cannot expand without bound
 
 
 class TabularProblem(ValueError):
     """The tabular data does not decode; the message is one line."""
+
+
+class TabularTooBig(TabularProblem, TooBig):
+    """Its expansion breaks one of the contract's limits (the message names the bound)."""
 
 
 class _Encoder:
@@ -113,11 +119,17 @@ def encode(doc: Any) -> dict | None:
     return {"values": values, "root": enc.emit(root, values, {})}
 
 
-def decode(data: Any, max_nodes: int = MAX_NODES) -> Any:
-    """The document a tabular layout holds; raises TabularProblem (one line) on anything malformed."""
+def decode(data: Any, limits: dict = LIMITS) -> Any:
+    """The document a tabular layout holds; raises TabularProblem (one line) on anything malformed or on an
+    expansion over the contract's limits (measured before anything is expanded: schema/bounds.py)."""
     if not isinstance(data, dict) or not isinstance(data.get("values"), list) or "root" not in data:
         raise TabularProblem('expected {"values": [...], "root": ...}')
     values: list = data["values"]
+    try:
+        check_tabular(values, data["root"], limits)
+    except TooBig as e:
+        raise TabularTooBig(str(e)) from None
+    max_nodes = limits["max_values"]
     budget = [max_nodes]
 
     def expand(x: Any, limit: int) -> Any:

@@ -15,6 +15,7 @@ import torch
 from .._torchao import SharedQuantizationSpec
 from ._specs import SpecTable
 from ._values import flat
+from .channels import channels_field
 from .keys import Key, key_specs
 
 
@@ -156,6 +157,7 @@ def observers(
                 "group": group,
                 "implicit": any(s["via"] == "implicit" for s in serves),
                 **stats,
+                **channels_field(mod, gm, observed),
             }
         )
     return out

@@ -24,7 +24,7 @@ from .._torchao import (
     prepare_for_propagation_comparison,
 )
 from ..analyses.table import Table
-from ..capture import Run
+from ..capture import Run, Stage
 from ..errors import Pt2eLensError, first_line
 from ..schema.numbers import json_number
 
@@ -51,6 +51,8 @@ class Accuracy(Table):
 
 
 def _batches(batches: Iterable[Any]) -> list[tuple]:
+    if isinstance(batches, (str, bytes)) or not hasattr(batches, "__iter__"):
+        raise Pt2eLensError(i18n.t("error.guard_accuracy_batches_type", got=type(batches).__name__))
     out = [b if isinstance(b, (tuple, list)) else (b,) for b in batches]
     if not out:
         raise Pt2eLensError(i18n.t("error.accuracy_no_batches"))
@@ -72,7 +74,10 @@ def _mean(values) -> float | None:
 
 def _compare(info, ref_entry, act_entry) -> tuple[float | None, float | None]:
     """SQNR and MSE with torchao's own compare_results, averaged over the batches."""
-    summary = compare_results({info: ref_entry}, {info: act_entry}).get(info)
+    try:
+        summary = compare_results({info: ref_entry}, {info: act_entry}).get(info)
+    except ValueError:  # a node with no tensor output (e.g. `.float()`'s _assert_tensor_metadata): no SQNR
+        return None, None
     if summary is None:
         return None, None
     return _mean(r.sqnr for r in summary.results), _mean(r.mse_loss for r in summary.results)
@@ -137,6 +142,8 @@ def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, str, list 
 
 def accuracy(run: Any, batches: Iterable[Any]) -> Accuracy:
     """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from."""
+    if isinstance(run, Stage):  # the converted stage alone has no float graph to compare against
+        raise Pt2eLensError(i18n.t("error.guard_accuracy_stage", stage=repr(run.name)))
     if not (isinstance(run, Run) and "converted" in run.stages):
         raise Pt2eLensError(i18n.t("error.accuracy_not_converted"))
     batches = _batches(batches)

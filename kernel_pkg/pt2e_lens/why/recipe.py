@@ -1,0 +1,151 @@
+"""`pl.recipe`: the fewest sites to keep in fp32 so that the output SQNR reaches a target, as a quantizer.
+
+Greedy on `pl.sensitivity` (the site whose fp32 buys most first), each step predicted on the gated copy;
+then every chosen site is tried once more without (the set shrinks while the target still holds). The
+prediction keeps every other observer's calibrated range; the quantizer it returns is verified by one
+real capture (prepare, calibrate, convert) whose SQNR is shown beside the prediction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from concurrent.futures import Executor
+from typing import Any
+
+import torch
+
+from .. import i18n
+from .._torchao import Quantizer
+from ..analyses.table import Table
+from ..capture import Run
+from ..errors import Pt2eLensError
+from ..prepare.keep_fp32 import KeepFp32
+from .sensitivity import (
+    Sensitivity,
+    batches_of,
+    check_run,
+    float_stage,
+    forward_all,
+    kind_of,
+    reference_outputs,
+    run_configs,
+    sensitivity,
+    sqnr_db,
+)
+from .sites import Site, gated
+
+COLUMNS = ["site", "tensor", "serves", "kind", "gain_db"]
+
+
+def keep_fp32_code(edges: list, outputs: list, name: str = "quantizer") -> str:
+    """The Python that builds the recipe's quantizer from the user's own (`name`), to print and paste."""
+    lines = ["import pt2e_lens as pl", "", f"{name} = pl.KeepFp32(", f"    {name},", "    edges=["]
+    lines += [f"        ({src!r}, {dst!r})," for src, dst in edges]
+    lines += ["    ],", "    outputs=["]
+    lines += [f"        {o!r}," for o in outputs]
+    lines += ["    ],", ")"]
+    return "\n".join(lines) + "\n"
+
+
+class Recipe(Table):
+    """The chosen fp32 sites (rows), `.quantizer` (a torchao Quantizer), `.code`, predicted and verified SQNR."""
+
+    def __init__(self, sites, gains, quantizer, code, target, predicted, verified, run, rows_of):
+        rows = [rows_of(s, g) for s, g in zip(sites, gains)]
+        title = i18n.t(
+            "sensitivity.recipe_title",
+            n=len(sites),
+            predicted=f"{predicted:.2f}",
+            verified=f"{verified:.2f}",
+            target=f"{target:.2f}",
+            met=i18n.t("sensitivity.recipe_met" if verified >= target else "sensitivity.recipe_unmet"),
+        )
+        super().__init__("recipe", COLUMNS, rows, title=title)
+        self.sites, self.quantizer, self.code = sites, quantizer, code
+        self.target_db, self.predicted_db, self.verified_db = target, predicted, verified
+        self.met = verified >= target
+        self.run = run  # the verifying capture
+
+    def __str__(self) -> str:
+        return super().__str__() + "\n\n" + self.code
+
+
+def _verify(run: Run, quantizer: Quantizer, calibration: list[tuple]) -> Run:
+    base = float_stage(run)
+    source = base.exported_program if base.exported_program is not None else base.graph_module
+    again = Run(source, dynamic_batch=run.dynamic_batch).prepare(quantizer)
+    return again.calibrate(calibration).convert()
+
+
+def recipe(
+    run: Any,
+    batches: Iterable[Any],
+    target_sqnr: float,
+    max_fp32_sites: int | None = None,
+    quantizer: Quantizer | None = None,
+    calibration: Iterable[Any] | None = None,
+    executor: Executor | None = None,
+    sensitivity_table: Sensitivity | None = None,
+    name: str = "quantizer",
+    by: str = "group",
+) -> Recipe:
+    """Keep the fewest sites fp32 (at most `max_fp32_sites`) for output SQNR ≥ `target_sqnr` dB on `batches`.
+    `quantizer` defaults to the one the run was prepared with; `calibration` (default: `batches`) feeds the
+    verifying capture."""
+    check_run(run, "pl.recipe")
+    if isinstance(target_sqnr, bool) or not isinstance(target_sqnr, (int, float)) or math.isnan(target_sqnr):
+        raise Pt2eLensError(i18n.t("sensitivity.recipe_bad_target", got=repr(target_sqnr)))
+    user_quantizer = quantizer if quantizer is not None else getattr(run, "quantizer", None)
+    if not isinstance(user_quantizer, Quantizer):
+        raise Pt2eLensError(i18n.t("sensitivity.recipe_needs_quantizer"))
+    batches = batches_of(batches, "pl.recipe")
+    calibration = batches if calibration is None else batches_of(calibration, "pl.recipe")
+    reference = reference_outputs(run, batches, "pl.recipe")
+    table = sensitivity_table or sensitivity(run, batches, only=False, executor=executor, by=by)
+    by = table.by
+    gm = gated(run)
+    index = {s.id: i for i, s in enumerate(gm.sites)}
+    units = list(table.sites)  # ranked: the unit whose fp32 gives most back first
+    limit = len(units) if max_fp32_sites is None else max(0, int(max_fp32_sites))
+
+    def predict(chosen: list[int]) -> float:
+        off = sorted({index[g] for u in chosen for g in units[u].groups})
+        return run_configs(gm, batches, reference, [off])[0][0]
+
+    chosen: list[int] = []
+    predicted = table.baseline_db
+    for u in range(len(units)):
+        if predicted >= target_sqnr or len(chosen) >= limit:
+            break
+        chosen.append(u)
+        predicted = predict(chosen)
+    if predicted >= target_sqnr:  # smaller still? try each chosen unit without, last added first
+        for u in list(reversed(chosen)):
+            trial = [j for j in chosen if j != u]
+            value = predict(trial)
+            if value >= target_sqnr:
+                chosen, predicted = trial, value
+    sites = [units[u] for u in sorted(chosen)]
+    gains = {s.id: row[5] for s, row in zip(table.sites, table.rows)}
+    edges = list(dict.fromkeys(k[1:] for s in sites for k in s.keys if k[0] == "edge"))
+    outputs = list(dict.fromkeys(k[1] for s in sites for k in s.keys if k[0] == "node"))
+    keep = KeepFp32(user_quantizer, edges=edges, outputs=outputs)
+    checked = _verify(run, keep, calibration)
+    with torch.no_grad():
+        verified = sqnr_db(reference, forward_all(checked["converted"].graph_module, batches))
+
+    def rows_of(site: Site, gain: Any) -> tuple:
+        return (site.id, site.tensor, site.serves, kind_of(site, by), gain)
+
+    return Recipe(
+        sites,
+        [gains.get(s.id) for s in sites],
+        keep,
+        keep_fp32_code(edges, outputs, name),
+        float(target_sqnr),
+        predicted,
+        verified,
+        checked,
+        rows_of,
+    )

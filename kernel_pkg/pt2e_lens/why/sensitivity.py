@@ -1,0 +1,231 @@
+"""`pl.sensitivity`: how much each quantized site costs the model's output, one site at a time.
+
+For every site (a sharing group's q/dq, see `sites`) two end-to-end numbers against the float model: the
+output SQNR when that site alone stays fp32 (what keeping it fp32 would buy) and when only that site is
+quantized (what it costs on its own). Both come from one gated private copy of the converted module, so
+a sweep is one forward per configuration: no re-prepare, no re-calibration, no copy per site. With an
+`executor` (any `concurrent.futures.Executor`: a process pool, a Dask or Ray client's executor) the
+configurations are split into chunks and each chunk runs on a worker from the pickled gated copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import pickle
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+import torch
+
+from .. import i18n
+from ..analyses.table import Table
+from ..capture import Run
+from ..errors import Pt2eLensError, first_line
+from ..schema.numbers import json_number
+from .sites import UNITS, GatedModule, Site, gated, units_of
+
+COLUMNS = ["site", "tensor", "serves", "kind", "sqnr_fp32_db", "gain_db", "sqnr_only_db"]
+METRIC_COLUMNS = ["metric_fp32", "metric_only"]
+
+Metric = Callable[[Any, Any], float]
+
+
+def leaves(out: Any) -> list[torch.Tensor]:
+    """The tensors of a model output (a tensor, or tuples / lists / dicts of them), in a fixed order."""
+    if isinstance(out, torch.Tensor):
+        return [out]
+    if isinstance(out, dict):
+        return [t for k in sorted(out, key=str) for t in leaves(out[k])]
+    if isinstance(out, (tuple, list)):
+        return [t for o in out for t in leaves(o)]
+    return []
+
+
+def sqnr_db(reference: Sequence[Any], outputs: Sequence[Any]) -> float:
+    """End-to-end SQNR (dB) over every batch together: 10·log10(Σ ref² / Σ (ref − out)²); inf for an exact match."""
+    signal = noise = 0.0
+    for ref, out in zip(reference, outputs):
+        for r, o in zip(leaves(ref), leaves(out)):
+            r, o = r.detach().double(), o.detach().double()
+            signal += float((r * r).sum())
+            noise += float(((r - o) ** 2).sum())
+    if noise == 0.0:
+        return math.inf if signal > 0 else math.nan
+    if not math.isfinite(noise):
+        return math.nan
+    return 10.0 * math.log10(signal / noise) if signal > 0 else -math.inf
+
+
+def batches_of(batches: Iterable[Any], who: str) -> list[tuple]:
+    out = [tuple(b) if isinstance(b, (tuple, list)) else (b,) for b in batches]
+    if not out:
+        raise Pt2eLensError(i18n.t("sensitivity.no_batches", who=who))
+    return out
+
+
+def forward_all(gm: torch.nn.Module, batches: Sequence[tuple]) -> list[Any]:
+    with torch.no_grad():
+        return [gm(*b) for b in batches]
+
+
+def evaluate(
+    gm: GatedModule, batches: Sequence[tuple], reference: Sequence[Any], configs: Sequence[Sequence[int]], metric=None
+) -> list[tuple[float, float | None]]:
+    """(SQNR dB, metric) for each configuration: the indices of the sites that stay fp32."""
+    out = []
+    for off in configs:
+        gm.set_off(off)
+        gm.reset_buffers()
+        outputs = forward_all(gm.module, batches)
+        value = None
+        if metric is not None:
+            value = sum(float(metric(r, o)) for r, o in zip(reference, outputs)) / len(outputs)
+        out.append((sqnr_db(reference, outputs), value))
+    gm.set_off(())
+    return out
+
+
+_UNPICKLED: dict[bytes, tuple] = {}  # a worker's last payload: its next chunk of the same sweep skips unpickling
+
+
+def _unpickled(payload: bytes) -> tuple:
+    key = hashlib.sha1(payload).digest()
+    if key not in _UNPICKLED:
+        _UNPICKLED.clear()  # one sweep at a time: keep one model per worker in memory
+        _UNPICKLED[key] = pickle.loads(payload)
+    return _UNPICKLED[key]
+
+
+def _work(payload: bytes, configs: list[list[int]], metric: Metric | None, threads: int | None) -> list:
+    """One chunk on a worker: the gated copy, the batches and the float outputs come pickled in `payload`."""
+    gm, batches, reference = _unpickled(payload)
+    before = torch.get_num_threads()
+    if threads:
+        torch.set_num_threads(threads)  # two workers on two cores: one thread each, not four
+    try:
+        return evaluate(gm, batches, reference, configs, metric)
+    finally:
+        torch.set_num_threads(before)
+
+
+def payload_of(gm: GatedModule, batches: Sequence[tuple], reference: Sequence[Any]) -> bytes:
+    """What a worker needs, pickled once: the gated GraphModule (code, weights, q/dq), the batches, the float outputs."""
+    return pickle.dumps((gm, list(batches), list(reference)))
+
+
+def run_configs(
+    gm: GatedModule,
+    batches: Sequence[tuple],
+    reference: Sequence[Any],
+    configs: list[list[int]],
+    metric: Metric | None = None,
+    executor: Executor | None = None,
+    chunks: int | None = None,
+    worker_threads: int | None = 1,
+) -> list[tuple[float, float | None]]:
+    if executor is None:
+        return evaluate(gm, batches, reference, configs, metric)
+    payload = payload_of(gm, batches, reference)
+    n = max(1, min(len(configs), chunks or 8))
+    parts = [configs[i::n] for i in range(n)]  # interleaved: cheap and dear configurations mix evenly
+    futures = [executor.submit(_work, payload, part, metric, worker_threads) for part in parts]
+    results: list[Any] = [None] * len(configs)
+    for i, future in enumerate(futures):
+        for j, value in enumerate(future.result()):
+            results[i + j * n] = value
+    return results
+
+
+class Sensitivity(Table):
+    """One row per site, the site that hurts most first (non-finite SQNRs last); a heat overlay on its q/dq."""
+
+    def __init__(
+        self, rows: list[tuple], sites: list[Site], baseline_db: float, stage: Any = None, metric=False, by="group"
+    ):
+        def rank(r: tuple) -> tuple:
+            fp32 = r[4]
+            finite = fp32 is not None and math.isfinite(fp32)
+            return (not finite, -(fp32 if finite else 0.0), r[0])
+
+        order = sorted(range(len(rows)), key=lambda i: rank(rows[i]))
+        columns = COLUMNS + (METRIC_COLUMNS if metric else [])
+        title = i18n.t("sensitivity.table", baseline=f"{baseline_db:.2f}")
+        super().__init__("sensitivity", columns, [rows[i] for i in order], title=title)
+        self.sites = [sites[i] for i in order]  # in row order
+        self.baseline_db = baseline_db  # every site quantized
+        self.by = by  # what a site is: "group", "op" or "module"
+        self.stage = stage  # the converted stage: displayed with the heat overlay
+
+    def overlay(self) -> dict:
+        """The contract's Overlay: each site's gain (dB of output SQNR it gives back in fp32) on its q/dq nodes."""
+        values = {}
+        for site, row in zip(self.sites, self.rows):
+            if row[5] is not None:
+                values.update({name: json_number(row[5]) for name in site.qdq})
+        return {"name": "sensitivity", "unit": "dB", "higher_is_better": False, "values": values}
+
+
+def float_stage(run: Run):
+    return run["decomposed" if "decomposed" in run.stages else "exported"]
+
+
+def check_run(run: Any, who: str) -> None:
+    if not (isinstance(run, Run) and "converted" in run.stages):
+        raise Pt2eLensError(i18n.t("sensitivity.not_converted", who=who))
+
+
+def reference_outputs(run: Run, batches: list[tuple], who: str) -> list[Any]:
+    try:
+        return forward_all(float_stage(run).fresh_module(), batches)  # its own copy: a forward may write buffers
+    except Exception as e:
+        raise Pt2eLensError(
+            i18n.t("sensitivity.batches_failed", who=who, error=type(e).__name__, reason=first_line(e)),
+            original=e,
+        ) from None
+
+
+def kind_of(site: Site, by: str) -> str:
+    if by != "group" and len(site.groups) > 1:
+        return f"{by} ({len(site.groups)} groups)"
+    return "weight" if site.weight else "activation"
+
+
+def sensitivity(
+    run: Any,
+    batches: Iterable[Any],
+    metric: Metric | None = None,
+    only: bool = True,
+    executor: Executor | None = None,
+    chunks: int | None = None,
+    by: str = "group",
+    worker_threads: int | None = 1,
+) -> Sensitivity:
+    """Per site: output SQNR (and `metric(outputs_float, outputs_quant)`, averaged over batches) with that site
+    alone in fp32, and (`only=True`) with only that site quantized. `by`: a site is a sharing group ("group"),
+    an annotated op ("op") or a module ("module"). `executor`: run the sweep on its workers, in `chunks` tasks,
+    each with `worker_threads` torch threads (None: the worker's default)."""
+    check_run(run, "pl.sensitivity")
+    if by not in UNITS:
+        raise Pt2eLensError(i18n.t("sensitivity.bad_by", got=repr(by), choices=", ".join(UNITS)))
+    batches = batches_of(batches, "pl.sensitivity")
+    reference = reference_outputs(run, batches, "pl.sensitivity")
+    gm = gated(run)
+    units = units_of(gm.sites, by, run["calibrated" if "calibrated" in run else "prepared"].snapshot.node)
+    index = {s.id: i for i, s in enumerate(gm.sites)}
+    offs = [[index[g] for g in u.groups] for u in units]
+    n = len(units)
+    configs: list[list[int]] = [[]] + offs
+    if only:
+        configs += [[j for j in range(len(gm.sites)) if j not in off] for off in offs]
+    results = run_configs(gm, batches, reference, configs, metric, executor, chunks, worker_threads)
+    baseline = results[0][0]
+    rows = []
+    for i, site in enumerate(units):
+        fp32, m_fp32 = results[1 + i]
+        only_db, m_only = results[1 + n + i] if only else (None, None)
+        gain = fp32 - baseline if math.isfinite(fp32) and math.isfinite(baseline) else None
+        row: tuple = (site.id, site.tensor, site.serves, kind_of(site, by), fp32, gain, only_db)
+        rows.append(row + ((m_fp32, m_only) if metric is not None else ()))
+    return Sensitivity(rows, units, baseline, stage=run["converted"], metric=metric is not None, by=by)

@@ -1,0 +1,194 @@
+"""Quantized sites of a converted Run and one private copy in which each site's q/dq can be switched off.
+
+A site is one sharing group: one observer instance after prepare, so one set of qparams after convert, and
+every q/dq node convert made from it. Switching a site off hands each of its dequantize nodes' users the
+float value instead (the tensor before its quantize; for a weight whose quantize convert folded into an
+int8 constant, the float weight the observer saw). The switch is a `Gate` module behind every such
+dequantize: flipping a bool costs nothing, so a sweep needs no copy, re-prepare or recompile per site.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+from typing import Any
+
+import torch
+
+from .._copy import private_copy
+from ..capture import Run
+
+
+class Gate(torch.nn.Module):
+    """Passes the quantized value on while `on`, the float value otherwise."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on = True
+
+    def forward(self, x_float: Any, x_quant: Any) -> Any:
+        return x_quant if self.on else x_float
+
+
+@dataclasses.dataclass
+class Site:
+    id: str  # the sharing group's observer id in the calibrated snapshot (`o3`)
+    observers: list[str]  # its observer module names (activation_post_process_N)
+    tensor: str  # the node it observes
+    serves: list[str]  # the edges / node outputs of the group, as `src→dst` or `node`
+    keys: list[tuple]  # ("edge", src, dst) / ("node", name): what a quantizer must leave unannotated
+    qdq: list[str]  # converted-graph node names of its q/dq
+    weight: bool  # observes a constant (a weight): its quantize was folded at convert
+    groups: list[str] = dataclasses.field(default_factory=list)  # the sharing groups it switches (its own id)
+
+    def __post_init__(self) -> None:
+        self.groups = self.groups or [self.id]
+
+
+@dataclasses.dataclass
+class GatedModule:
+    """A private copy of the converted module with one `Gate` per site (`gates[i]` switches `sites[i]`)."""
+
+    module: torch.fx.GraphModule
+    sites: list[Site]
+    # buffers as they were before any forward: a forward that writes its buffers (a step counter, an EMA)
+    # must not let one configuration see what the one before it wrote
+    initial: dict[str, torch.Tensor] = dataclasses.field(default_factory=dict)
+
+    def reset_buffers(self) -> None:
+        buffers = dict(self.module.named_buffers())
+        with torch.no_grad():
+            for name, value in self.initial.items():
+                buffers[name].copy_(value)
+
+    def set_off(self, off: Any) -> None:
+        """Switch the sites whose indices are in `off` to fp32, every other one to quantized."""
+        off = set(off)
+        for i in range(len(self.sites)):
+            getattr(self.module, _gate_name(i)).on = i not in off
+
+
+def _gate_name(i: int) -> str:
+    return f"_pt2e_lens_gate_{i}"
+
+
+def sites_of(run: Run) -> list[Site]:
+    """Every sharing group of the run whose observer convert turned into q/dq nodes, in graph order."""
+    observed = run["calibrated" if "calibrated" in run else "prepared"]
+    qdq = run["converted"].snapshot.qdq
+    group_of = {name: o for o in observed.snapshot.observers for name in o["names"]}
+    by_id: dict[str, Site] = {}
+    constants = {n.name for n in observed.graph_module.graph.nodes if n.op == "get_attr"}
+    for q in qdq:
+        o = group_of.get(q["from_observer"] or "")
+        if o is None:
+            continue
+        site = by_id.get(o["id"])
+        if site is None:
+            serves = [s["at"] for s in o["serves"]]
+            site = by_id[o["id"]] = Site(
+                id=o["id"],
+                observers=list(o["names"]),
+                tensor=o["observes"],
+                serves=["→".join(a["edge"]) if "edge" in a else a["node"] for a in serves],
+                keys=[("edge", *a["edge"]) if "edge" in a else ("node", a["node"]) for a in serves],
+                qdq=[],
+                weight=o["observes"] in constants,
+            )
+        site.qdq.append(q["node"])
+    return list(by_id.values())
+
+
+UNITS = ("group", "op", "module")
+
+
+def units_of(sites: list[Site], by: str, nodes: dict[str, dict]) -> list[Site]:
+    """`by="group"`: the sites themselves. `"op"`: one unit per annotated op, switching every group that
+    serves one of its input edges or its output; `"module"`: the same per innermost nn.Module (`nodes`: the
+    snapshot's node table, for each op's module stack)."""
+    if by == "group":
+        return sites
+    owners: dict[str, list[Site]] = {}
+    for site in sites:
+        for key in site.keys:
+            op = key[2] if key[0] == "edge" else key[1]
+            stack = nodes.get(op, {}).get("module_stack") or []
+            name = op if by == "op" else (stack[-1][0] if stack else "(root)")
+            members = owners.setdefault(name, [])
+            if site not in members:
+                members.append(site)
+    return [_merged(name, members) for name, members in owners.items()]
+
+
+def _merged(name: str, members: list[Site]) -> Site:
+    def union(lists) -> list:
+        return list(dict.fromkeys(x for lst in lists for x in lst))
+
+    return Site(
+        id=name,
+        observers=union(m.observers for m in members),
+        tensor=", ".join(dict.fromkeys(m.tensor for m in members)),
+        serves=union(m.serves for m in members),
+        keys=union(m.keys for m in members),
+        qdq=union(m.qdq for m in members),
+        weight=all(m.weight for m in members),
+        groups=[m.id for m in members],
+    )
+
+
+def _float_source(dq: torch.fx.Node, members: set[str]) -> torch.fx.Node:
+    """The value before this site's quantize: follow first arguments through the site's own q/dq nodes."""
+    node = dq
+    while node.name in members and node.args and isinstance(node.args[0], torch.fx.Node):
+        node = node.args[0]
+    return node
+
+
+def gated(run: Run, sites: list[Site] | None = None) -> GatedModule:
+    """One private copy of the converted module with a Gate after every dequantize of every site."""
+    sites = sites_of(run) if sites is None else sites
+    gm = private_copy(run["converted"].graph_module)
+    observed = run["calibrated" if "calibrated" in run else "prepared"].graph_module
+    by_name = {n.name: n for n in gm.graph.nodes}
+    kinds = {q["node"]: q["kind"] for q in run["converted"].snapshot.qdq}
+    for i, site in enumerate(sites):
+        gm.add_submodule(_gate_name(i), Gate())
+        members = set(site.qdq)
+        float_weight = None
+        if site.weight:  # the float weight the observer saw (bn-folded at prepare), as our own buffer
+            target = next(n.target for n in observed.graph.nodes if n.name == site.tensor)
+            buffer = f"_pt2e_lens_float_{i}"
+            gm.register_buffer(buffer, operator.attrgetter(str(target))(observed).detach().clone())
+            with gm.graph.inserting_before(_after_placeholders(gm)):
+                float_weight = gm.graph.get_attr(buffer)
+        for name in site.qdq:
+            dq = by_name[name]
+            if kinds[name] != "dequantize":
+                continue
+            source = float_weight if float_weight is not None else _float_source(dq, members)
+            users = list(dq.users)
+            with gm.graph.inserting_after(dq):
+                gate = gm.graph.call_module(_gate_name(i), (source, dq))
+            for user in users:
+                user.replace_input_with(dq, gate)
+    _picklable(gm)
+    gm.graph.lint()
+    gm.recompile()
+    initial = {k: v.detach().clone() for k, v in gm.named_buffers() if not k.startswith("_pt2e_lens_")}
+    return GatedModule(gm, sites, initial)
+
+
+def _picklable(gm: torch.fx.GraphModule) -> None:
+    """So that a worker can unpickle the copy: torch.export's `_guards_fn` (input shape checks) holds a local
+    function, and unpickling re-traces the code with the graph's tracer class, which for an exported graph
+    needs constructor arguments. The float module ran the same batches through the same guards first, and
+    the plain fx Tracer re-traces the code to the same computation (a test compares outputs bit for bit)."""
+    gm._tracer_cls = None
+    for node in list(gm.graph.nodes):
+        if node.op == "call_module" and node.target == "_guards_fn" and not node.users:
+            gm.graph.erase_node(node)
+            gm.delete_submodule("_guards_fn")
+
+
+def _after_placeholders(gm: torch.fx.GraphModule) -> torch.fx.Node:
+    return next(n for n in gm.graph.nodes if n.op != "placeholder")

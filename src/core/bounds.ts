@@ -1,0 +1,140 @@
+// Bounds on what an opened document may hold (contract.json "limits", the same numbers as
+// kernel_pkg/pt2e_lens/schema/bounds.py). A saved output comes from an untrusted notebook: a 1 MB gzip can
+// unpack to a GB, a tabular reference chain to 2^40 values, one string to 400 M characters. Each size is
+// checked before the next step builds anything, and a breach is one line that names the bound.
+import { LIMITS } from './contract.generated';
+
+export type Limits = { -readonly [K in keyof typeof LIMITS]: number };
+
+export class TooBig extends Error {}
+
+function tooBig(what: string, limit: number, name: string): TooBig {
+  return new TooBig(`${what} (at most ${limit.toLocaleString('en')}: contract limit ${name}); it is refused unopened`);
+}
+
+/** A gunzipped stream, read chunk by chunk and cancelled one chunk past max_json_bytes. */
+export async function readBounded(stream: ReadableStream<Uint8Array>, limits: Limits = LIMITS): Promise<Uint8Array> {
+  const cap = limits.max_json_bytes;
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.length;
+    if (n > cap) {
+      void reader.cancel().catch(() => undefined);
+      throw tooBig(`it unpacks to more than ${cap.toLocaleString('en')} bytes`, cap, 'max_json_bytes');
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+export function checkTextSize(length: number, limits: Limits = LIMITS): void {
+  const cap = limits.max_json_bytes;
+  if (length > cap) throw tooBig(`it holds more than ${cap.toLocaleString('en')} bytes of JSON`, cap, 'max_json_bytes');
+}
+
+function checkString(s: string, maxChars: number): void {
+  if (s.length > maxChars) {
+    throw tooBig(`it has a string of ${s.length.toLocaleString('en')} characters`, maxChars, 'max_string_chars');
+  }
+}
+
+/** A parsed document: at most max_values values, max_depth levels, strings of max_string_chars. Iterative,
+ * one step per container (its scalars are checked in its own loop: most values are scalars). */
+export function checkTree(doc: unknown, limits: Limits = LIMITS): void {
+  const { max_values: maxValues, max_depth: maxDepth, max_string_chars: maxChars } = limits;
+  if (typeof doc === 'string') checkString(doc, maxChars);
+  if (typeof doc !== 'object' || doc === null) return;
+  const stack: object[] = [doc];
+  const depths: number[] = [1];
+  let count = 1;
+  while (stack.length) {
+    const x = stack.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > maxDepth) throw tooBig(`it nests more than ${maxDepth} levels deep`, maxDepth, 'max_depth');
+    const children: unknown[] = Array.isArray(x) ? x : Object.values(x);
+    count += children.length;
+    if (!Array.isArray(x)) {
+      for (const k in x) if (k.length > maxChars) checkString(k, maxChars);
+    }
+    for (let i = 0; i < children.length; i++) {
+      const v = children[i];
+      if (typeof v === 'string') {
+        if (v.length > maxChars) checkString(v, maxChars);
+      } else if (typeof v === 'object' && v !== null) {
+        stack.push(v);
+        depths.push(depth + 1);
+      }
+    }
+    if (count > maxValues) {
+      throw tooBig(`it holds more than ${maxValues.toLocaleString('en')} values`, maxValues, 'max_values');
+    }
+  }
+}
+
+type Size = [values: number, depth: number, chars: number];
+
+/** The size a tabular layout expands to, from its table of values (each entry measured once, in order: an
+ * entry refers only to earlier ones), before anything is expanded. Bad references are left to the decoder. */
+export function checkTabular(values: unknown[], root: unknown, limits: Limits = LIMITS): void {
+  const sizes: Size[] = [];
+  const measure = (x: unknown): Size => {
+    if (typeof x === 'string') return [1, 0, x.length + 2];
+    if (typeof x !== 'object' || x === null) return [1, 0, 8];
+    const sum = (parts: Size[], extra: number): Size => {
+      let n = 1;
+      let d = 0;
+      let c = extra;
+      for (const p of parts) {
+        n += p[0];
+        d = Math.max(d, p[1]);
+        c += p[2] + 1;
+      }
+      return [n, d + 1, c];
+    };
+    if (Array.isArray(x)) return sum(x.map(measure), 2);
+    const o = x as Record<string, unknown>;
+    const keys = Object.keys(o);
+    const ref = o.$;
+    if (keys.length === 1 && typeof ref === 'number' && Number.isInteger(ref) && ref >= 0 && ref < sizes.length) {
+      return sizes[ref];
+    }
+    if ('$cols' in o && Array.isArray(o.$cols)) {
+      const names = o.$cols.filter((k): k is string => typeof k === 'string');
+      const [n, d, c] = measure(o.$rows);
+      const rows = Math.floor(n / Math.max(1, names.length));
+      return [n + rows, d, c + rows * names.reduce((a, k) => a + k.length + 4, 0)];
+    }
+    return sum(
+      keys.map((k) => measure(o[k])),
+      2 + keys.reduce((a, k) => a + k.length + 4, 0),
+    );
+  };
+  const check = ([n, depth, chars]: Size): void => {
+    if (n > limits.max_values) {
+      const cap = limits.max_values;
+      throw tooBig(`it expands to more than ${cap.toLocaleString('en')} values`, cap, 'max_values');
+    }
+    if (depth > limits.max_depth) {
+      throw tooBig(`it expands to more than ${limits.max_depth} levels deep`, limits.max_depth, 'max_depth');
+    }
+    if (chars > limits.max_json_bytes) {
+      const cap = limits.max_json_bytes;
+      throw tooBig(`it expands to more than ${cap.toLocaleString('en')} bytes of JSON`, cap, 'max_json_bytes');
+    }
+  };
+  for (const entry of values) {
+    sizes.push(measure(entry));
+    check(sizes[sizes.length - 1]);
+  }
+  check(measure(root));
+}
