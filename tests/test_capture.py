@@ -184,6 +184,7 @@ def test_annotated_graph_rebuilt_from_prepared_matches_the_live_snapshot():
     """The annotated stage is snapshotted live; its GraphModule is re-made (prepared minus observers)."""
     from torchao.quantization.pt2e.quantizer import ComposableQuantizer
 
+    from pt2e_lens.analyses.why_lines import with_why
     from pt2e_lens.examples import AddQuantizer
     from pt2e_lens.snapshot import build
 
@@ -191,7 +192,8 @@ def test_annotated_graph_rebuilt_from_prepared_matches_the_live_snapshot():
         ComposableQuantizer([ConvQuantizer(), AddQuantizer()])
     )
     live = run["annotated"].snapshot
-    rebuilt = build(run["annotated"].graph_module, "annotated", run["annotated"].record)
+    record = run["annotated"].record
+    rebuilt = with_why(build(run["annotated"].graph_module, "annotated", record), record.annotators)
     strip = lambda s: {k: s.data[k] for k in ("nodes", "edges", "specs", "annotations")}  # noqa: E731
     assert strip(rebuilt) == strip(live)
     assert not pl.observers(run["annotated"].graph_module).rows

@@ -110,8 +110,10 @@ def test_tables_and_findings_in_zh_tw(zh_tw):
     # an unannotated op between two observers in torchao's prepared graph: the finding says so in zh-TW
     island = [f for f in run["prepared"].snapshot.findings if f["kind"] == "fp32-island"]
     assert island
-    node = next(n for n in run["prepared"].graph_module.graph.nodes if n.name == island[0]["nodes"][0])
-    assert node.args[0].op == "call_module" and any(u.op == "call_module" for u in node.users)
+    ops = [
+        n for n in run["prepared"].graph_module.graph.nodes if n.name in island[0]["nodes"] and n.op != "call_module"
+    ]
+    assert ops[0].args[0].op == "call_module" and any(u.op == "call_module" for n in ops for u in n.users)
     assert re.match(
-        rf"{node.name}( \(\w+\))? 沒有標註，卻夾在量化的 op 之間（前後各有一個 observer）", island[0]["message"]
+        rf"\d+ 個 op 的 fp32 孤島（{ops[0].name}( \(\w+\))?.*）：.*（前後各有一個 observer）", island[0]["message"]
     )

@@ -17,6 +17,7 @@ from torch import nn
 import pt2e_lens as pl
 from pt2e_lens._targets import full_name, short_name
 from pt2e_lens.analyses.findings import with_findings
+from pt2e_lens.analyses.why_lines import with_why
 from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
 from pt2e_lens.snapshot import _nodes, build
 from pt2e_lens.snapshot._observers import observers as observer_table
@@ -115,8 +116,9 @@ def _reference_snapshot(x, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(snapshot_pkg, "nodes_and_edges", reference_nodes_and_edges)
         if isinstance(x, torch.fx.GraphModule):
-            return with_findings(build(x))
-        return with_findings(build(x.graph_module, stage=x.name, record=x.record), x.record.problems)
+            return with_why(with_findings(build(x)))
+        snap = with_findings(build(x.graph_module, stage=x.name, record=x.record), x.record.problems)
+        return with_why(snap, x.record.annotators)
 
 
 def test_snapshot_json_is_byte_identical_to_the_straightforward_build(runs, monkeypatch):

@@ -125,6 +125,8 @@ def _calls(o):
     yield "pl.check(ep)", lambda: pl.check(ConvQuantizer(), ep)
     yield "pl.blame(model)", lambda: pl.blame(model, ConvQuantizer(), batches[0])
     yield "pl.blame(run)", lambda: pl.blame(runs["c"])
+    yield "pl.why_not(run)", lambda: pl.why_not(runs["c"], "conv2d")
+    yield "pl.why_not(prepared gm)", lambda: pl.why_not(prepared, "conv2d")
     yield (
         "pl.compare_orders",
         lambda: pl.compare_orders(model, [ConvQuantizer(), AddQuantizer()], batches[0]),

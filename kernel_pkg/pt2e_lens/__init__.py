@@ -31,7 +31,7 @@ from .display import View, compare, show
 from .errors import Pt2eLensError, Pt2eLensRuntimeError
 from .i18n import get_locale, set_locale
 from .snapshot import SCHEMA_VERSION, Snapshot
-from .why import accuracy, blame, check, compare_orders, findings, sharing
+from .why import accuracy, blame, check, compare_orders, findings, sharing, why_not
 from .why.ranges import observer_ranges
 from .why.recipe import KeepFp32, recipe
 from .why.sensitivity import sensitivity
@@ -109,5 +109,6 @@ __all__ = [
     "snapshot",
     "stage_diff",
     "View",
+    "why_not",
     "widget",
 ]

@@ -107,6 +107,8 @@ def report(args: argparse.Namespace) -> int:
     print("\n" + i18n.t("cli.sequence", sequence=pl.sequence(run["converted"])) + "\n")
     for table in run_tables(run):
         print(table.to_text(), end="\n\n")
+    if run.latest.snapshot.findings:  # one line per rule, not a paragraph per finding
+        print(pl.findings(run.latest).to_text(), end="\n\n")
     print(i18n.t("cli.snapshots_written", out=out, files=", ".join(s + ".json" for s in run.stages)))
     if stale:
         print(i18n.t("cli.removed_stale", files=", ".join(stale)))

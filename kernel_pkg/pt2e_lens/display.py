@@ -22,6 +22,7 @@ from ._ipython import install_short_errors
 from ._static import packed_viewer
 from .display_hook import register_renderer
 from .errors import Pt2eLensError
+from .finding_groups import group_line, groups
 from .schema import MIME_TYPE as MIME
 from .schema.packed import pack
 from .views import check_hops, compare_view, graph_view, view_of
@@ -75,9 +76,51 @@ def _cell_text(v) -> str:
     return "" if v is None else _NON_FINITE.get(v, str(v)) if isinstance(v, str) else str(v)
 
 
+def findings_html(findings: list[tuple], caption: str, max_rows: int | None = FALLBACK_ROWS) -> str:
+    """Findings (kind, nodes, message, title) grouped by rule: one closed `<details>` line per rule
+    (`251 × fp32 island — gelu, …`) that opens to its findings; no script needed."""
+    parts = []
+    for _, title, rows in groups(findings):
+        shown = rows if max_rows is None else rows[:max_rows]
+        body = "".join(
+            f'<tr><td style="{_CELL}">{html.escape(", ".join(r[1]))}</td>'
+            f'<td style="{_CELL};white-space:normal">{html.escape(r[2])}</td></tr>'
+            for r in shown
+        )
+        if len(shown) < len(rows):
+            more = i18n.t("table.more_rows", n=len(rows) - len(shown))
+            body += f'<tr><td colspan="2" style="{_CELL}">{html.escape(more)}</td></tr>'
+        parts.append(
+            f'<details class="pt2e-lens-finding"><summary>⚠ {html.escape(group_line(title, rows))}</summary>'
+            f'<table style="{_TABLE}"><tbody>{body}</tbody></table></details>'
+        )
+    return (
+        f'<div class="pt2e-lens-findings"><p style="margin:6px 0 2px">{html.escape(caption)}</p>{"".join(parts)}</div>'
+    )
+
+
+def _findings_rows(t: dict) -> list[tuple]:
+    at = {c: i for i, c in enumerate(t["columns"])}
+
+    def nodes(cell) -> list[str]:  # a Table's dict writes a list cell as `a, b, c`
+        return cell.split(", ") if isinstance(cell, str) and cell else list(cell or [])
+
+    return [(r[at["kind"]], nodes(r[at["nodes"]]), r[at["message"]], r[at["title"]]) for r in t["rows"]]
+
+
+def pane_findings_html(pane: dict) -> str:
+    """A pane's findings, grouped, for the no-JS fallback under its picture ("" when it has none)."""
+    fs = pane["snapshot"]["findings"]
+    rows = [(f["kind"], f["nodes"], f["message"], f.get("title") or f["kind"]) for f in fs]
+    return findings_html(rows, i18n.t("table.findings", stage=pane["label"])) if rows else ""
+
+
 def table_html(t: dict, max_rows: int | None = FALLBACK_ROWS) -> str:
     """The contract's Table as a plain, escaped HTML table: what a host without the front end shows; past
-    `max_rows` rows, one line says how many more there are and where they show."""
+    `max_rows` rows, one line says how many more there are and where they show. The findings table is
+    grouped by rule instead (findings_html)."""
+    if t["name"] == "findings" and t["rows"] and {"kind", "nodes", "message", "title"} <= set(t["columns"]):
+        return findings_html(_findings_rows(t), t["title"] or t["name"], max_rows)
     rows = t["rows"] if max_rows is None else t["rows"][:max_rows]
     head = "".join(f'<th style="{_CELL}">{html.escape(i18n.named("col.", str(c)))}</th>' for c in t["columns"])
     body = "".join(

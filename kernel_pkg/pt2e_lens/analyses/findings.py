@@ -10,7 +10,8 @@ from .. import i18n
 from .._targets import BATCH_NORMS as _BATCH_NORMS
 from ..snapshot import Snapshot, part_failed
 from ..snapshot.keys import Key, spec_by_key, tensor_of
-from .sharing_groups import blocked, root_spec
+from .islands import islands, needs_own_qparams
+from .sharing_groups import blocked, groups, root_spec
 from .text import key_text
 
 
@@ -76,30 +77,37 @@ def decomposed(snap: Snapshot) -> list[dict]:
     ]
 
 
+def _name(snap: Snapshot, node: str) -> str:
+    target = snap.node[node]["target"]
+    return node if node == target else f"{node} ({target})"
+
+
+def _names(snap: Snapshot, nodes: list[str], most: int = 6) -> str:
+    shown = " → ".join(_name(snap, n) for n in nodes[:most])
+    return shown + (i18n.t("finding.more", n=len(nodes) - most) if len(nodes) > most else "")
+
+
 def fp32_islands(snap: Snapshot) -> list[dict]:
-    """Unannotated ops whose input comes from a quantized tensor and whose output is quantized again."""
-    if not (snap.observers or snap.qdq):  # a float graph has no quantized neighbours to be between
-        return []
-    annotated = _annotated(snap)
-    into = {"observer": "observer", "dequantize": "quantize"}
+    """Runs of unannotated ops whose inputs come from quantized tensors and whose outputs are quantized again."""
     out = []
-    for n in snap.nodes:
-        if n["role"] not in _FLOAT_ROLES or n["op"] != "call_function" or n["id"] in annotated:
-            continue
-        for before, after in into.items():
-            srcs = [s for s in snap.inputs[n["id"]] if snap.node[s]["role"] == before]
-            dsts = [u for u in snap.users[n["id"]] if snap.node[u]["role"] == after]
-            if srcs and dsts:
-                trip = i18n.t("finding.trip.dq" if before == "dequantize" else "finding.trip.observer")
-                name = n["id"] if n["id"] == n["target"] else f"{n['id']} ({n['target']})"
-                out.append(
-                    finding(
-                        "fp32-island",
-                        [n["id"], *srcs, *dsts],
-                        i18n.t("finding.fp32_island", name=name, trip=trip),
-                    )
-                )
-                break
+    for island in islands(snap):
+        trip = i18n.t("finding.trip.dq" if island.converted else "finding.trip.observer")
+        own = needs_own_qparams(snap, island)
+        advice = (
+            i18n.t("finding.island.own", ops=", ".join(own))
+            if own
+            else i18n.t("finding.island.shared", n=len(island.ops))
+        )
+        passes = i18n.t("finding.island.passes", ops=", ".join(island.passes)) if island.passes else ""
+        message = i18n.t(
+            "finding.fp32_island",
+            names=_names(snap, island.ops),
+            n=len(island.ops),
+            trip=trip,
+            passes=passes,
+            advice=advice,
+        )
+        out.append(finding("fp32-island", [*island.ops, *island.passes, *island.entries, *island.exits], message))
     return out
 
 
@@ -107,14 +115,26 @@ def _qparams(q: dict) -> tuple:
     return q["dtype"], q["quant_min"], q["quant_max"], tuple(q["scale"] or ()), tuple(q["zero_point"] or ())
 
 
+def _static_vs_dynamic(key: Key, other: Key, specs: dict[Key, dict]) -> bool:
+    """A dynamic quantize (qparams per batch) next to a static one is two kernels' inputs, not a round trip."""
+    a, b = root_spec(key, specs), root_spec(other, specs)
+    return a is not None and b is not None and bool(a["is_dynamic"]) != bool(b["is_dynamic"])
+
+
 def mismatched_observers(snap: Snapshot) -> list[dict]:
     """One tensor quantized twice with different specs: two observers, or after convert two quantize params."""
     out = []
+    specs = spec_by_key(snap)
     by_tensor: dict[str, list[tuple[Key, Key, str]]] = {}
     for key, other, reason in blocked(snap):
-        by_tensor.setdefault(tensor_of(key), []).append((key, other, reason))
+        if not _static_vs_dynamic(key, other, specs):
+            by_tensor.setdefault(tensor_of(key), []).append((key, other, reason))
+    watching: dict[str, list[str]] = {}  # tensor → observer instances serving a key on it (shared ones too)
+    for oid, keys in groups(snap).items():
+        for tensor in dict.fromkeys(tensor_of(k) for k in keys):
+            watching.setdefault(tensor, []).append(oid)
     for tensor, pairs in by_tensor.items():
-        obs = [o["id"] for o in snap.observers if o["observes"] == tensor]
+        obs = watching.get(tensor, [])
         nodes = [tensor] + [k[2] for p in pairs for k in p[:2] if k[0] == "edge"]
         why = "; ".join(f"{key_text(k)} vs {key_text(o)}: {r}" for k, o, r in pairs)
         out.append(
@@ -149,8 +169,27 @@ def _variant_text(p: tuple) -> str:
     return f"{p[0] or '?'} [{p[1]}, {p[2]}] {scale}"
 
 
+_INSERTED = ("observer", "quantize", "dequantize")
+# ops whose argument 1 is a weight that can be quantized per output channel
+WEIGHTED = frozenset(
+    {"conv1d", "conv2d", "conv3d", "convolution", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "linear"}
+)
+
+
 def _weight_granularity(snap: Snapshot) -> dict[str, str]:
-    """Consumer (or dequantize) node → `per_channel` / `per_tensor` for every quantized weight."""
+    """Consumer (or dequantize) node → `per_channel` / `per_tensor` for every quantized weight: a parameter
+    at the weight position of a conv/linear (a scale, a positional embedding or `x * 0.5` is no weight)."""
+    arg: dict[tuple[str, str], int] = {}
+    for e in snap.edges:
+        if e["arg"] == 1 and snap.node[e["dst"]]["target"] in WEIGHTED:
+            src = e["src"]
+            arg[(src, e["dst"])] = 1
+            while snap.node[src]["role"] in _INSERTED and snap.inputs[src]:  # param → observer / q → dq → conv
+                src = snap.inputs[src][0]
+                arg[(src, e["dst"])] = 1
+
+    def weight_of(src: str, dst: str) -> bool:
+        return arg.get((src, dst)) == 1
 
     def is_param(name: str) -> bool:
         return snap.node.get(name, {}).get("role") == "param"
@@ -158,12 +197,16 @@ def _weight_granularity(snap: Snapshot) -> dict[str, str]:
     specs = spec_by_key(snap)
     out = {}
     for k in specs:
-        spec = root_spec(k, specs) if k[0] == "edge" and is_param(k[1]) else None
-        if spec and spec["qscheme"]:
-            out[k[2]] = "per_channel" if "channel" in spec["qscheme"] else "per_tensor"
+        if k[0] == "edge" and is_param(k[1]) and k[2] in snap.node and weight_of(k[1], k[2]):
+            spec = root_spec(k, specs)
+            if spec and spec["qscheme"]:
+                out[k[2]] = "per_channel" if "channel" in spec["qscheme"] else "per_tensor"
     for q in snap.qdq:  # after convert a weight is a lone dq on a frozen parameter
-        if q["kind"] == "dequantize" and q["tensor"] and is_param(q["tensor"]) and q["granularity"] != "affine":
-            out.setdefault(q["node"], q["granularity"])
+        if q["kind"] != "dequantize" or not q["tensor"] or q["granularity"] == "affine":
+            continue
+        if is_param(q["tensor"]) or snap.node.get(q["tensor"]) is None:  # folded away: read the dq's users
+            if any(weight_of(q["node"], u) for u in snap.users[q["node"]]):
+                out.setdefault(q["node"], q["granularity"])
     return out
 
 
@@ -199,5 +242,17 @@ def explain(snap: Snapshot, problems: list[dict] | None = None) -> list[dict]:
 def with_findings(snap: Snapshot, problems: list[dict] | None = None) -> Snapshot:
     """Fill the snapshot's `findings` (the builder leaves them empty: the rules read the finished snapshot)."""
     failed_parts = [f for f in snap.data["findings"] if f["kind"] == "analysis-failed"]  # the builder's
-    snap.data["findings"] = failed_parts + [f for f in explain(snap, problems) if f not in failed_parts]
+    found = failed_parts + [f for f in explain(snap, problems) if f not in failed_parts]
+    snap.data["findings"] = with_titles(found)
     return snap
+
+
+def group_title(kind: str) -> str:
+    """The rule's own short name (`fp32 island`): a grouped list shows it with the count (`251 × fp32 island`)."""
+    text = i18n.t(f"finding.title.{kind}")
+    return text if text != f"finding.title.{kind}" else i18n.named("finding.kind.", kind)
+
+
+def with_titles(found: list[dict]) -> list[dict]:
+    """Each finding with its rule's `title` (copies: recorded problems are shared between stages)."""
+    return [{**f, "title": group_title(f["kind"])} for f in found]

@@ -3,6 +3,7 @@
 from typing import Any
 
 from .. import i18n
+from .findings_table import FindingsTable
 from .source import snapshot
 from .table import Table
 from .text import at_text, range_text, spec_text
@@ -149,12 +150,12 @@ def sequence(x: Any) -> str:
 
 
 def findings(x: Any) -> Table:
-    """The snapshot's findings as a table: kind, nodes, message."""
+    """The snapshot's findings as a table: kind, nodes, message, title (printed grouped by rule)."""
     snap = snapshot(x)
-    rows = [(f["kind"], f["nodes"], f["message"]) for f in snap.findings]
-    return Table(
+    rows = [(f["kind"], f["nodes"], f["message"], f.get("title") or f["kind"]) for f in snap.findings]
+    return FindingsTable(
         "findings",
-        ["kind", "nodes", "message"],
+        ["kind", "nodes", "message", "title"],
         rows,
         title=i18n.t("table.findings", stage=snap.stage or i18n.t("table.graph")),
     )

@@ -8,6 +8,7 @@ from typing import Any
 from .._graph import as_graph_module
 from ..snapshot import HasSnapshot, Snapshot, build
 from .findings import with_findings
+from .why_lines import with_why
 
 
 def snapshot(x: Any) -> Snapshot:
@@ -16,4 +17,4 @@ def snapshot(x: Any) -> Snapshot:
         return x
     if isinstance(x, HasSnapshot):
         return x.snapshot
-    return with_findings(build(as_graph_module(x)))
+    return with_why(with_findings(build(as_graph_module(x))))

@@ -30,6 +30,7 @@ from ..snapshot.keys import serves_from_callback
 from ._calibration import BadBatch, expected_inputs, feed
 from ._run_args import check_run_args
 from ._strip import without_observers
+from .decomposed_cause import decomposition_cause
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
 from .lowered import inputs_from_graph, lowered_stage
 from .qat import refuse_fake_quant, to_eval, to_train, train_mode_model, train_module
@@ -152,6 +153,9 @@ class Run(HasSnapshot, Displayable):
         try:
             done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated, qat=qat)
         except Pt2eLensError as e:
+            cause = self._decomposition_cause(e) if not annotated and _quantizer_failed(e) else None
+            if cause is not None:  # the decomposition, not the export mode, changed the op it failed on
+                raise Pt2eLensError(f"{_head(str(e))} — {cause}", original=e.original) from None
             if self.export_mode == "non-strict" and not annotated and _quantizer_failed(e):
                 raise _export_mode_error(name, e) from None
             raise
@@ -161,6 +165,7 @@ class Run(HasSnapshot, Displayable):
         else:
             refuse_fake_quant(prepared, name)  # a QAT quantizer on prepare_pt2e would silently become PTQ
         known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
+        known["annotators"] = recorder.log.as_record()
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
         info = {"quantizer": name, "qat": True} if qat else {"quantizer": name}
         prepared_stage = Stage("prepared", private_copy(prepared), record, info=info)
@@ -198,6 +203,12 @@ class Run(HasSnapshot, Displayable):
         self._add(Stage("trained", private_copy(working), record, info={"steps": done}))
         self._calibrated = False  # a calibrated stage before it is gone: the trained one holds all it saw
         return self
+
+    def _decomposition_cause(self, e: Pt2eLensError) -> str | None:
+        if "decomposed" not in self._stages:
+            return None
+        text = f"{e} {e.original}" if e.original is not None else str(e)
+        return decomposition_cause(text, self._stages["decomposed"].snapshot, self._stages["exported"].snapshot)
 
     def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> Run:
         """Feed input tuples (or call `batches(prepared_module)`) through the prepared model.
@@ -315,12 +326,15 @@ def _quantizer_failed(e: Pt2eLensError) -> bool:
     return e.original is not None and not _CHANGED_ANNOTATIONS.search(str(e.original))
 
 
+def _head(text: str) -> str:
+    """The quantizer error without its advice (after the last dash, English / zh-TW)."""
+    cut = max(text.rfind(" — "), text.rfind("——"))
+    return (text[:cut] if cut >= 0 else text).rstrip(".")
+
+
 def _export_mode_error(name: str, e: Pt2eLensError) -> Pt2eLensError:
     """Same start as the quantizer error (what raised, and why), then the export mode as the likely cause."""
-    text = str(e)
-    cut = max(text.rfind(" — "), text.rfind("——"))  # the advice after the last dash (English / zh-TW)
-    head = (text[:cut] if cut >= 0 else text).rstrip(".")
-    return Pt2eLensError(i18n.t("error.export_mode", head=head, name=name), original=e.original)
+    return Pt2eLensError(i18n.t("error.export_mode", head=_head(str(e)), name=name), original=e.original)
 
 
 def capture(

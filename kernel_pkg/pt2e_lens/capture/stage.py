@@ -11,6 +11,7 @@ import torch
 from .._copy import own_tensors, private_copy
 from .._graph import HasGraph
 from ..analyses.findings import with_findings
+from ..analyses.why_lines import with_why
 from ..display_hook import Displayable
 from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 
@@ -43,7 +44,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         self.exported_program = exported_program
         self.info = info or {}
         if snapshot is not None:
-            self.__dict__["snapshot"] = snapshot  # taken when the graph was live: fills the cached_property
+            # taken when the graph was live: fills the cached_property (with the why lines of this record)
+            self.__dict__["snapshot"] = with_why(snapshot, self.record.annotators)
 
     @property
     def graph_module(self) -> torch.fx.GraphModule:
@@ -65,7 +67,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
     @cached_property
     def snapshot(self) -> Snapshot:
         # the findings run here, where the problems prepare recorded are known
-        return with_findings(build(self.graph_module, stage=self.name, record=self.record), self.record.problems)
+        snap = with_findings(build(self.graph_module, stage=self.name, record=self.record), self.record.problems)
+        return with_why(snap, self.record.annotators)
 
     def __repr__(self) -> str:
         return f"<Stage {self.name!r}: {len(self.snapshot.nodes)} nodes>"

@@ -2,7 +2,8 @@
 
 The recorder also watches every node's meta while annotate runs, to catch a quantizer that replaces or
 changes an annotation that was already claimed (`_annotated=True`): torchao keeps the last write silently
-(or, inside a ComposableQuantizer, raises a bare RuntimeError).
+(or, inside a ComposableQuantizer, raises a bare RuntimeError); and to note which annotator read or wrote
+each node's annotation (prepare/watched_annotators.py, for `pl.why_not`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .. import i18n
 from .._torchao import Q_ANNOTATION_KEY, QuantizationAnnotation, Quantizer, prepare_pt2e
 from .recorder import RecordingQuantizer
 from .user_quantizer import quantizer_copy
+from .watched_annotators import AnnotatorLog, LoggedMeta
 
 
 def _fingerprint(ann) -> tuple:
@@ -53,12 +55,17 @@ class _WatchedMeta(dict):
         super().__setitem__(key, value)
 
 
+class _LoggedMeta(LoggedMeta, _WatchedMeta):
+    """The watched meta that also notes which annotator reads or writes the annotation (for pl.why_not)."""
+
+
 class WatchingRecorder(RecordingQuantizer):
     """A RecordingQuantizer that also lists overwritten annotations: [(node, how, earlier owner or None)]."""
 
     def __init__(self, inner: Quantizer, on_annotated):
         super().__init__(inner, on_annotated)
         self.overwrites: list[tuple[str, str, str | None]] = []
+        self.log = AnnotatorLog()  # which annotator looked at / wrote each node (prepare/watched_annotators.py)
 
     def note_overwrite(self, node: str, how: str) -> None:
         self.overwrites.append((node, how, self.blame.get(node)))
@@ -66,9 +73,9 @@ class WatchingRecorder(RecordingQuantizer):
     def annotate(self, model):
         nodes = list(model.graph.nodes)
         for n in nodes:
-            n.meta = _WatchedMeta(n.name, n.meta, self)
+            n.meta = _LoggedMeta(n.name, n.meta, self)
         try:
-            return super().annotate(model)
+            return super().annotate(model, self.log)
         finally:
             for n in nodes:
                 n.meta = dict(n.meta)

@@ -145,11 +145,11 @@ def _is_constant(node: torch.fx.Node, gm: torch.fx.GraphModule) -> str | None:
     return None
 
 
-def _constant_problems(specs: dict, gm: torch.fx.GraphModule) -> list[dict]:
+def _constant_problems(specs: dict, gm: torch.fx.GraphModule, own_constants=frozenset()) -> list[dict]:
     out = []
     for key in specs:
         node = key[0] if isinstance(key, tuple) else key
-        why = _is_constant(node, gm)
+        why = None if node.name in own_constants else _is_constant(node, gm)
         if why:
             out.append(
                 finding(
@@ -175,8 +175,14 @@ def _overwrite_problems(overwrites) -> list[dict]:
     return out
 
 
-def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseException | None = None) -> list[dict]:
-    """The check's findings, as the contract's Finding dicts."""
+def problems(
+    annotated: torch.fx.GraphModule | None,
+    overwrites=(),
+    error: BaseException | None = None,
+    own_constants=frozenset(),
+) -> list[dict]:
+    """The check's findings, as the contract's Finding dicts; `own_constants` are the get_attr nodes the
+    quantizer's transform_for_annotation made itself (never reported as the user's constants)."""
     out = _overwrite_problems(overwrites)
     if error is not None and not (out and isinstance(error, RuntimeError)):
         where = f"{error.quantizer_name}.{error.method}" if isinstance(error, QuantizerFailed) else "annotation"
@@ -185,7 +191,8 @@ def problems(annotated: torch.fx.GraphModule | None, overwrites=(), error: BaseE
     if annotated is not None:
         specs = edge_or_node_specs(annotated)
         out += _not_spec_problems(specs) + _shared_problems(specs) + _derived_problems(specs)
-        out += _constant_problems({k: v for k, v in specs.items() if isinstance(v, QuantizationSpecBase)}, annotated)
+        quantized = {k: v for k, v in specs.items() if isinstance(v, QuantizationSpecBase)}
+        out += _constant_problems(quantized, annotated, own_constants)
     return out
 
 
@@ -212,7 +219,7 @@ class CheckedPrepare:
 
     def _on_annotated(self, m: torch.fx.GraphModule) -> None:
         try:
-            self.problems = problems(m, self.recorder.overwrites)  # reads only
+            self.problems = problems(m, self.recorder.overwrites, own_constants=self.recorder.own_constants)
         except Exception as e:  # a bug in a check must not stop the user's prepare
             self.problems = [finding("check-failed", [], f"pl.check failed: {first_line(e)}")]
         if self._then is not None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import torch
 
 from .._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, Quantizer
+from .watched_annotators import ANNOTATING, AnnotatorLog
 
 
 class QuantizerFailed(Exception):
@@ -34,27 +35,41 @@ class _Blame(Quantizer):
     "Quantizer X has changed annotations" message keeps naming the user's class.
     """
 
-    def __init__(self, inner: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]]):
+    def __init__(
+        self,
+        inner: Quantizer,
+        blame: dict[str, str],
+        skipped_by: dict[str, list[str]],
+        label: str,
+        log: AnnotatorLog | None,
+    ):
         super().__init__()
-        self.inner, self.blame, self.skipped_by = inner, blame, skipped_by
+        self.inner, self.blame, self.skipped_by, self.label, self.log = inner, blame, skipped_by, label, log
 
     def transform_for_annotation(self, model):
         return self.inner.transform_for_annotation(model)
 
     def annotate(self, model):
         already = _annotation_ids(model)
-        annotate_with_blame(self.inner, model, self.blame, self.skipped_by)
+        annotate_with_blame(self.inner, model, self.blame, self.skipped_by, self.label, self.log)
         for name in already:  # annotated before this sub-quantizer ran, so it had to leave them alone
-            self.skipped_by.setdefault(name, []).append(type(self.inner).__name__)
+            self.skipped_by.setdefault(name, []).append(self.label)
         return model
 
     def validate(self, model):
         self.inner.validate(model)
 
 
-def _wrap(q: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]]) -> Quantizer:
+def _wrap(q: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]], label: str, log) -> Quantizer:
     cls = type(type(q).__name__, (_Blame,), {"__qualname__": type(q).__qualname__})
-    return cls(q, blame, skipped_by)
+    return cls(q, blame, skipped_by, label, log)
+
+
+def sub_labels(quantizers: list[Quantizer], prefix: str = "") -> list[str]:
+    """A name per sub-quantizer of a ComposableQuantizer: its class, or `[i] Class` when two share a class
+    (two XNNPACKQuantizers with different configs must stay apart in pl.blame)."""
+    names = [type(q).__name__ for q in quantizers]
+    return [f"{prefix}[{i}] {n}" if names.count(n) > 1 or prefix else n for i, n in enumerate(names)]
 
 
 def annotate_with_blame(
@@ -62,25 +77,36 @@ def annotate_with_blame(
     model: torch.fx.GraphModule,
     blame: dict[str, str],
     skipped_by: dict[str, list[str]] | None = None,
+    label: str | None = None,
+    log: AnnotatorLog | None = None,
 ) -> None:
     """Run q.annotate, attributing each new annotation to the innermost quantizer that wrote it.
 
     `skipped_by[node]` lists the later sub-quantizers of a ComposableQuantizer that ran after the node
     was already annotated (they had to skip it: the first quantizer to annotate a node owns it).
     """
+    label = label or type(q).__name__
     if type(q) is ComposableQuantizer:  # a subclass may annotate its own way: treat it as one
         skipped = {} if skipped_by is None else skipped_by
-        ComposableQuantizer([_wrap(sub, blame, skipped) for sub in q.quantizers]).annotate(model)
+        prefix = label + " " if label != type(q).__name__ else ""  # a ComposableQuantizer inside another
+        labels = sub_labels(q.quantizers, prefix)
+        subs = [_wrap(sub, blame, skipped, n, log) for sub, n in zip(q.quantizers, labels)]
+        ComposableQuantizer(subs).annotate(model)
         return
     before = _annotation_ids(model)
+    if log is not None:
+        log.ran.append(label)
+    running = ANNOTATING.set(label if log is not None else None)
     try:
         q.annotate(model)
     except Exception as e:
         raise QuantizerFailed(type(q).__name__, "annotate", e) from e
+    finally:
+        ANNOTATING.reset(running)
     for name, ident in _annotation_ids(model).items():
         if before.get(name) != ident:
             # the first author keeps the credit: a later overwrite is what ComposableQuantizer rejects
-            blame.setdefault(name, type(q).__name__)
+            blame.setdefault(name, label)
 
 
 class RecordingQuantizer(Quantizer):
@@ -91,12 +117,18 @@ class RecordingQuantizer(Quantizer):
         self.blame: dict[str, str] = {}
         self.skipped_by: dict[str, list[str]] = {}
         self.edge_or_node_to_obs: dict = {}
+        # get_attr nodes the quantizer's own transform_for_annotation made (XNNPACK turns `x * 0.5`'s
+        # scalar into a `_tensor_constant_N` it then quantizes on purpose): not the user's constants
+        self.own_constants: set[str] = set()
 
     def transform_for_annotation(self, model):
-        return self.inner.transform_for_annotation(model)
+        before = {n.name for n in model.graph.nodes if n.op == "get_attr"}
+        model = self.inner.transform_for_annotation(model)
+        self.own_constants = {n.name for n in model.graph.nodes if n.op == "get_attr"} - before
+        return model
 
-    def annotate(self, model):
-        annotate_with_blame(self.inner, model, self.blame, self.skipped_by)
+    def annotate(self, model, log: AnnotatorLog | None = None):
+        annotate_with_blame(self.inner, model, self.blame, self.skipped_by, log=log)
         return model
 
     def validate(self, model):

@@ -38,6 +38,8 @@ class CaptureRecord:
     problems: list[dict] = field(default_factory=list)  # pl.check's findings on the quantizer, as Finding dicts
     # node → (quantize | dequantize, observer module name): what convert inserted for each observer (a graph diff)
     qdq_roles: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # which annotator looked at / wrote each node while the quantizer annotated (prepare/watched_annotators.py)
+    annotators: dict = field(default_factory=dict)
 
 
 class Snapshot:

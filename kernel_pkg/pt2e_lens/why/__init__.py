@@ -10,6 +10,8 @@ from .ranges import observer_ranges
 from .recipe import Recipe, recipe
 from .sensitivity import Sensitivity, sensitivity
 from .sharing import sharing
+from .why_not import why_not
 
 __all__ = ["Accuracy", "OrderComparison", "accuracy", "blame", "check", "compare_orders", "findings", "sharing"]
+__all__ += ["why_not"]
 __all__ += ["KeepFp32", "Recipe", "Sensitivity", "observer_ranges", "recipe", "sensitivity"]

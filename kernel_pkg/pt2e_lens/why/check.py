@@ -23,7 +23,7 @@ def check(quantizer: Any, graph_or_model: Any, example_inputs: Any = None) -> Ta
     """Annotate a private copy the way prepare_pt2e would, and list the problems found (never raises for them)."""
     q = check_quantizer(quantizer, "pl.check")
     ann = Annotation(float_graph(graph_or_model, example_inputs, "pl.check"), q)
-    found = problems(ann.graph_module, ann.recorder.overwrites, ann.error)
+    found = problems(ann.graph_module, ann.recorder.overwrites, ann.error, ann.recorder.own_constants)
     cls = type(q).__name__
     title = i18n.t("table.check_problems", cls=cls, n=len(found)) if found else i18n.t("table.check_none", cls=cls)
     return as_table(found, title)
