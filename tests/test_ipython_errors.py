@@ -4,7 +4,7 @@
 import subprocess
 import sys
 
-from IPython.testing.globalipapp import start_ipython
+from IPython.testing import globalipapp
 
 FRESH_SHELL = """
 from IPython.testing.globalipapp import start_ipython
@@ -29,7 +29,9 @@ def test_import_installs_nothing_and_load_ext_installs_the_handler():
 
 
 def test_pt2e_lens_error_is_one_line_in_ipython(capsys):
-    ip = start_ipython()
+    # the process's one test shell, started here or by an earlier test file (start_ipython runs only once;
+    # the module's get_ipython is replaced by the shell's own once it has)
+    ip = globalipapp.get_ipython()
     ip.run_cell("import pt2e_lens as pl; from pt2e_lens.examples import get_model")
     ip.custom_exceptions = ()  # as if nothing had asked yet: the error itself installs the handler
     capsys.readouterr()
