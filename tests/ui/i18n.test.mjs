@@ -37,8 +37,11 @@ function dataWords(view) {
     add(p.label);
     const s = p.snapshot;
     add(s.stage);
-    for (const n of s.nodes)
-      [n.id, n.target, n.target_full, n.module_path, n.module_stack, n.op, n.observer, n.dtype].forEach(add);
+    for (const n of s.nodes) {
+      [n.id, n.target, n.target_full, n.module_path, n.module_stack, n.op, n.observer, n.dtype, n.source].forEach(add);
+      // the annotator functions a why line names (why.via: "（在 {fns} 裡）") are the quantizer's own code
+      for (const line of n.why ?? []) for (const m of line.matchAll(/（在 (.+?) 裡）/g)) add(m[1]);
+    }
     for (const sp of s.specs) [sp.id, sp.kind, sp.dtype, sp.qscheme, sp.observer].forEach(add);
     for (const o of s.observers) [o.class, o.names, o.dtype, o.qscheme].forEach(add);
     for (const q of s.qdq) [q.op, q.kind, q.granularity, q.dtype].forEach(add);
@@ -177,10 +180,10 @@ write_html(pl.show(run["prepared"], focus=list(notes), hops=1, notes=notes, titl
         note,
       );
     assert.match(await page.evaluate(() => document.querySelector('.pl-toolbar').textContent), /置中/);
-    // the finding (an fp32 island at max_pool2d) is worded in Chinese too
+    // the finding (an fp32 island from max_pool2d on) is worded in Chinese too
     assert.match(
       await page.evaluate(() => document.querySelector('.pl-findings').textContent),
-      /fp32 孤島：max_pool2d 沒有標註/,
+      /fp32 孤島：\d+ 個 op 的 fp32 孤島（max_pool2d →/,
     );
     await page.screenshot({ path: join(ARTIFACTS, 'i18n-zh-TW-notes.png'), fullPage: true });
     assert.deepEqual(errors, []);

@@ -23,7 +23,9 @@ const CELL = `import pt2e_lens as pl
 from pt2e_lens.examples import ConvQuantizer, calibration_batches, example_inputs, get_model
 pl.quiet()
 run = pl.capture(get_model("conv_relu").eval(), example_inputs(2), ConvQuantizer(), calibration=calibration_batches(1, 2))
-print("counts", pl.node_count(run["prepared"]), pl.node_count(run["converted"]))
+# what the widget draws: every node but torch.export's _guards_fn (hidden unless focused)
+drawn = lambda s: sum(n["target"] != "_guards_fn" for n in run[s].snapshot.nodes)
+print("counts", drawn("prepared"), drawn("converted"))
 w = pl.widget(run["prepared"])
 w`;
 const CELL2 = `w.update(run["converted"]);`;
