@@ -103,6 +103,13 @@ def test_qat_prepared_stage_has_the_fused_pattern_and_fake_quants(conv2d):
     assert _batch_norms(run["annotated"].graph_module)
 
 
+def test_a_qat_runs_ranges_read_its_trained_stage(conv2d):
+    run = conv2d["run"]
+    trained = pl.observer_ranges(run["trained"]).rows
+    assert trained and pl.observer_ranges(run).rows == trained  # not the prepared stage's: no data seen there
+    assert pl.observer_ranges(run["prepared"]).rows != trained
+
+
 def test_qat_capture_leaves_the_eval_model_as_it_was(conv2d):
     model = conv2d["model"]
     assert not model.training and not any(m.training for m in model.modules())

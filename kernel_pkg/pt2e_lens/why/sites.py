@@ -17,6 +17,7 @@ import torch
 
 from .._copy import private_copy
 from ..capture import Run
+from .observed import observed_stage
 
 
 class Gate(torch.nn.Module):
@@ -74,7 +75,7 @@ def _gate_name(i: int) -> str:
 
 def sites_of(run: Run) -> list[Site]:
     """Every sharing group of the run whose observer convert turned into q/dq nodes, in graph order."""
-    observed = run["calibrated" if "calibrated" in run else "prepared"]
+    observed = observed_stage(run)
     qdq = run["converted"].snapshot.qdq
     group_of = {name: o for o in observed.snapshot.observers for name in o["names"]}
     by_id: dict[str, Site] = {}
@@ -148,7 +149,7 @@ def gated(run: Run, sites: list[Site] | None = None) -> GatedModule:
     """One private copy of the converted module with a Gate after every dequantize of every site."""
     sites = sites_of(run) if sites is None else sites
     gm = private_copy(run["converted"].graph_module)
-    observed = run["calibrated" if "calibrated" in run else "prepared"].graph_module
+    observed = observed_stage(run).graph_module
     by_name = {n.name: n for n in gm.graph.nodes}
     kinds = {q["node"]: q["kind"] for q in run["converted"].snapshot.qdq}
     for i, site in enumerate(sites):
