@@ -110,6 +110,14 @@ def test_a_qat_runs_ranges_read_its_trained_stage(conv2d):
     assert pl.observer_ranges(run["prepared"]).rows != trained
 
 
+def test_sensitivity_of_a_qat_run_with_a_folded_weight_is_one_line(conv2d):
+    # convert folded the batch norm into the trained weight and kept only its int8: no fp32 side to switch to
+    with pytest.raises(pl.Pt2eLensError) as e:
+        pl.sensitivity(conv2d["run"], [conv2d["x"]])
+    text = str(e.value)
+    assert "\n" not in text and "o1 (mul)" in text and "qat=True" in text, text
+
+
 def test_qat_capture_leaves_the_eval_model_as_it_was(conv2d):
     model = conv2d["model"]
     assert not model.training and not any(m.training for m in model.modules())
