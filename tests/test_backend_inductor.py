@@ -139,6 +139,16 @@ def test_cumsum_mean_run_fp32_and_weights_fold(net):
             assert q["kind"] in o.reason
 
 
+def test_why_not_on_the_lowered_stage_ends_with_what_the_backend_did(net):
+    run, _ = net
+    ran = run["lowered"].backend.nodes["cumsum"]
+    converted = pl.why_not(run["converted"], "cumsum").column("why")
+    lowered = pl.why_not(run["lowered"], "cumsum").column("why")
+    assert lowered[:-1] == converted and lowered[-1].startswith("inductor runs it fp32"), lowered
+    assert (ran.reason or "") in lowered[-1] and (ran.kernel or "") in lowered[-1]
+    assert pl.why_not(run["converted"], "cumsum").column("why") == converted  # the stage's own lines untouched
+
+
 def test_real_quantize_work_is_what_the_code_still_quantizes(net):
     run, code = net
     rec = run["lowered"].backend

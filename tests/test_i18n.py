@@ -38,6 +38,19 @@ def test_zh_tw_catalogue_is_translated():
     assert len(same) < len(en) // 10, same
 
 
+def test_every_column_of_the_why_tables_has_a_header_in_every_catalogue():
+    """A column without a `col.` key shows its data key, in English, in every locale's table."""
+    from pt2e_lens.analyses.backend import COLUMNS as BACKEND
+    from pt2e_lens.analyses.observer_ranges import COLUMNS as RANGES
+    from pt2e_lens.why.recipe import COLUMNS as RECIPE
+    from pt2e_lens.why.sensitivity import COLUMNS as SENSITIVITY
+    from pt2e_lens.why.sensitivity import METRIC_COLUMNS
+
+    for lang, cat in _cats().items():
+        missing = [c for c in SENSITIVITY + METRIC_COLUMNS + RECIPE + RANGES + BACKEND if f"col.{c}" not in cat]
+        assert not missing, (lang, missing)
+
+
 def test_set_locale_env_and_default(monkeypatch):
     monkeypatch.delenv(i18n.ENV, raising=False)
     try:

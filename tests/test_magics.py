@@ -130,6 +130,17 @@ def test_report(k, tmp_path):
     assert f"wrote {path}" in good(k, f"%pt2e report run --html {path} --force")["stdout"]
 
 
+def test_lower_needs_a_run_in_the_locale(k):
+    assert bad(k, "%pt2e lower inductor ep") == (
+        "%pt2e lower: ep is a ExportedProgram, not a pl.Run (e.g. pl.capture(...))"
+    )
+    good(k, "pl.set_locale('zh-TW')")
+    try:
+        assert "不是 pl.Run" in bad(k, "%pt2e lower inductor ep")
+    finally:
+        good(k, "pl.set_locale('en')")
+
+
 def test_bad_lines(k):
     assert "did you mean show" in bad(k, "%pt2e shwo ep")
     assert "quotes" in bad(k, "%pt2e show 'ep")

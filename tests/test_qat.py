@@ -7,6 +7,7 @@ makes of the same export. torchao's QAT convert re-traces ~100 patterns, so the 
 """
 
 import copy
+import operator
 import warnings
 from collections import Counter
 
@@ -101,6 +102,46 @@ def test_qat_prepared_stage_has_the_fused_pattern_and_fake_quants(conv2d):
     # annotate ran before the fusion: that stage shows the plain conv → batch_norm the quantizer saw
     assert Counter(_targets(run["annotated"].graph_module))[aten.sqrt.default] == 0
     assert _batch_norms(run["annotated"].graph_module)
+
+
+def test_a_qat_runs_ranges_read_its_trained_stage(conv2d):
+    run = conv2d["run"]
+    trained = pl.observer_ranges(run["trained"]).rows
+    assert trained and pl.observer_ranges(run).rows == trained  # not the prepared stage's: no data seen there
+    assert pl.observer_ranges(run["prepared"]).rows != trained
+
+
+def test_sensitivity_of_a_qat_run_with_a_folded_weight_is_one_line(conv2d):
+    # convert folded the batch norm into the trained weight and kept only its int8: no fp32 side to switch to
+    with pytest.raises(pl.Pt2eLensError) as e:
+        pl.sensitivity(conv2d["run"], [conv2d["x"]])
+    text = str(e.value)
+    assert "\n" not in text and "o1 (mul)" in text and "qat=True" in text, text
+
+
+def test_accuracy_of_a_qat_weight_is_against_the_weight_it_trained():
+    from torch.ao.ns.fx.utils import compute_sqnr
+
+    torch.manual_seed(0)
+    x = (torch.randn(4, 8),)
+    steps = [(x[0], torch.randn(4, 4)) for _ in range(3)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = pl.Run(torch.nn.Sequential(torch.nn.Linear(8, 4)).train(), x).prepare_qat(_xnnpack_qat())
+        run.train(steps, loss=torch.nn.functional.mse_loss, optimizer=lambda p: torch.optim.SGD(p, lr=0.5)).convert()
+        (row,) = [r for r in pl.accuracy(run, [x]).rows if r[0].startswith("_0_weight")]
+    gm = run["converted"].graph_module
+    dq = next(n for n in gm.graph.nodes if n.name == row[1])
+    args = [operator.attrgetter(a.target)(gm) if isinstance(a, torch.fx.Node) else a for a in dq.args]
+
+    def weight(stage: str) -> torch.Tensor:
+        g = run[stage].graph_module
+        return operator.attrgetter(next(n.target for n in g.graph.nodes if n.name == "_0_weight"))(g)
+
+    trained = compute_sqnr(weight("trained"), dq.target(*args)).item()
+    untrained = compute_sqnr(weight("prepared"), dq.target(*args)).item()
+    # the row (torchao's compare_results) is near the trained weight's SQNR, far from the prepared one's
+    assert abs(row[2] - trained) < 2 < abs(row[2] - untrained), (row[2], trained, untrained)
 
 
 def test_qat_capture_leaves_the_eval_model_as_it_was(conv2d):

@@ -14,6 +14,7 @@ from .analyses import Decomposition, StageDiff, diff_ops, observers, qdq, snapsh
 from .analyses import annotations as annotations_table
 from .analyses.backend import backend as backend_table
 from .analyses.focus import Pt2eLensWarning, check_hops, check_title, parse_focus, seeds, warn_missed, widen
+from .analyses.quantization import OBSERVER_STAGES
 from .analyses.table import Table
 from .analyses.text import key_phrase
 from .capture import Run, Stage
@@ -203,7 +204,7 @@ def run_tables(run: Run) -> list[Table]:
     annotated = next((s for s in ("annotated", "prepared") if s in run), None)
     if annotated:
         out.append(_from_stage(annotations_table(run[annotated]), annotated))
-    observed = next((s for s in ("calibrated", "trained", "prepared") if s in run), None)
+    observed = next((s for s in OBSERVER_STAGES if s in run), None)
     if observed:
         out.append(_from_stage(observers(run[observed]), observed))
     if "prepared" in run:

@@ -1,4 +1,5 @@
 // Sortable, filterable plain HTML tables from View.tables[].
+import { breakable } from './breaks';
 import { clear, h } from './dom';
 import { fmtValue } from './heat';
 import { EN, named, type Tr } from './i18n';
@@ -46,14 +47,9 @@ function cellText(c: Cell): string {
   return (typeof c === 'string' ? NON_FINITE.get(c) : undefined) ?? String(c);
 }
 
-/** `td` showing `text`, with break opportunities after `_` and `.`: a long identifier
- * (`_native_batch_norm_legit_no_training`, `block.0.conv1`) wraps between its words, not mid-word. */
-function breakable(td: HTMLElement, text: string): HTMLElement {
-  const parts = text.length > 16 ? text.split(/(?<=[^_.][_.])(?=[^_.])/) : [text];
-  for (const [i, p] of parts.entries()) {
-    if (i) td.appendChild(td.ownerDocument.createElement('wbr'));
-    td.appendChild(td.ownerDocument.createTextNode(p));
-  }
+/** `td` showing `text`; a long identifier (`_native_batch_norm_legit_no_training`) wraps between its words. */
+function cellWithBreaks(td: HTMLElement, text: string): HTMLElement {
+  td.append(text.length > 16 ? breakable(td.ownerDocument, text) : text);
   return td;
 }
 
@@ -144,7 +140,7 @@ export function renderTable(
           tr.appendChild(h(doc, 'td', { class: cls }, signed(v)));
         } else if (dbCols.has(i) && typeof v === 'number')
           tr.appendChild(h(doc, 'td', { class: 'pl-num', title: String(v) }, fmtValue(v)));
-        else tr.appendChild(breakable(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined), cellText(v)));
+        else tr.appendChild(cellWithBreaks(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined), cellText(v)));
       }
       tbody.appendChild(tr);
     }

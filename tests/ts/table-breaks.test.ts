@@ -1,6 +1,7 @@
 // Course tables (issue 18.3): long identifiers break between their words (after `_` and `.`), never inside one;
 // the text itself is unchanged, and cells are left-aligned in hosts whose own table CSS right-aligns them.
 import { describe, expect, it } from 'vitest';
+import { breakable } from '../../src/core/breaks';
 import { injectStyles } from '../../src/core/styles';
 import { renderTable } from '../../src/core/tables';
 
@@ -23,6 +24,13 @@ describe('table cells', () => {
     expect(long.querySelectorAll('wbr')).toHaveLength(5);
     expect(cells.find((c) => c.textContent === 'batch_norm')?.querySelectorAll('wbr')).toHaveLength(0); // short
     expect(cells.find((c) => c.textContent === 'block.0.conv1')?.childNodes).toHaveLength(1); // 13 characters
+  });
+
+  it('break by the same rule as the details drawer: a leading _ or a __ stays with its word', () => {
+    const pieces = (text: string) =>
+      [...breakable(document, text).childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent);
+    expect(pieces('_guards_fn.__call__')).toEqual(['_guards_', 'fn.__call__']);
+    expect(pieces('activation_post_process_0')).toEqual(['activation_', 'post_', 'process_', '0']);
   });
 
   it('are left-aligned (numbers stay right)', () => {

@@ -6,8 +6,8 @@ Read from the snapshot's `backend` field alone, so every front end shows the sam
 from __future__ import annotations
 
 from .. import i18n
-from ..snapshot import Snapshot, part_failed
-from .findings import finding
+from ..snapshot import Snapshot
+from .findings import finding, run_rules
 
 INT8 = ("int8", "delegated-int8")
 # a HOP torch.export leaves for a forward under no_grad: prepare_pt2e does not look inside it (executorch#22069)
@@ -77,10 +77,4 @@ def backend_findings(snap: Snapshot) -> list[dict]:
     """Every backend finding of a lowered snapshot (none for a snapshot without a `backend` field)."""
     if "backend" not in snap.data:
         return []
-    out: list[dict] = []
-    for rule in (nothing_annotated, grad_region, freezing_off, nothing_fused, annotated_fp32):
-        try:
-            out += rule(snap)
-        except Exception as e:
-            out.append(part_failed(f"findings.{rule.__name__}", e))
-    return out
+    return run_rules(snap, (nothing_annotated, grad_region, freezing_off, nothing_fused, annotated_fp32))

@@ -6,6 +6,8 @@ front end shows the same list in the snapshot's `findings`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from .. import i18n
 from .._targets import BATCH_NORMS as _BATCH_NORMS
 from ..snapshot import Snapshot, part_failed
@@ -228,15 +230,21 @@ def per_tensor_weights(snap: Snapshot) -> list[dict]:
 analysis_failed = part_failed  # one wording for a part of the builder and a findings rule
 
 
-def explain(snap: Snapshot, problems: list[dict] | None = None) -> list[dict]:
-    """Every finding for this snapshot; `problems` are pl.check's, recorded when the run prepared."""
-    out = list(problems or [])
-    for rule in (nothing_quantized, decomposed, fp32_islands, mismatched_observers, per_tensor_weights):
+def run_rules(snap: Snapshot, rules: Iterable[Callable[[Snapshot], list[dict]]]) -> list[dict]:
+    """Every rule's findings; a rule that raises is one analysis-failed finding and the others still run."""
+    out: list[dict] = []
+    for rule in rules:
         try:
             out += rule(snap)
         except Exception as e:
             out.append(analysis_failed(f"findings.{rule.__name__}", e))
     return out
+
+
+def explain(snap: Snapshot, problems: list[dict] | None = None) -> list[dict]:
+    """Every finding for this snapshot; `problems` are pl.check's, recorded when the run prepared."""
+    rules = (nothing_quantized, decomposed, fp32_islands, mismatched_observers, per_tensor_weights)
+    return list(problems or []) + run_rules(snap, rules)
 
 
 def with_findings(snap: Snapshot, problems: list[dict] | None = None) -> Snapshot:

@@ -47,7 +47,7 @@ def _with_observers(x: Any) -> Any:
 
 def observers(x: Any) -> Table:
     """A row per observer instance: what it watches, every edge/node it serves, its group and stats.
-    A Run reads its calibrated stage (else prepared): the stage whose observers are there to see."""
+    A Run reads its calibrated stage (else trained, else prepared): the stage whose observers saw the most."""
     snap = snapshot(_with_observers(x))
     rows = []
     for o in snap.observers:

@@ -142,7 +142,7 @@ class Pt2eMagics(Magics):
         backend, ref = args.x
         run = self._get(ref)
         if not isinstance(run, Run):
-            raise UsageError(f"%pt2e lower: {ref} is a {type(run).__name__}, not a pl.Run (e.g. pl.capture(...))")
+            raise UsageError(i18n.t("course.magic.lower_needs_run", name=ref, kind=type(run).__name__))
         options = {"freezing": args.freezing} if backend == "inductor" else {}
         if not ("lowered" in run and run["lowered"].info == {"backend": backend, "options": options}):
             run.lower(backend, **options)  # the same lowering again costs nothing

@@ -28,6 +28,7 @@ from ..analyses.table import Table
 from ..capture import Run, Stage
 from ..errors import Pt2eLensError, first_line
 from ..schema.numbers import json_number
+from .observed import observed_stage
 
 COLUMNS = ["node", "compared_with", "sqnr_db", "mse", "note"]
 
@@ -144,8 +145,9 @@ def _folded_bns(float_gm: torch.fx.GraphModule, ref_by: dict, act_by: dict) -> d
 
 
 def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, str, list | None]]:
-    """Observer module name → (float node it observes, its debugger key, float values per batch if known)."""
-    prepared = run["prepared"]
+    """Observer module name → (float node it observes, its debugger key, float values per batch if known).
+    A weight's float values are the observed stage's: for QAT the trained weight, not the prepared one."""
+    prepared = observed_stage(run)
     gm = prepared.graph_module
     placeholders = [n.name for n in gm.graph.nodes if n.op == "placeholder"]
     by_name = {n.name: n for n in gm.graph.nodes}

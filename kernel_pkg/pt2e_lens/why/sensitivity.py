@@ -24,6 +24,7 @@ from ..analyses.table import Table
 from ..capture import Run
 from ..errors import Pt2eLensError, first_line
 from ..schema.numbers import json_number
+from .observed import observed_stage
 from .sites import UNITS, GatedModule, Site, gated, units_of
 
 COLUMNS = ["site", "tensor", "serves", "kind", "sqnr_fp32_db", "gain_db", "sqnr_only_db"]
@@ -212,7 +213,7 @@ def sensitivity(
     batches = batches_of(batches, "pl.sensitivity")
     reference = reference_outputs(run, batches, "pl.sensitivity")
     gm = gated(run)
-    units = units_of(gm.sites, by, run["calibrated" if "calibrated" in run else "prepared"].snapshot.node)
+    units = units_of(gm.sites, by, observed_stage(run).snapshot.node)
     index = {s.id: i for i, s in enumerate(gm.sites)}
     offs = [[index[g] for g in u.groups] for u in units]
     n = len(units)

@@ -15,8 +15,11 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from .._copy import private_copy
 from ..capture import Run
+from ..errors import Pt2eLensError
+from .observed import observed_stage
 
 
 class Gate(torch.nn.Module):
@@ -74,7 +77,7 @@ def _gate_name(i: int) -> str:
 
 def sites_of(run: Run) -> list[Site]:
     """Every sharing group of the run whose observer convert turned into q/dq nodes, in graph order."""
-    observed = run["calibrated" if "calibrated" in run else "prepared"]
+    observed = observed_stage(run)
     qdq = run["converted"].snapshot.qdq
     group_of = {name: o for o in observed.snapshot.observers for name in o["names"]}
     by_id: dict[str, Site] = {}
@@ -148,7 +151,7 @@ def gated(run: Run, sites: list[Site] | None = None) -> GatedModule:
     """One private copy of the converted module with a Gate after every dequantize of every site."""
     sites = sites_of(run) if sites is None else sites
     gm = private_copy(run["converted"].graph_module)
-    observed = run["calibrated" if "calibrated" in run else "prepared"].graph_module
+    observed = observed_stage(run).graph_module
     by_name = {n.name: n for n in gm.graph.nodes}
     kinds = {q["node"]: q["kind"] for q in run["converted"].snapshot.qdq}
     for i, site in enumerate(sites):
@@ -166,6 +169,7 @@ def gated(run: Run, sites: list[Site] | None = None) -> GatedModule:
             if kinds[name] != "dequantize":
                 continue
             source = float_weight if float_weight is not None else _float_source(dq, members)
+            _check_float(gm, source, site)
             users = list(dq.users)
             with gm.graph.inserting_after(dq):
                 gate = gm.graph.call_module(_gate_name(i), (source, dq))
@@ -176,6 +180,17 @@ def gated(run: Run, sites: list[Site] | None = None) -> GatedModule:
     gm.recompile()
     initial = {k: v.detach().clone() for k, v in gm.named_buffers() if not k.startswith("_pt2e_lens_")}
     return GatedModule(gm, sites, initial)
+
+
+def _check_float(gm: torch.fx.GraphModule, source: torch.fx.Node, site: Site) -> None:
+    """A site whose float side is an int8 constant cannot be switched to fp32: QAT's convert folds the batch
+    norm into the trained weight and quantizes it, and that float weight is in no stage (the trained one has
+    the weight before the fold)."""
+    if source.op != "get_attr":
+        return
+    value = operator.attrgetter(str(source.target))(gm)
+    if isinstance(value, torch.Tensor) and not value.is_floating_point():
+        raise Pt2eLensError(i18n.t("sensitivity.no_float_weight", site=site.id, tensor=site.tensor))
 
 
 def _picklable(gm: torch.fx.GraphModule) -> None:

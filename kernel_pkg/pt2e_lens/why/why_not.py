@@ -13,7 +13,8 @@ from ..errors import Pt2eLensError
 
 def why_not(x: Any, node: str) -> Table:
     """A row per line: which quantizer (and which of its annotators) annotated `node`, looked at it and left
-    it, or that nothing matched its op; for an observer, which annotation requested it.
+    it, or that nothing matched its op; for an observer, which annotation requested it; on a lowered stage,
+    last, what the backend made of it (outcome, kernel, reason).
 
     `x`: a Run (its newest stage), a Stage, or a GraphModule / ExportedProgram (then without the record of
     which annotator looked: pt2e-lens did not watch it being annotated)."""
@@ -24,9 +25,18 @@ def why_not(x: Any, node: str) -> Table:
     lines = snap.node[node].get("why")
     if lines is None:  # a float stage carries no lines: say what the rules say for it anyway
         lines = why_lines(snap).get(node, [])
+    ran = snap.data.get("backend", {}).get("nodes", {}).get(node)  # a lowered stage: what the backend did with it
+    if ran is not None:
+        lines = [*lines, _backend_line(snap.data["backend"]["name"], ran)]
     return Table(
         "why_not",
         ["node", "why"],
         [(node, line) for line in lines],
         title=i18n.t("table.why_not", node=node, stage=snap.stage or i18n.t("table.graph")),
     )
+
+
+def _backend_line(backend: str, ran: dict) -> str:
+    kernel = f" ({ran['kernel']})" if ran.get("kernel") else ""
+    reason = f" — {ran['reason']}" if ran.get("reason") else ""
+    return i18n.t("why.backend", backend=backend, outcome=ran["outcome"], kernel=kernel, reason=reason)
