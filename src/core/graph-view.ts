@@ -372,7 +372,14 @@ export class GraphView {
     if (this.destroyed || useCanvas(shown, this.canvasThreshold)) return;
     const caption = this.t('ui.picture.overview', { shown, total: this.nodes.length });
     const base = { doc: this.doc, facts: this.facts, hier: this.hier!, heat: this.heat, t: this.t };
-    const svg = overviewSvg({ ...base, summary: this.summary, notes: this.opts.notes }, P, ex, this.edges, caption);
+    const marker = (c: string): string => this.marker(c);
+    const svg = overviewSvg(
+      { ...base, marker, summary: this.summary, notes: this.opts.notes },
+      P,
+      ex,
+      this.edges,
+      caption,
+    );
     this.area!.appendChild(svg);
   }
 

@@ -43,9 +43,10 @@ export function overviewExpanded(h: Hierarchy, budget = OVERVIEW_BOXES): Set<str
   }
 }
 
-/** The overview's SVG (hidden), its bounds in `data-box` and what it is in `data-caption`. */
+/** The overview's SVG (hidden), its bounds in `data-box` and what it is in `data-caption`; its arrowheads are the
+ * pane's (`base.marker`: in the scene SVG's <defs>, which picture.ts copies with it). */
 export function overviewSvg(
-  base: Omit<Scene, 'placement' | 'repOf' | 'marker' | 'solid'>,
+  base: Omit<Scene, 'placement' | 'repOf' | 'solid'>,
   P: Placement,
   expanded: Set<string>,
   edges: Edge[],
@@ -54,27 +55,11 @@ export function overviewSvg(
   const d = base.doc;
   const svg = s(d, 'svg', { class: 'pl-overview', 'aria-hidden': 'true', 'data-caption': caption }) as SVGSVGElement;
   svg.style.display = 'none';
-  const defs = s(d, 'defs');
-  const markers = new Map<string, string>();
-  const marker = (c: string): string => {
-    let id = markers.get(c);
-    if (!id) {
-      id = `pl-ov-arrow-${Math.random().toString(36).slice(2, 8)}`;
-      markers.set(c, id);
-      const m = s(d, 'marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 8, markerHeight: 8 });
-      m.setAttribute('orient', 'auto-start-reverse');
-      m.setAttribute('markerUnits', 'userSpaceOnUse');
-      m.appendChild(s(d, 'path', { d: 'M0,0 L10,5 L0,10 z', style: `fill:${c}` }));
-      defs.appendChild(m);
-    }
-    return id;
-  };
   const boxes = [...P.boxes.values()];
   const sc: Scene = {
     ...base,
     placement: P,
     repOf: repsOf(base.hier.root, expanded),
-    marker,
     solid: boxes.filter((b) => b.kind !== 'expanded'),
   };
   const vp = s(d, 'g', { class: 'pl-viewport' });
@@ -94,6 +79,6 @@ export function overviewSvg(
   }
   drawEdges(sc, gEdges, edges, () => undefined);
   svg.setAttribute('data-box', [x0, y0, x1 - x0, y1 - y0].map((v) => Math.round(v)).join(' '));
-  svg.append(defs, vp);
+  svg.appendChild(vp);
   return svg;
 }

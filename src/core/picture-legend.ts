@@ -11,7 +11,7 @@ const SKIP = /pl-legend-(selected|counterpart|match)/;
 export function textWidth(text: string): number {
   let w = 0;
   for (const ch of text) w += ch.charCodeAt(0) > 0x2e80 ? FONT : FONT * 0.6;
-  return w;
+  return Math.ceil(w);
 }
 
 function colour(e: Element, prop: string, fallback: string): string {
@@ -26,86 +26,69 @@ export function legendPicture(lg: Element, width: number): { g: SVGGElement; hei
   const g = s(doc, 'g', { class: 'pl-picture-legend', 'font-size': FONT, 'font-family': 'sans-serif' }) as SVGGElement;
   let x = 0;
   let y = 0;
-  let n = 0;
   for (const it of lg.children) {
     // the fold toggle, and marks only a reader's pointer or search puts on (nothing is selected in a picture)
     if (it.localName === 'button' || SKIP.test(it.getAttribute('class') ?? '')) continue;
-    const parts: Array<(x0: number, y0: number) => SVGElement> = [];
+    const item = s(doc, 'g');
     let w = 0;
+    const add = (tag: string, attrs: Record<string, string | number | null>, text?: string): void => {
+      item.appendChild(s(doc, tag, attrs, text));
+    };
     for (const p of it.childNodes) {
       const el = p.nodeType === 1 ? (p as Element) : null;
       const cls = el?.getAttribute('class') ?? '';
-      const at = w;
+      const stroke = el ? colour(el, 'border-top-color', ink) : ink;
+      const dash = el && colour(el, 'border-top-style', 'solid') === 'dashed' ? '3 2' : null;
       if (cls === 'pl-swatch') {
-        const dash = colour(el!, 'border-top-style', 'solid') === 'dashed' ? '3 2' : null;
         const fill = colour(el!, 'background-color', 'none');
-        const stroke = colour(el!, 'border-top-color', ink);
-        parts.push((x0, y0) =>
-          s(doc, 'rect', {
-            x: x0 + at + 1,
-            y: y0 + 3,
-            width: 10,
-            height: 10,
-            rx: 2,
-            fill,
-            stroke,
-            'stroke-width': 2,
-            'stroke-dasharray': dash,
-          }),
-        );
+        add('rect', {
+          x: w + 1,
+          y: 3,
+          width: 10,
+          height: 10,
+          rx: 2,
+          fill,
+          stroke,
+          'stroke-width': 2,
+          'stroke-dasharray': dash,
+        });
         w += 15;
       } else if (cls === 'pl-line') {
-        const stroke = colour(el!, 'border-top-color', ink);
-        const dash = colour(el!, 'border-top-style', 'solid') === 'dashed' ? '4 2' : null;
-        parts.push((x0, y0) =>
-          s(doc, 'line', {
-            x1: x0 + at,
-            x2: x0 + at + 18,
-            y1: y0 + 8,
-            y2: y0 + 8,
-            stroke,
-            'stroke-width': 3,
-            'stroke-dasharray': dash,
-          }),
-        );
+        add('line', { x1: w, x2: w + 18, y1: 8, y2: 8, stroke, 'stroke-width': 3, 'stroke-dasharray': dash });
         w += 22;
       } else if (cls === 'pl-heat-scale') {
-        // the gradient's colours as the page resolved them, as three steps
+        // the gradient's colours as the page resolved them, in steps
         const stops = colour(el!, 'background-image', '').match(/rgba?\([^)]*\)|#[0-9a-f]{3,8}/gi) ?? [];
-        stops.forEach((c, i) => {
-          const sw = 30 / stops.length;
-          parts.push((x0, y0) => s(doc, 'rect', { x: x0 + at + i * sw, y: y0 + 3, width: sw, height: 10, fill: c }));
-        });
-        w += 34;
-      } else if (cls === 'pl-outcome-chip') {
-        // a backend's outcome: its letters on its colour
-        const text = el!.textContent ?? '';
-        const bw = textWidth(text) + 6;
-        const bg = colour(el!, 'background-color', ink);
-        const fg = colour(el!, 'color', '#fff');
-        parts.push((x0, y0) => s(doc, 'rect', { x: x0 + at, y: y0 + 2, width: bw, height: 13, rx: 3, fill: bg }));
-        parts.push((x0, y0) => s(doc, 'text', { x: x0 + at + 3, y: y0 + 12, fill: fg, 'font-weight': 700 }, text));
-        w += bw + 3;
+        for (const c of stops) {
+          add('rect', { x: w, y: 3, width: 30 / stops.length, height: 10, fill: c });
+          w += 30 / stops.length;
+        }
+        w += 4;
       } else {
         const text = p.textContent ?? '';
-        if (!text.trim()) {
-          w += textWidth(text);
-          continue;
-        }
-        const fill = el ? colour(el, 'color', ink) : ink;
+        const tw = textWidth(text);
+        // a backend's outcome chip: its letters on its colour
+        const chip = cls === 'pl-outcome-chip';
+        if (chip)
+          add('rect', { x: w, y: 2, width: tw + 6, height: 13, rx: 3, fill: colour(el!, 'background-color', ink) });
         const bold = el && colour(el, 'font-weight', '400') === '700' ? 700 : null;
-        parts.push((x0, y0) => s(doc, 'text', { x: x0 + at, y: y0 + 12, fill, 'font-weight': bold }, text));
-        w += textWidth(text);
+        if (text.trim())
+          add(
+            'text',
+            { x: w + (chip ? 3 : 0), y: 12, fill: el ? colour(el, 'color', ink) : ink, 'font-weight': bold },
+            text,
+          );
+        w += tw + (chip ? 9 : 0);
       }
     }
-    if (!parts.length) continue;
+    if (!item.firstChild) continue;
     if (x > 0 && x + w > width) {
       x = 0;
       y += ROW;
     }
-    for (const make of parts) g.appendChild(make(x, y));
+    item.setAttribute('transform', `translate(${Math.round(x)} ${y})`);
+    g.appendChild(item);
     x += w + 12;
-    n++;
   }
-  return n ? { g, height: y + ROW + 4 } : null;
+  return g.firstChild ? { g, height: y + ROW + 4 } : null;
 }

@@ -124,7 +124,8 @@ export function picture(root: Element): string | null {
     const pane = doc.createElementNS(SVG_NS, 'svg');
     for (const [k, v] of Object.entries({ x, y: top, width: w, height: hgt })) pane.setAttribute(k, String(v));
     pane.setAttribute('viewBox', `${box.x - PAD} ${box.y - PAD} ${w} ${hgt}`);
-    const defs = svg.querySelector('defs');
+    // an overview's arrowheads are in its pane's scene SVG
+    const defs = (caption ? svg.parentElement : svg)?.querySelector('defs');
     if (defs) {
       // arrowheads: their colours are var(--pl-*) too, which mean nothing without our stylesheet
       const copy = defs.cloneNode(true) as Element;
