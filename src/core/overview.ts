@@ -22,8 +22,9 @@ export function repsOf(root: Group, expanded: Set<string>): Map<Id, string> {
   return out;
 }
 
-/** Boxes the overview may draw: few enough for a light picture, however many the canvas scene has. */
-export const OVERVIEW_BOXES = 600;
+/** Boxes the overview may draw, however many the canvas scene has: ~750 characters of picture each (202 boxes:
+ * 150 kB), so it stays under the stored picture's 400,000-character cap. */
+export const OVERVIEW_BOXES = 400;
 
 /** The overview's open groups: the top-level groups closed (as a large pane opens), then each next level of
  * groups opened whole while the boxes stay within `budget`, so a model under one wrapper still shows its parts. */

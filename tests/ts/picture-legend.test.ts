@@ -59,6 +59,9 @@ describe('the picture of a canvas-drawn pane', () => {
     view.locale = 'zh-TW';
     const { el, handle } = await mount(view, { worker: false, locale: 'zh-TW' });
     const gv = handle.panes[0];
+    // a level of groups opens whole or not at all: the 200 blocks under `layers` do not fit in 100 boxes
+    expect([...overviewExpanded(gv.hier!, 100)]).toEqual(['']);
+    expect([...overviewExpanded(gv.hier!)].sort()).toEqual(['', 'layers']);
     expect(el.querySelector('.pl-overview')).toBeNull();
     gv.expanded = new Set(gv.hier!.groups.keys());
     await gv.redraw();
