@@ -13,7 +13,7 @@ import { clear, h, s } from './dom';
 import { drawEdges, drawSharedLinks } from './edges';
 import { exportButtons } from './export-image';
 import { Facts } from './facts';
-import { ancestors, buildHierarchy, type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
+import { ancestors, buildHierarchy, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
 import { collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layout';
 import { EN, type Tr } from './i18n';
@@ -21,6 +21,7 @@ import type { LayoutClient } from './layout-client';
 import { legend } from './legend';
 import { Minimap } from './minimap';
 import { BADGE_ROW_H, drawGroup, drawNode } from './nodes';
+import { overviewExpanded, overviewSvg, repsOf } from './overview';
 import { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
 import { searchNodes, worstNode } from './search';
@@ -263,19 +264,13 @@ export class GraphView {
           this.map?.setPlacement(this.placement!);
           await this.cv!.paint();
         }
+        await this.drawOverview();
       });
     return this.busy;
   }
 
   private computeReps(): void {
-    this.repOf.clear();
-    const walk = (g: Group, rep: string | null): void => {
-      for (const it of g.children) {
-        if (it.kind === 'node') this.repOf.set(it.id, rep ?? nodeKey(it.id));
-        else walk(it.group, rep ?? (this.expanded.has(it.group.key) ? null : groupKey(it.group.key)));
-      }
-    };
-    walk(this.hier!.root, null);
+    this.repOf = repsOf(this.hier!.root, this.expanded);
   }
 
   private marker(color: string): string {
@@ -364,6 +359,28 @@ export class GraphView {
       stage + this.t('ui.status', { total: this.nodes.length, shown: nodeCount, groups: groupCount });
     this.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status.textContent}`);
     this.applyClasses(false);
+  }
+
+  /** A canvas-drawn scene's static picture: its top-level groups closed (overview.ts); none for an SVG one. */
+  private async drawOverview(): Promise<void> {
+    this.area!.querySelector(':scope > .pl-overview')?.remove();
+    if (!this.canvasMode) return;
+    const ex = overviewExpanded(this.hier!);
+    const P = await this.layout!.place(ex);
+    const shown = [...P.boxes.values()].filter((b) => b.kind !== 'expanded').length;
+    // a flat graph has no groups to close: its overview would be as large as the canvas scene
+    if (this.destroyed || useCanvas(shown, this.canvasThreshold)) return;
+    const caption = this.t('ui.picture.overview', { shown, total: this.nodes.length });
+    const base = { doc: this.doc, facts: this.facts, hier: this.hier!, heat: this.heat, t: this.t };
+    const marker = (c: string): string => this.marker(c);
+    const svg = overviewSvg(
+      { ...base, marker, summary: this.summary, notes: this.opts.notes },
+      P,
+      ex,
+      this.edges,
+      caption,
+    );
+    this.area!.appendChild(svg);
   }
 
   /** Show the SVG or the canvas (created on first need) for the scene about to be drawn. */

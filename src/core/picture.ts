@@ -1,5 +1,7 @@
 // A static SVG of what render() drew, for saved notebooks read where no script runs (GitHub, nbviewer, PDF):
 // each visible graph's content, unpanned, with its computed styles inlined (no stylesheet travels with it).
+import { legendPicture, textWidth } from './picture-legend';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const STYLE_PROPS = [
   'fill',
@@ -62,19 +64,28 @@ function inlineStyles(from: Element, to: Element): void {
   }
 }
 
-/** The SVG text of every graph shown in `root` (side by side), or null when nothing is drawn (tables only). */
+/** A shown pane's drawing: its SVG, or the overview of a canvas-drawn one (overview.ts) with its bounds. */
+function paneOf(area: Element): { svg: SVGSVGElement; box: DOMRect | null; caption: string | null } | null {
+  const svg = area.querySelector<SVGSVGElement>(':scope > svg:not(.pl-overview)');
+  if (svg && svg.style.display !== 'none' && svg.querySelector('.pl-viewport')) {
+    return { svg, box: (svg.querySelector('.pl-viewport') as SVGGElement).getBBox(), caption: null };
+  }
+  const ov = area.querySelector<SVGSVGElement>(':scope > svg.pl-overview');
+  const [x, y, w, h] = (ov?.getAttribute('data-box') ?? '').split(' ').map(Number);
+  return ov ? { svg: ov, box: new DOMRect(x, y, w, h), caption: ov.getAttribute('data-caption') } : null;
+}
+
+/** The SVG text of every graph shown in `root` (side by side, each with its legend), or null when nothing is
+ * drawn (tables only). */
 export function picture(root: Element): string | null {
   const doc = root.ownerDocument;
   // the graphs on show: not in a hidden tab (tabs hide with inline display:none); the output itself may be
   // scrolled out of view (a notebook's offscreen cells), so no size check
   const shown = (e: Element | null): boolean =>
     !e || e === root || ((e as HTMLElement).style?.display !== 'none' && shown(e.parentElement));
-  const graphs = [...root.querySelectorAll<SVGSVGElement>('.pl-canvas > svg')].filter(
-    (svg) => shown(svg) && svg.querySelector('.pl-viewport'),
-  );
-  if (!graphs.length) return null;
-  const out = doc.createElementNS(SVG_NS, 'svg');
-  out.setAttribute('xmlns', SVG_NS);
+  const panes = [...root.querySelectorAll('.pl-canvas')].filter((a) => shown(a)).flatMap((a) => paneOf(a) ?? []);
+  if (!panes.length) return null;
+  const out = doc.createElementNS(SVG_NS, 'svg'); // the serializer writes its xmlns
   out.setAttribute('role', 'img');
   const title = root.querySelector('.pl-title')?.textContent;
   if (title) {
@@ -82,18 +93,39 @@ export function picture(root: Element): string | null {
     t.textContent = title;
     out.appendChild(t);
   }
+  // the pane's background, so the theme's colours stay readable on a page of the other theme
+  const bg = doc.defaultView?.getComputedStyle(panes[0].svg.parentElement as Element).backgroundColor;
+  if (bg && bg !== 'rgba(0, 0, 0, 0)') {
+    const r = doc.createElementNS(SVG_NS, 'rect');
+    for (const [k, v] of Object.entries({ width: '100%', height: '100%', fill: bg })) r.setAttribute(k, v);
+    out.appendChild(r);
+  }
   let x = 0;
   let height = 0;
-  for (const svg of graphs) {
+  for (const { svg, box, caption } of panes) {
     const vp = svg.querySelector('.pl-viewport') as SVGGElement;
-    const box = vp.getBBox(); // in the viewport's own space, before its pan/zoom transform
-    if (!box.width || !box.height) continue;
+    if (!box?.width || !box.height) continue;
     const w = box.width + 2 * PAD;
     const hgt = box.height + 2 * PAD;
+    let top = 0;
+    let col = w;
+    const ink = svg.closest('.pt2e-lens') ?? root;
+    if (caption) {
+      // says the picture is not what the pane draws: the overview of a canvas-drawn scene
+      const c = doc.createElementNS(SVG_NS, 'text');
+      for (const [k, v] of Object.entries({ x: x + PAD, y: 14, 'font-size': 12, 'font-family': 'sans-serif' }))
+        c.setAttribute(k, String(v));
+      c.setAttribute('fill', doc.defaultView?.getComputedStyle(ink).color || '#333');
+      c.textContent = caption;
+      out.appendChild(c);
+      top = 20;
+      col = Math.max(w, textWidth(caption) * 1.1 + PAD);
+    }
     const pane = doc.createElementNS(SVG_NS, 'svg');
-    for (const [k, v] of Object.entries({ x, y: 0, width: w, height: hgt })) pane.setAttribute(k, String(v));
+    for (const [k, v] of Object.entries({ x, y: top, width: w, height: hgt })) pane.setAttribute(k, String(v));
     pane.setAttribute('viewBox', `${box.x - PAD} ${box.y - PAD} ${w} ${hgt}`);
-    const defs = svg.querySelector('defs');
+    // an overview's arrowheads are in its pane's scene SVG
+    const defs = (caption ? svg.parentElement : svg)?.querySelector('defs');
     if (defs) {
       // arrowheads: their colours are var(--pl-*) too, which mean nothing without our stylesheet
       const copy = defs.cloneNode(true) as Element;
@@ -105,8 +137,18 @@ export function picture(root: Element): string | null {
     content.removeAttribute('transform');
     pane.appendChild(content);
     out.appendChild(pane);
-    x += w + GAP;
-    height = Math.max(height, hgt);
+    let colH = top + hgt;
+    // the pane's legend below it, so the colours can be read without the live view
+    const lg = svg.closest('.pl-graph')?.querySelector(':scope > .pl-legend');
+    const drawn = lg ? legendPicture(lg, Math.max(w, 360) - PAD) : null;
+    if (drawn) {
+      drawn.g.setAttribute('transform', `translate(${x + PAD} ${colH})`);
+      out.appendChild(drawn.g);
+      colH += drawn.height;
+      col = Math.max(col, w, 360);
+    }
+    x += col + GAP;
+    height = Math.max(height, colH);
   }
   if (!x) return null;
   const width = x - GAP;

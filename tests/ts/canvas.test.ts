@@ -123,8 +123,8 @@ describe('canvas: a large synthetic graph (expanded)', () => {
     const solid = [...P.boxes.values()].filter((b) => b.kind !== 'expanded');
     expect(solid.length).toBeGreaterThan(CANVAS_THRESHOLD);
     expect(gv.canvasMode).toBe(true);
-    // the SVG is emptied and hidden; the canvas says what it shows
-    expect(el.querySelectorAll('.pl-node').length).toBe(0);
+    // the SVG is emptied and hidden (the static picture's overview is its own hidden SVG); the canvas says what it shows
+    expect(el.querySelectorAll('.pl-canvas > svg:not(.pl-overview) .pl-node').length).toBe(0);
     const cv = el.querySelector('canvas.pl-raster')!;
     expect(cv.getAttribute('data-nodes')).toBe(String(solid.filter((b) => b.kind === 'node').length));
     expect(cv.getAttribute('aria-label')).toMatch(/2002/);
