@@ -19,10 +19,12 @@ def outline(snap: Snapshot) -> dict:
     stack_at: dict[tuple, int] = {}
     nodes = []
     for n in snap.nodes:
-        key = tuple(tuple(level) for level in n["module_stack"])
+        # torch.export's _guards_fn is drawn only when a focus names it: it counts in no module group
+        guards = n["op"] == "call_module" and n["target"] == "_guards_fn"
+        key = () if guards else tuple(tuple(level) for level in n["module_stack"])
         if key not in stack_at:
             stack_at[key] = len(stacks)
-            stacks.append(n["module_stack"])
+            stacks.append([list(level) for level in key])
         nodes.append([n["id"], n["role"], stack_at[key]])
     return {
         "stacks": stacks,
