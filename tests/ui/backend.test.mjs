@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
-import { ARTIFACTS, fixture, writePage } from './pages.mjs';
+import { ARTIFACTS, fixture, openReady, writePage } from './pages.mjs';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1">qconv';
 
@@ -19,19 +19,8 @@ after(async () => {
   await browser?.close();
 });
 
-async function open(url, colorScheme, width) {
-  const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('.pt2e-lens')].every((r) => r.getAttribute('data-state') === 'ready'),
-    null,
-    { timeout: 120000 },
-  );
-  await page.waitForTimeout(150);
-  return { page, errors };
-}
+const open = (url, colorScheme, width) =>
+  openReady(browser, url, { width, height: 800, colorScheme, timeout: 120000, settle: 150 });
 
 /** The real lowered view with one kernel name made hostile (what a custom backend could write). */
 function hostileLowered() {

@@ -61,3 +61,22 @@ export function writePage(name, docs, head = '') {
   writeFileSync(p, reportPage(docs, 'pt2e-lens report', head));
   return pathToFileURL(p).href;
 }
+
+/** A new page at `url`, once every pt2e-lens output on it is drawn; `errors` collects the page's uncaught errors. */
+export async function openReady(
+  browser,
+  url,
+  { width = 1300, height = 900, colorScheme = 'light', timeout = 60000, settle = 200 } = {},
+) {
+  const page = await browser.newPage({ viewport: { width, height }, colorScheme });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('.pt2e-lens')].every((r) => r.getAttribute('data-state') === 'ready'),
+    null,
+    { timeout },
+  );
+  await page.waitForTimeout(settle);
+  return { page, errors };
+}

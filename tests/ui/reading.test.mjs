@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
-import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
+import { ARTIFACTS, fixture, openReady, ROOT, writePage } from './pages.mjs';
 
 let browser;
 before(async () => {
@@ -20,19 +20,7 @@ after(async () => {
   await browser?.close();
 });
 
-async function open(url, { width = 1300, height = 900, colorScheme = 'light' } = {}) {
-  const page = await browser.newPage({ viewport: { width, height }, colorScheme });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('.pt2e-lens')].every((r) => r.getAttribute('data-state') === 'ready'),
-    null,
-    { timeout: 60000 },
-  );
-  await page.waitForTimeout(200);
-  return { page, errors };
-}
+const open = (url, options) => openReady(browser, url, options);
 
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `reading-${name}.png`), fullPage: true });
 const rect = (page, sel) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
