@@ -121,7 +121,7 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
   if (h) fill = { kind: 'heat', goodness: h.goodness, light: h.light, dark: h.dark };
   const heat: HeatBar | null = h
     ? {
-        hue: Number(/hsl\((\d+)/.exec(h.color)?.[1] ?? 0),
+        hue: Math.round(h.goodness * 120), // heatColor's hue
         color: h.color,
         text: h.text,
         value: sc.heat!.overlay.values[n.id],

@@ -119,19 +119,16 @@ function batchBoxes(
 
 /** Open groups: a thin frame and, at readable zoom, the ⊟ title in the header. */
 export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  const models = boxes.map((b) => boxModel(P.sc, b) as GroupModel);
-  batchBoxes(ctx, P, boxes, (b) => {
-    const m = boxModel(P.sc, b) as GroupModel;
-    return { fill: null, stroke: m.stroke.color, width: m.stroke.width, r: m.radius };
-  });
+  const model = (b: Box): GroupModel => boxModel(P.sc, b) as GroupModel;
+  batchBoxes(ctx, P, boxes, (b) => ({ fill: null, stroke: model(b).stroke.color, width: model(b).stroke.width, r: 8 }));
   if (!P.lod.labels) return;
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
   ctx.textAlign = 'left';
-  boxes.forEach((b, i) => {
-    const m = models[i];
+  for (const b of boxes) {
+    const m = model(b);
     ctx.fillText(m.label, b.x - b.w / 2 + m.labelX, b.y - b.h / 2 + m.labelY);
-  });
+  }
 }
 
 /** Nodes and closed groups (with their badges, heat bars and pills), then their highlights. */

@@ -66,12 +66,6 @@ export function heatColor(goodness: number): string {
   return `hsl(${Math.round(g * 120)}, 72%, 42%)`;
 }
 
-/** The same hue with the theme's lightness (--pl-heat-l), so the bar keeps its contrast in a dark theme. */
-export function heatStyle(color: string): string {
-  const hue = /hsl\((\d+)/.exec(color)?.[1] ?? '0';
-  return `fill:hsl(${hue} 72% var(--pl-heat-l))`;
-}
-
 /** An overlay value as a number: the contract writes ±Infinity / NaN as strings (NonFinite); NaN → null. */
 export function overlayNumber(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;

@@ -1,10 +1,9 @@
 // SVG painting of a pane's node and group boxes: each element from its box model (box-model.ts), which says
 // what it shows; role colours and marks come from the stylesheet's pl-* classes, the rest from the model.
 import type { Summary } from './badges';
-import { type GroupModel, groupModel, groupTip, LABEL_Y, NODE_RADIUS, nodeModel, nodeTip, SUB_Y } from './box-model';
+import { type Chip, groupModel, groupTip, LABEL_Y, NODE_RADIUS, nodeModel, nodeTip, SUB_Y } from './box-model';
 import { NOTE_LINE, NOTE_PAD } from './callout';
 import { s } from './dom';
-import { heatStyle } from './heat';
 import { type Box, HEADER } from './hier-layout';
 import type { Scene } from './scene';
 
@@ -48,14 +47,8 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
     dot.appendChild(s(d, 'title', undefined, a.title));
     g.appendChild(dot);
   }
-  const sp = m.spec;
-  if (sp) {
-    const badge = s(d, 'g', { class: 'pl-badge', 'data-spec': sp.spec, transform: `translate(${sp.x},${sp.y})` });
-    badge.appendChild(s(d, 'rect', { width: sp.w, height: sp.h, rx: 3, style: `fill:${sp.color}` }));
-    badge.appendChild(s(d, 'text', { x: sp.w / 2, y: 10, 'text-anchor': 'middle' }, sp.text));
-    badge.appendChild(s(d, 'title', undefined, sp.title));
-    g.appendChild(badge);
-  }
+  // text via textContent: a spec id or kernel name is never markup
+  if (m.spec) g.appendChild(chip(d, { class: 'pl-badge', 'data-spec': m.spec.spec }, m.spec, 10, 3, 'fill'));
   const heat = m.heat;
   if (heat) {
     // a bar along the left edge in the overlay's colour (e.g. SQNR), value in the tooltip and details
@@ -67,24 +60,18 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
       height: b.h,
       rx: 3,
       fill: heat.color,
-      style: heatStyle(heat.color),
+      // the same hue at the theme's lightness, so the bar keeps its contrast in a dark theme
+      style: `fill:hsl(${heat.hue} 72% var(--pl-heat-l))`,
       'data-value': heat.value as string,
     });
     bar.appendChild(s(d, 'title', undefined, heat.text));
     g.appendChild(bar);
   }
-  const oc = m.outcome; // a lowered stage: what the backend made of it (text via textContent: never markup)
-  if (oc) {
-    const pill = s(d, 'g', {
-      class: `pl-outcome pl-outcome-${oc.outcome}`,
-      'data-outcome': oc.outcome,
-      transform: `translate(${oc.x},${oc.y})`,
-    });
-    pill.appendChild(s(d, 'rect', { width: oc.w, height: oc.h, rx: 3, style: `fill:${oc.color}` }));
-    pill.appendChild(s(d, 'text', { x: oc.w / 2, y: 9, 'text-anchor': 'middle' }, oc.text));
-    pill.appendChild(s(d, 'title', undefined, oc.title));
-    g.appendChild(pill);
-  }
+  const oc = m.outcome; // a lowered stage: what the backend made of it
+  if (oc)
+    g.appendChild(
+      chip(d, { class: `pl-outcome pl-outcome-${oc.outcome}`, 'data-outcome': oc.outcome }, oc, 9, 3, 'fill'),
+    );
   if (m.note) g.appendChild(callout(sc, b));
   g.appendChild(s(d, 'title', undefined, nodeTip(sc, m.id).join('\n')));
   g.addEventListener('click', (e) => {
@@ -109,22 +96,28 @@ function callout(sc: Scene, b: Box): SVGElement {
   return g;
 }
 
-/** A row of badges saying what a closed group holds. */
-function badgeRow(d: Document, bs: GroupModel['badges']): SVGElement {
-  const [x0, y0] = [bs[0].x, bs[0].y];
-  const row = s(d, 'g', { class: 'pl-gbadges', transform: `translate(${x0},${y0})` });
-  for (const c of bs) {
-    const g = s(d, 'g', {
-      class: `pl-gbadge pl-gbadge-${c.kind}`,
-      'data-kind': c.kind,
-      transform: `translate(${c.x - x0},${c.y - y0})`,
-    });
-    g.appendChild(s(d, 'rect', { width: c.w, height: c.h, rx: 7, style: `stroke:${c.color}` }));
-    g.appendChild(s(d, 'text', { x: c.w / 2, y: 11, 'text-anchor': 'middle', style: `fill:${c.color}` }, c.text));
-    g.appendChild(s(d, 'title', undefined, c.title));
-    row.appendChild(g);
-  }
-  return row;
+/** A chip (spec badge, outcome pill, group badge): a rounded rect filled (or framed) in its colour, centred text
+ * (in its colour when framed), its tooltip. */
+function chip(
+  d: Document,
+  attrs: Record<string, string>,
+  c: Chip,
+  ty: number,
+  rx: number,
+  paint: 'fill' | 'stroke',
+): SVGElement {
+  const g = s(d, 'g', { ...attrs, transform: `translate(${c.x},${c.y})` });
+  g.append(
+    s(d, 'rect', { width: c.w, height: c.h, rx, style: `${paint}:${c.color}` }),
+    s(
+      d,
+      'text',
+      { x: c.w / 2, y: ty, 'text-anchor': 'middle', style: paint === 'stroke' ? `fill:${c.color}` : undefined },
+      c.text,
+    ),
+    s(d, 'title', undefined, c.title),
+  );
+  return g;
 }
 
 export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): SVGElement {
@@ -140,7 +133,11 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
   if (collapsed) {
     g.appendChild(s(d, 'text', { class: 'pl-glabel', x: m.labelX, y: m.labelY }, m.label));
     g.appendChild(s(d, 'text', { class: 'pl-gsub', x: m.labelX, y: 33 }, m.sub ?? ''));
-    if (m.badges.length) g.appendChild(badgeRow(d, m.badges));
+    // a row of badges saying what the group holds
+    const row = s(d, 'g', { class: 'pl-gbadges' });
+    for (const c of m.badges)
+      row.appendChild(chip(d, { class: `pl-gbadge pl-gbadge-${c.kind}`, 'data-kind': c.kind }, c, 11, 7, 'stroke'));
+    if (m.badges.length) g.appendChild(row);
     if (m.summary) setSummaryData(g, m.summary);
     if (m.allFp32) g.classList.add('pl-all-fp32');
   } else {
