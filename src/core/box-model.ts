@@ -7,11 +7,12 @@ import { outcomeOf, outcomePill, outcomeText } from './backend';
 import { allFp32, BADGE_COLOR, BADGE_GAP, type Badge, badgesOf, badgeWidth, type Summary } from './badges';
 import { bucket } from './canvas-index';
 import { fmtNums, truncate } from './dom';
+import type { EdgeItem } from './edges';
 import { nodeKey } from './groups';
 import { type Box, groupLabel } from './hier-layout';
 import type { Mark } from './marks';
 import type { Scene } from './scene';
-import { groupFill } from './styles';
+import { AGG_EDGE, groupFill, INT_EDGE } from './styles';
 import type { BackendOutcome, GraphNode, Id, Role } from './types';
 
 /** What a box's fill says. `color` is a colour or `var(--pl-*)`; a heat fill has one per theme. */
@@ -299,4 +300,45 @@ export function marksOf(boxes: Map<string, Box>, repOf: Map<Id, string>, st: Mar
   mark(st.hovered, 'hover');
   if (st.selected) mark([st.selected], 'selected');
   return out;
+}
+
+/** What a drawn edge shows, whichever renderer paints it: its classes (the stylesheet's .pl-edge rules, whose
+ * widths are these), colour, width, opacity and the int dtype written at its target (`at`). */
+export interface EdgeLook {
+  cls: string;
+  color: string;
+  width: number;
+  alpha: number;
+  label: string | null;
+}
+
+type Drawn = Exclude<EdgeItem, { kind: 'stub' }>;
+
+export function edgeLook(it: Drawn): EdgeLook {
+  if (it.kind === 'edge') {
+    // an edge between different groups is not routed around boxes: drawn lighter
+    const alpha = it.faint ? 0.55 : 1;
+    if (it.dtype) return { cls: 'pl-edge pl-int', color: it.color, width: 2.6, alpha, label: it.dtype };
+    if (it.spec) return { cls: 'pl-edge pl-spec', color: it.color, width: 2.2, alpha, label: null };
+    return { cls: 'pl-edge', color: it.color, width: 1.3, alpha, label: null };
+  }
+  // edges between closed groups keep their int8 mark: one int tensor among them marks the bundle
+  const int = it.int > 0;
+  return {
+    cls: int ? 'pl-edge pl-agg pl-int' : 'pl-edge pl-agg',
+    color: int ? INT_EDGE : AGG_EDGE,
+    width: int ? 2.6 : 1.6,
+    alpha: 1,
+    label: int ? it.dtype : null,
+  };
+}
+
+/** An edge's tooltip: the int tensor it carries, the input spec colouring it, or what a bundle holds. */
+export function edgeTitle(it: Drawn): string | null {
+  if (it.kind === 'agg') {
+    const n = it.count;
+    return `${n} edge${n > 1 ? 's' : ''}${it.int ? `, ${it.int} carrying ${it.dtype} tensors` : ''}`;
+  }
+  const pair = `(${it.src} → ${it.dst})`;
+  return it.dtype ? `${it.dtype} tensor ${pair}` : it.spec ? `input spec ${it.spec} ${pair}` : null;
 }

@@ -2,7 +2,16 @@
 // read from the computed style) and geometry. What a box shows is its box model (box-model.ts), as on SVG;
 // this file only paints it. Items come culled; fills and strokes are batched per style; text (fillText only:
 // model text is never parsed) only at the detail level's zoom.
-import { boxModel, type Fill, type GroupModel, LABEL_Y, type NodeModel, SUB_Y } from './box-model';
+import {
+  boxModel,
+  type EdgeLook,
+  edgeLook,
+  type Fill,
+  type GroupModel,
+  LABEL_Y,
+  type NodeModel,
+  SUB_Y,
+} from './box-model';
 import { NOTE_LINE, NOTE_PAD } from './callout';
 import { bucket, type Detail } from './canvas-index';
 import { truncate } from './dom';
@@ -11,7 +20,7 @@ import { heatFill } from './heat';
 import type { Box } from './hier-layout';
 import { type Mark, type MarkStroke, markStroke } from './marks';
 import type { Scene } from './scene';
-import { AGG_EDGE, FLOAT_EDGE, INT_EDGE } from './styles';
+import { FLOAT_EDGE } from './styles';
 
 /** `var(--pl-x)` → the colour it resolves to under `el` (read once per paint). */
 export function colorResolver(el: Element): (v: string) => string {
@@ -314,6 +323,17 @@ function arrow(p: Path2D, fx: number, fy: number, x: number, y: number): void {
   p.closePath();
 }
 
+/** Each edge item's look, once per item (the items live as long as their scene's index). */
+const looks = new WeakMap<EdgeItem, EdgeLook>();
+function lookOf(it: Exclude<EdgeItem, { kind: 'stub' }>): EdgeLook {
+  let l = looks.get(it);
+  if (!l) {
+    l = edgeLook(it);
+    looks.set(it, l);
+  }
+  return l;
+}
+
 interface Batch {
   color: string;
   width: number;
@@ -345,14 +365,11 @@ export function drawEdgeItems(
       labels.push([it.x + 4, it.y - 9, truncate(it.src, 24), v('muted'), 'italic 10px']);
       continue;
     }
-    const int = it.kind === 'edge' ? it.dtype !== null : it.int > 0;
-    const color = it.kind === 'edge' ? it.color : int ? INT_EDGE : AGG_EDGE;
-    const width = int ? 2.6 : it.kind === 'agg' ? 1.6 : it.spec ? 2.2 : 1.3;
-    const b = batch(color, width, it.kind === 'edge' && it.faint ? 0.55 : 1);
+    const look = lookOf(it);
+    const b = batch(look.color, look.width, look.alpha);
     const [fx, fy, x, y] = trace(b.line, it.curve);
     if (P.lod.strokes) arrow(b.heads, fx, fy, x, y);
-    const dtype = it.kind === 'edge' ? it.dtype : it.int ? it.dtype : null;
-    if (dtype) labels.push([it.at[0], it.at[1], dtype, v('int'), '700 10px']);
+    if (look.label) labels.push([it.at[0], it.at[1], look.label, v('int'), '700 10px']);
   }
   for (const s of shared) {
     const b = batch(s.color, 1.5, 1, [4, 3]);

@@ -6,6 +6,8 @@ import { BADGE_COLOR, badgesOf, summarize } from '../../src/core/badges';
 import {
   type BoxModel,
   boxModel,
+  edgeLook,
+  edgeTitle,
   type GroupModel,
   groupModel,
   marksOf,
@@ -14,6 +16,7 @@ import {
   nodeTip,
   tipOf,
 } from '../../src/core/box-model';
+import { edgeItems, intDtype } from '../../src/core/edges';
 import { Facts } from '../../src/core/facts';
 import { buildHierarchy, groupKey, nodeKey } from '../../src/core/groups';
 import { heatFill, makeHeat } from '../../src/core/heat';
@@ -23,7 +26,7 @@ import { MARK_ORDER, MARK_STYLE, markCss, markStroke } from '../../src/core/mark
 import { repsOf } from '../../src/core/overview';
 import { DARK, LIGHT } from '../../src/core/palette';
 import type { Scene } from '../../src/core/scene';
-import { groupFill } from '../../src/core/styles';
+import { groupFill, injectStyles } from '../../src/core/styles';
 import type { Overlay, Snapshot } from '../../src/core/types';
 import { fixture, mount } from './helpers';
 
@@ -208,6 +211,49 @@ describe('box model: marks', () => {
       expect(rule).toContain(
         `stroke:${st.color};stroke-width:${st.width};stroke-dasharray:${st.dash.join(' ') || 'none'}`,
       );
+    }
+  });
+});
+
+describe('box model: edges', () => {
+  it('int edges carry their dtype, spec edges their spec colour; widths are the stylesheet’s; SVG paints the looks', async () => {
+    for (const name of ['conv_prepared.json', 'conv_converted.json']) {
+      const snap = fixture(name).panes[0].snapshot as Snapshot;
+      const sc = sceneOf(snap);
+      const f = sc.facts;
+      const drawn = edgeItems(sc, snap.edges).filter((it) => it.kind === 'edge');
+      expect(drawn.length).toBeGreaterThan(5);
+      const css = (() => {
+        injectStyles(document.body);
+        return document.getElementById('pt2e-lens-style')!.textContent!;
+      })();
+      const counts: Record<string, number> = {};
+      for (const it of drawn) {
+        if (it.kind !== 'edge') continue;
+        const look = edgeLook(it);
+        const e = snap.edges.find((x) => x.src === it.src && x.dst === it.dst)!;
+        const dtype = intDtype(f, e);
+        expect(look.label).toBe(dtype);
+        if (dtype) expect(look.cls).toBe('pl-edge pl-int');
+        const spec = dtype ? undefined : f.edgeSpec(e.src, e.dst);
+        if (spec) expect([look.cls, look.color]).toEqual(['pl-edge pl-spec', f.specColor(spec)]);
+        // the stylesheet's rule for exactly these classes gives the width the canvas strokes
+        const sel = `.pt2e-lens .${look.cls.split(' ').join('.')}{`;
+        const rule = css.slice(css.indexOf(sel), css.indexOf('}', css.indexOf(sel)));
+        expect(css.includes(sel), sel).toBe(true);
+        expect(rule).toContain(`stroke-width:${look.width}`);
+        counts[look.cls] = (counts[look.cls] ?? 0) + 1;
+        expect(edgeTitle(it) ?? '').toContain(dtype ?? spec ?? '');
+      }
+      expect(Object.keys(counts).length).toBeGreaterThan(1);
+      const { el, handle } = await mount(fixture(name));
+      const svg: Record<string, number> = {};
+      for (const p of el.querySelectorAll('path.pl-edge:not(.pl-stub-line)')) {
+        const c = p.getAttribute('class')!;
+        svg[c] = (svg[c] ?? 0) + 1;
+      }
+      expect(svg).toEqual(counts);
+      handle.destroy();
     }
   });
 });
