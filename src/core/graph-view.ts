@@ -559,6 +559,18 @@ export class GraphView {
     else this.applyClasses();
   }
 
+  /** A stage tab was switched to: the selection made in the stage left moves here to its counterparts (`ids`,
+   * from the View's diffs). The first is selected, revealed and shown in the drawer, any others are marked; with
+   * none, nothing stays selected and the drawer closes (no stale node from another stage). */
+  async follow(ids: Set<Id>): Promise<void> {
+    const here = [...ids].filter((i) => this.hier?.parentOf.has(i));
+    await this.select(here[0] ?? null, { reveal: true });
+    if (here.length > 1) {
+      this.counter = new Set(here.slice(1));
+      this.applyClasses();
+    }
+  }
+
   async reveal(id: Id): Promise<void> {
     if (!this.hier) return;
     let changed = false;

@@ -29,15 +29,46 @@ describe('run, focus, tables, details', () => {
     await Promise.all(handle.panes.filter(Boolean).map((p) => p.ready));
     await new Promise((r) => setTimeout(r, 0));
     const cal = [...el.querySelectorAll('.pl-pane')].find((p) => (p as HTMLElement).style.display !== 'none')!;
-    expect([...cal.querySelectorAll('.pl-counterpart')].map((e) => e.getAttribute('data-id'))).toEqual([
+    expect([...cal.querySelectorAll('.pl-selected')].map((e) => e.getAttribute('data-id'))).toEqual([
       'activation_post_process_2',
     ]);
     expect(cal.querySelector('.pl-details')!.textContent).toContain('[3.12]');
+    expect(handle.panes[2].selected).toBe('activation_post_process_2');
     click(el.querySelectorAll('.pl-main-tabs .pl-tab')[2]);
     const obsTable = el.querySelector('[data-tab="observers"] table')!;
     expect(obsTable.querySelectorAll('tbody tr').length).toBe(
       view.tables.find((t: any) => t.name === 'observers').rows.length,
     );
+  });
+
+  it('stage tabs: a node with no counterpart in the new stage leaves nothing selected and the drawer closed', async () => {
+    const view = fixture('run.json');
+    const { el, handle } = await mount(view, { worker: false });
+    const stages = [...el.querySelectorAll('.pl-stage-tabs .pl-tab')];
+    const drawerOf = (i: number) => el.querySelectorAll('.pl-pane')[i]?.querySelector('.pl-drawer') as HTMLElement;
+    const settle = async () => {
+      await Promise.all(handle.panes.filter(Boolean).map((p) => p.ready));
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    // converted (open first): the pane index in the DOM is the order panes were made, so find by handle
+    const conv = handle.panes[3];
+    await conv.select('quantize_per_tensor_default_1', { notify: true });
+    click(stages[0]); // exported: q/dq were made by convert, observers by prepare — no counterpart
+    await settle();
+    expect(handle.panes[0].selected).toBeNull();
+    expect(el.querySelectorAll('.pl-pane')[1].querySelector('.pl-selected')).toBeNull();
+    expect(drawerOf(1).hasAttribute('hidden')).toBe(true);
+    // back to converted: nothing was selected in exported, so nothing stays selected in converted either
+    click(stages[3]);
+    await settle();
+    expect(conv.selected).toBeNull();
+    expect(drawerOf(0).hasAttribute('hidden')).toBe(true);
+    // a node kept by every stage follows all the way
+    await conv.select('relu', { notify: true });
+    click(stages[0]);
+    await settle();
+    expect(handle.panes[0].selected).toBe('relu');
+    expect(drawerOf(1).hasAttribute('hidden')).toBe(false);
   });
 
   it('a table row naming a node shows that node in the graph', async () => {

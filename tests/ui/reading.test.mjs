@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, fixture, openReady, ROOT, writePage } from './pages.mjs';
+import { checkStageTabs } from './stage-tabs.mjs';
 
 let browser;
 before(async () => {
@@ -171,6 +172,24 @@ describe('the details drawer', () => {
       const why = await page.$$eval('.pl-why li', (xs) => xs.map((x) => x.textContent));
       assert.deepEqual(why, obs.why);
       await shot(page, `drawer-${scheme}-${width}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+});
+
+describe('stage tabs: the selection follows to its counterpart, or clears', () => {
+  for (const [scheme, width] of [
+    ['light', 1300],
+    ['dark', 260],
+  ]) {
+    it(`${scheme} at ${width} px`, async () => {
+      const { page, errors } = await open(writePage(`reading-stages-${scheme}.html`, [fixture('run.json')]), {
+        width,
+        colorScheme: scheme,
+      });
+      const root = page.locator('.pt2e-lens').first();
+      await checkStageTabs(page, root, (step) => shot(page, `stages-${step}-${scheme}-${width}`));
       assert.deepEqual(errors, []);
       await page.close();
     });

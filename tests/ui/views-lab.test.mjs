@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { PYTHON, startLab } from './lab_server.mjs';
 import { ARTIFACTS, fixture, MIME, ROOT } from './pages.mjs';
+import { checkStageTabs } from './stage-tabs.mjs';
 
 const hasLab = spawnSync(PYTHON, ['-c', 'import jupyterlab'], { encoding: 'utf8' }).status === 0;
 const built = existsSync(join(ROOT, 'extension/labextension/package.json'));
@@ -24,14 +25,17 @@ before(async () => {
     metadata: {},
     data: { [MIME]: fixture(f), 'text/plain': ['pt2e-lens view'] },
   }));
-  lab = await startLab({
-    'themes.ipynb': JSON.stringify({
+  const notebook = (outs) =>
+    JSON.stringify({
       nbformat: 4,
       nbformat_minor: 5,
       metadata: {},
-      cells: [{ cell_type: 'code', id: 'c1', execution_count: null, metadata: {}, source: ['# outputs'], outputs }],
-    }),
-  });
+      cells: [
+        { cell_type: 'code', id: 'c1', execution_count: null, metadata: {}, source: ['# outputs'], outputs: outs },
+      ],
+    });
+  const run = { ...outputs[0], data: { [MIME]: fixture('run.json'), 'text/plain': ['pt2e-lens run'] } };
+  lab = await startLab({ 'themes.ipynb': notebook(outputs), 'stages.ipynb': notebook([run]) });
   browser = await launch();
 });
 after(async () => {
@@ -82,6 +86,31 @@ describe('views in JupyterLab themes', { skip }, () => {
     assert.notEqual(seen['JupyterLab Light'].bg, seen['JupyterLab Dark'].bg);
     assert.notEqual(seen['JupyterLab Light'].node, seen['JupyterLab Dark'].node);
     assert.notEqual(seen['JupyterLab Light'].btn, seen['JupyterLab Dark'].btn);
+    await page.close();
+  });
+
+  it('stage tabs of a Run output: the selection follows to its counterpart or clears (light, dark)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${lab.url}/lab/tree/stages.ipynb`);
+    // the workspace may restore themes.ipynb beside it: the Run is the output with stage tabs
+    const root = page
+      .locator('.jp-Pt2eLens .pt2e-lens[data-state="ready"]')
+      .filter({ has: page.locator('.pl-stage-tabs') });
+    await root.waitFor({ timeout: 90000 });
+    // one kernel dialog per restored notebook
+    const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
+    for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
+      if (await nope.count()) await nope.first().click();
+      await page.waitForTimeout(300);
+    }
+    for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
+      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
+      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      const slug = theme.endsWith('Dark') ? 'dark' : 'light';
+      await checkStageTabs(page, root, (step) =>
+        page.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-stages-${step}-${slug}.png`) }),
+      );
+    }
     await page.close();
   });
 });
