@@ -35,7 +35,8 @@ export interface RenderHandle {
   destroy(): void;
 }
 
-const TABLE_LABELS = new Set(['annotations', 'observers', 'qdq', 'decomposition', 'op_diff', 'sharing']);
+// tables whose tab has a short label (the table keeps its whole title above its rows)
+const TABLE_LABELS = new Set(['annotations', 'observers', 'qdq', 'decomposition', 'op_diff', 'sharing', 'backend']);
 const TABLE_ORDER = ['annotations', 'observers', 'qdq', 'decomposition', 'op_diff'];
 
 interface Ctx {

@@ -92,6 +92,19 @@ describe('run, focus, tables, details', () => {
     expect(el.querySelector('.pl-stage-tabs .pl-tab[aria-selected="true"]')!.textContent).toBe('converted');
   });
 
+  it("the backend table's tab has a short label; its whole title stays above the rows", async () => {
+    const view = fixture('run.json');
+    const title = 'Backend inductor: 12 int8 kernels, 3 fp32, 1 not lowered (freezing on)';
+    view.tables.push({ ...view.tables.find((t: any) => t.name === 'observers'), name: 'backend', title });
+    for (const locale of ['en', 'zh-TW']) {
+      const { el } = await mount(view, { worker: false, locale });
+      const main = [...el.querySelectorAll('.pl-main-tabs .pl-tab')].map((t) => t.textContent);
+      expect(main.at(-1)).toBe(locale === 'en' ? 'Backend' : '後端');
+      click(el.querySelectorAll('.pl-main-tabs .pl-tab')[main.length - 1]);
+      expect(el.querySelector('[data-tab="backend"]')!.textContent).toContain(title);
+    }
+  });
+
   it('tables sort by column and filter rows', async () => {
     const view = fixture('tables.json');
     const { el } = await mount(view, { worker: false });
