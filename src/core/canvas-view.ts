@@ -2,16 +2,8 @@
 // on a grid once per layout; a full draw culls to the view, picks the detail level for the zoom, and runs in
 // slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the view pans or
 // zooms, each frame only transforms that raster; the crisp draw follows once the view is still.
-import {
-  colorResolver,
-  drawEdgeItems,
-  drawFrames,
-  drawSolids,
-  type Mark,
-  markStroke,
-  outline,
-  type Paint,
-} from './canvas-draw';
+import { tipOf } from './box-model';
+import { colorResolver, drawEdgeItems, drawFrames, drawSolids, outline, type Paint } from './canvas-draw';
 import {
   addHit,
   boxRect,
@@ -26,6 +18,7 @@ import {
 import { h } from './dom';
 import { curveBounds, type EdgeItem, edgeItemGen, type SharedItem, sharedItems } from './edges';
 import { type Box, HEADER } from './hier-layout';
+import { type Mark, markStroke } from './marks';
 import type { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
 import type { Edge } from './types';
@@ -37,8 +30,6 @@ export interface CanvasHost {
   toggle(key: string): void;
   /** the pointer entered a node (null: left it) */
   hover(id: string | null): void;
-  /** tooltip text of a target */
-  tip(hit: Hit): string;
 }
 
 /** How long a slice of a full draw may run before it yields (ms). */
@@ -338,7 +329,7 @@ export class CanvasView {
       c.style.cursor = hit ? 'pointer' : '';
       if (key === this.hoverKey) return;
       this.hoverKey = key;
-      c.title = hit ? this.host.tip(hit) : '';
+      c.title = hit && this.sc ? tipOf(this.sc, hit.key) : '';
       this.host.hover(hit?.kind === 'node' ? hit.id : null);
       this.compose();
     });

@@ -4,9 +4,9 @@
 // in hier-layout.ts.
 
 import { badgesOf, badgesWidth, type Summary, summarize } from './badges';
+import { BADGE_ROW_H, marksOf } from './box-model';
 import { type NoteBox, noteBox } from './callout';
-import type { Mark } from './canvas-draw';
-import { bucket, CANVAS_THRESHOLD, type Hit, useCanvas } from './canvas-index';
+import { CANVAS_THRESHOLD, useCanvas } from './canvas-index';
 import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h, s } from './dom';
@@ -19,8 +19,9 @@ import { collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layo
 import { EN, type Tr } from './i18n';
 import type { LayoutClient } from './layout-client';
 import { legend } from './legend';
+import { MARK_ORDER, type Mark } from './marks';
 import { Minimap } from './minimap';
-import { BADGE_ROW_H, drawGroup, drawNode } from './nodes';
+import { drawGroup, drawNode } from './nodes';
 import { overviewExpanded, overviewSvg, repsOf } from './overview';
 import { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
@@ -394,7 +395,6 @@ export class GraphView {
           pick: (id) => void this.select(id, { notify: true }),
           toggle: (key) => void this.toggle(key),
           hover: (id) => this.opts.onHover?.(id),
-          tip: (hit) => this.tipOf(hit),
         },
         this.t('ui.graph_label'),
       );
@@ -413,88 +413,34 @@ export class GraphView {
     if (this.map) this.map.el.style.display = this.canvasMode ? '' : 'none';
   }
 
-  /** Tooltip of a canvas target (the SVG path's <title> text, shortened). */
-  private tipOf(hit: Hit): string {
-    if (hit.kind === 'node') {
-      const n = this.facts.nodes.get(hit.id);
-      if (!n) return hit.id;
-      const tip = [`${n.id}: ${n.target_full}`, this.t('ui.tip.role', { role: this.t(`ui.role.${n.role}`) })];
-      if (n.shape) tip.push(this.t('ui.tip.shape', { shape: `[${n.shape.join(', ')}] ${n.dtype ?? ''}` }));
-      const heat = this.heat?.of(n.id);
-      if (heat) tip.push(heat.text);
-      const note = this.opts.notes?.[n.id];
-      if (note) tip.push(this.t('ui.tip.note', { note }));
-      return tip.join('\n');
-    }
-    const g = this.hier?.groups.get(hit.group);
-    if (!g) return hit.group;
-    return this.t(hit.kind === 'collapsed' ? 'ui.group.tip_open' : 'ui.group.tip_close', {
-      what: g.synthetic ? this.t('ui.group.section', { label: g.label }) : `${g.path} · ${g.cls}`,
-      n: g.total,
+  /** Highlights by box key, what both renderers paint (box-model.ts). */
+  private marks(): Map<string, Set<Mark>> {
+    if (!this.placement) return new Map();
+    return marksOf(this.placement.boxes, this.repOf, {
+      diff: this.opts.marks,
+      matches: this.matches,
+      counterparts: this.counter,
+      hovered: this.hovered,
+      selected: this.selected,
     });
-  }
-
-  /** Highlights by box key for the canvas: what applyClasses sets as classes on SVG elements. */
-  private canvasMarks(): Map<string, Set<Mark>> {
-    const out = new Map<string, Set<Mark>>();
-    const boxes = this.placement?.boxes;
-    if (!boxes) return out;
-    const add = (key: string, m: Mark): void => {
-      bucket(out, key, () => new Set<Mark>()).add(m);
-    };
-    const mark = (ids: Iterable<Id>, m: Mark): void => {
-      for (const id of ids) {
-        if (boxes.has(nodeKey(id))) add(nodeKey(id), m);
-        else {
-          const r = this.repOf.get(id);
-          if (r?.startsWith('g:')) add(r, m);
-        }
-      }
-    };
-    const mk = this.opts.marks;
-    if (mk) {
-      for (const id of mk.removed) if (boxes.has(nodeKey(id))) add(nodeKey(id), 'removed');
-      for (const id of mk.added) if (boxes.has(nodeKey(id))) add(nodeKey(id), 'added');
-    }
-    mark(this.matches, 'match');
-    mark(this.counter, 'counterpart');
-    mark(this.hovered, 'hover');
-    if (this.selected) mark([this.selected], 'selected');
-    return out;
   }
 
   // ---- selection, search, marks -------------------------------------------------------------
 
   private applyClasses(paint = true): void {
+    const marks = this.marks();
     if (this.canvasMode) {
-      const marks = this.canvasMarks();
       // the redraw that placed the scene paints it once the view is fitted
       if (paint) void this.cv!.setMarks(marks);
       else this.cv!.marks = marks;
       return;
     }
-    const mark = (ids: Iterable<Id>, cls: string): void => {
-      for (const id of ids) {
-        const el = this.nodeEls.get(id);
-        if (el) el.classList.add(cls);
-        else {
-          const r = this.repOf.get(id);
-          if (r?.startsWith('g:')) this.groupEls.get(r.slice(2))?.classList.add(cls);
-        }
-      }
-    };
-    for (const el of [...this.nodeEls.values(), ...this.groupEls.values()]) {
-      el.classList.remove('pl-selected', 'pl-counterpart', 'pl-match', 'pl-removed', 'pl-added', 'pl-hover');
+    for (const el of [...this.nodeEls.values(), ...this.groupEls.values()])
+      el.classList.remove(...MARK_ORDER.map((m) => `pl-${m}`));
+    for (const [key, ms] of marks) {
+      const el = key.startsWith('n:') ? this.nodeEls.get(key.slice(2)) : this.groupEls.get(key.slice(2));
+      if (el) for (const m of ms) el.classList.add(`pl-${m}`);
     }
-    const m = this.opts.marks;
-    if (m) {
-      for (const id of m.removed) this.nodeEls.get(id)?.classList.add('pl-removed');
-      for (const id of m.added) this.nodeEls.get(id)?.classList.add('pl-added');
-    }
-    mark(this.matches, 'pl-match');
-    mark(this.counter, 'pl-counterpart');
-    mark(this.hovered, 'pl-hover');
-    if (this.selected) mark([this.selected], 'pl-selected');
   }
 
   private heatRow(id: Id | null): string | undefined {

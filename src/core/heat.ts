@@ -55,8 +55,8 @@ export interface Heat {
   overlay: Overlay;
   min: number;
   max: number;
-  /** colour, node fills (light, dark theme) and text for a node, or null when the overlay has no value for it */
-  of(id: Id): { color: string; light: string; dark: string; text: string } | null;
+  /** colour, node fills (light, dark theme), text and goodness (0 = worst … 1 = best) for a node, or null when the overlay has no value for it */
+  of(id: Id): { color: string; light: string; dark: string; text: string; goodness: number } | null;
   /** the node's value (±Infinity kept), or null */
   value(id: Id): number | null;
 }
@@ -106,6 +106,7 @@ export function makeHeat(overlay: Overlay | null | undefined): Heat | null {
         light: heatFill(LIGHT.heatFill, good),
         dark: heatFill(DARK.heatFill, good),
         text: `${overlay.name}: ${fmtValue(v)}${unit}`,
+        goodness: good,
       };
     },
   };
