@@ -26,6 +26,7 @@ import { overviewExpanded, overviewSvg, repsOf } from './overview';
 import { PanZoom } from './pan-zoom';
 import type { Scene } from './scene';
 import { searchNodes, worstNode } from './search';
+import { SvgZoomLabels } from './svg-zoom-labels';
 import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
 export interface GraphViewOptions {
@@ -98,6 +99,8 @@ export class GraphView {
   private area: HTMLElement | null = null;
   private cv: CanvasView | null = null;
   private map: Minimap | null = null;
+  /** the SVG scene's group titles while zoomed out */
+  private zoomLabels: SvgZoomLabels | null = null;
   /** the current scene is drawn on the canvas */
   canvasMode = false;
   /** drawn boxes above which the canvas draws (a test or an embedder may move it) */
@@ -205,20 +208,19 @@ export class GraphView {
       b.addEventListener('click', () => void this.select(worst, { reveal: true, notify: true }));
       bar.appendChild(b);
     }
-    if (this.nodes.length <= 5000) {
-      const all = h(
-        d,
-        'button',
-        { class: 'pl-btn', type: 'button', title: this.t('ui.expand_all_title') },
-        this.t('ui.expand_all'),
-      );
-      all.addEventListener('click', () => {
-        this.expanded = new Set(this.hier!.groups.keys());
-        this.pz!.fitted = false;
-        void this.redraw();
-      });
-      bar.appendChild(all);
-    }
+    // at every size: a scene past the canvas threshold is drawn on the canvas, with the minimap to move
+    const all = h(
+      d,
+      'button',
+      { class: 'pl-btn', type: 'button', title: this.t('ui.expand_all_title') },
+      this.t('ui.expand_all'),
+    );
+    all.addEventListener('click', () => {
+      this.expanded = new Set(this.hier!.groups.keys());
+      this.pz!.fitted = false;
+      void this.redraw();
+    });
+    bar.appendChild(all);
     bar.appendChild(exportButtons(d, this.el, () => (this.canvasMode ? (this.cv?.el ?? null) : null), this.t));
     bar.appendChild(this.status);
     const stage = h(d, 'div', { class: 'pl-stage' });
@@ -233,6 +235,11 @@ export class GraphView {
     this.svg = svg;
     this.area = canvas;
     this.pz = new PanZoom(canvas, this.viewport, canvas, () => this.placement, this.t);
+    this.pz.listeners.push(() => {
+      if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
+      this.zoomLabels?.update(this.pz!.t.k);
+      if (this.map?.el.style.display === '') this.map.update();
+    });
     const lg = legend(this.doc, this.facts, this.nodes, {
       heat: this.heat,
       marks: this.opts.marks,
@@ -261,10 +268,8 @@ export class GraphView {
         if (this.destroyed) return;
         if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
         if (!this.pz!.fitted) this.pz!.fit();
-        if (this.canvasMode) {
-          this.map?.setPlacement(this.placement!);
-          await this.cv!.paint();
-        }
+        this.placeMap();
+        if (this.canvasMode) await this.cv!.paint();
         await this.drawOverview();
       });
     return this.busy;
@@ -349,6 +354,14 @@ export class GraphView {
       }
       drawEdges(sc, gEdges, this.edges, (id) => void this.select(id, { reveal: true, notify: true }));
       drawSharedLinks(sc, gLinks);
+      const gZoom = s(d, 'g', { class: 'pl-zoom-labels' });
+      vp.appendChild(gZoom);
+      this.zoomLabels = new SvgZoomLabels(this.svg!, gZoom);
+      this.zoomLabels.setScene(sc, this.pz!.t.k);
+    }
+    if (this.canvasMode) {
+      this.zoomLabels = null;
+      this.svg!.classList.remove('pl-zoomed');
     }
     for (const el of [this.svg!, this.cv?.el])
       if (el) {
@@ -398,19 +411,34 @@ export class GraphView {
         },
         this.t('ui.graph_label'),
       );
-      this.map = new Minimap(this.doc, this.area!, this.pz!, this.t);
       this.cv.onFrame = () => this.map?.update();
       this.cv.onTheme = () => {
         if (this.placement) this.map?.setPlacement(this.placement);
       };
-      this.area!.append(this.cv.el, this.map.el);
+      this.area!.insertBefore(this.cv.el, this.map?.el ?? null);
     }
     this.svg!.style.display = this.canvasMode ? 'none' : '';
     if (this.cv) {
       this.cv.active = this.canvasMode;
       this.cv.el.style.display = this.canvasMode ? '' : 'none';
     }
-    if (this.map) this.map.el.style.display = this.canvasMode ? '' : 'none';
+  }
+
+  /** The minimap shows for a canvas scene and for an SVG one much larger than its pane at the current zoom
+   * (a long chain: Fit keeps it readable, the map moves along it). */
+  private placeMap(): void {
+    const P = this.placement;
+    if (!P) return;
+    const [cw, ch] = this.pz!.viewSize();
+    const k = this.pz!.t.k;
+    const big = this.canvasMode || (cw > 0 && (P.height * k > ch * 1.5 || P.width * k > cw * 1.5));
+    if (big && !this.map) {
+      this.map = new Minimap(this.doc, this.area!, this.pz!, this.t);
+      this.area!.appendChild(this.map.el);
+    }
+    if (!this.map) return;
+    this.map.el.style.display = big ? '' : 'none';
+    if (big) this.map.setPlacement(P);
   }
 
   /** Highlights by box key, what both renderers paint (box-model.ts). */
@@ -609,7 +637,7 @@ export class GraphView {
 
   /** the large scene's overview map */
   get minimap(): Minimap | null {
-    return this.canvasMode ? this.map : null;
+    return this.map && this.map.el.style.display !== 'none' ? this.map : null;
   }
 
   destroy(): void {
