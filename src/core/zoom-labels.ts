@@ -73,10 +73,12 @@ export function zoomLabels(sc: Scene, boxes: Iterable<Box>, k: number): ZoomLabe
     const y0 = b.y - b.h / 2;
     // on the box's top edge; a closed box shorter than the text has its plate centred on it
     const top = closed && b.h < h ? b.y - h / 2 : y0;
-    const plate = { x: x0, y: top, w, h };
+    // a plate wider than its box is centred on it
+    const left = w > b.w ? b.x - w / 2 : x0;
+    const plate = { x: left, y: top, w, h };
     if (hits(plate)) continue;
     for (const c of cells(plate)) bucket(grid, c, () => []).push(plate);
-    out.push({ key: b.key, text, closed, size, x: x0 + pad, y: top + size * 1.02, plate });
+    out.push({ key: b.key, text, closed, size, x: left + pad, y: top + size * 1.02, plate });
   }
   return out;
 }
