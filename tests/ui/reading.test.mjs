@@ -284,3 +284,36 @@ describe('export and the report page', () => {
     }
   });
 });
+
+describe('symbolic sizes and the shape guard (point 9)', () => {
+  it("a dynamic batch reads `batch×…` on the nodes and torch.export's _guards_fn is not drawn (light, dark 260 px)", async () => {
+    const python = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
+    const code = [
+      'import json, torch, pt2e_lens as pl',
+      'from pt2e_lens.examples import example_inputs, get_model',
+      'batch = torch.export.Dim("batch", min=1, max=1 << 16)',
+      'ep = torch.export.export(get_model("tiny").eval(), example_inputs(2), dynamic_shapes=({0: batch},))',
+      'print(json.dumps(pl.show(ep).view))',
+    ].join('\n');
+    const env = { ...process.env, PYTHONPATH: join(ROOT, 'kernel_pkg') };
+    const view = JSON.parse(execFileSync(python, ['-c', code], { env, maxBuffer: 1 << 28 }).toString('utf8'));
+    const guards = view.panes[0].snapshot.nodes.filter((n) => n.target === '_guards_fn').map((n) => n.id);
+    for (const [scheme, width] of [
+      ['light', 1300],
+      ['dark', 260],
+    ]) {
+      const { page, errors } = await open(writePage(`reading-dims-${scheme}.html`, [view]), {
+        width,
+        colorScheme: scheme,
+      });
+      const subs = await page.$$eval('.pl-node text', (ts) => ts.map((t) => t.textContent));
+      // second lines are shapes (cut to the box's width): the batch dimension reads by its Dim name
+      assert.ok(subs.filter((t) => /^batch×\d/.test(t)).length >= 3, subs.slice(0, 8).join('|'));
+      assert.ok(!subs.some((t) => /\bs\d+×/.test(t)), 'no torch-made size names (s77×…)');
+      for (const id of guards) assert.equal(await page.$(`.pl-node[data-id="${id}"]`), null, `${id} not drawn`);
+      await shot(page, `dims-${scheme}-${width}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+});
