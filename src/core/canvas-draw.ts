@@ -23,6 +23,7 @@ import type { Box } from './hier-layout';
 import { type Mark, type MarkStroke, markStroke } from './marks';
 import type { Scene } from './scene';
 import { FLOAT_EDGE } from './styles';
+import type { ZoomLabel } from './zoom-labels';
 
 /** `var(--pl-x)` → the colour it resolves to under `el` (read once per paint). */
 export function colorResolver(el: Element): (v: string) => string {
@@ -47,6 +48,8 @@ export interface Paint {
   marks: Map<string, Set<Mark>>;
   /** heat fills of this paint by goodness (the theme's stops, resolved once) */
   heatFills?: Map<number, string>;
+  /** zoomed out: group titles are drawn by drawZoomLabels, not in their boxes */
+  zoomed?: boolean;
 }
 
 const v = (name: string): string => `var(--pl-${name})`;
@@ -134,7 +137,7 @@ export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]
     const l = boxLook(P.sc, b);
     return { fill: null, stroke: l.stroke.color, width: l.stroke.width, r: l.radius };
   });
-  if (!P.lod.labels) return;
+  if (!P.lod.labels || P.zoomed) return;
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
   ctx.textAlign = 'left';
@@ -248,7 +251,7 @@ function drawGroupText(ctx: CanvasRenderingContext2D, P: Paint, m: GroupModel, x
   ctx.textAlign = 'left';
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
-  ctx.fillText(m.label, x0 + m.labelX, y0 + m.labelY);
+  if (!P.zoomed) ctx.fillText(m.label, x0 + m.labelX, y0 + m.labelY);
   if (!P.lod.small) return;
   ctx.font = `10px ${P.font}`;
   ctx.fillStyle = P.col(v('muted'));
@@ -396,4 +399,23 @@ export function drawEdgeItems(
     ctx.fillStyle = P.col(color);
     ctx.fillText(text, x, y);
   }
+}
+
+/** Zoomed out: group titles at a readable on-screen size, each on a plate (zoom-labels.ts). */
+export function drawZoomLabels(ctx: CanvasRenderingContext2D, P: Paint, labels: ZoomLabel[]): void {
+  if (!labels.length) return;
+  ctx.textAlign = 'left';
+  ctx.lineWidth = labels[0].size * 0.08;
+  for (const l of labels) {
+    const r = l.plate;
+    ctx.beginPath();
+    ctx.rect(r.x, r.y, r.w, r.h);
+    ctx.fillStyle = P.col(v(l.closed ? 'gfill' : 'canvas'));
+    ctx.fill();
+    ctx.strokeStyle = P.col(v(l.closed ? 'gstroke' : 'border'));
+    ctx.stroke();
+  }
+  ctx.font = `600 ${labels[0].size}px ${P.font}`;
+  ctx.fillStyle = P.col(v('fg'));
+  for (const l of labels) ctx.fillText(l.text, l.x, l.y);
 }

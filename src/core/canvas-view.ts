@@ -3,7 +3,15 @@
 // slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the view pans or
 // zooms, each frame only transforms that raster; the crisp draw follows once the view is still.
 import { tipOf } from './box-model';
-import { colorResolver, drawEdgeItems, drawFrames, drawSolids, outline, type Paint } from './canvas-draw';
+import {
+  colorResolver,
+  drawEdgeItems,
+  drawFrames,
+  drawSolids,
+  drawZoomLabels,
+  outline,
+  type Paint,
+} from './canvas-draw';
 import {
   addHit,
   boxRect,
@@ -23,6 +31,7 @@ import type { PanZoom } from './pan-zoom';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import type { Edge } from './types';
+import { type ZoomLabel, zoomedOut, zoomLabels } from './zoom-labels';
 
 /** How long a slice of a full draw may run before it yields (ms). */
 const SLICE_MS = 30;
@@ -64,6 +73,8 @@ export class CanvasView implements PaneView {
   private down: { x: number; y: number } | null = null;
   /** full draws completed (tests and the bench read it) */
   draws = 0;
+  /** the group titles the last full draw put on plates (semantic zoom: zoom-labels.ts) */
+  zoomLabels: ZoomLabel[] = [];
   /** a crisp draw is due or under way (the screen shows a transformed raster until it is done) */
   pending = false;
   /** the pane shows this canvas (false while a small scene is drawn in SVG: nothing here runs then) */
@@ -217,6 +228,7 @@ export class CanvasView implements PaneView {
       lod,
       sc: this.sc,
       marks: this.marks,
+      zoomed: zoomedOut(t.k),
     };
     const q = viewRect({ x: t.x + mx, y: t.y + my2, k: t.k }, cw + 2 * mx, ch + 2 * my2, 16);
     const jobs: Array<() => void> = [];
@@ -229,7 +241,19 @@ export class CanvasView implements PaneView {
       slices(es, 2500, (p) => drawEdgeItems(ctx, P, p));
       if (this.shared.length) jobs.push(() => drawEdgeItems(ctx, P, [], this.shared));
     }
-    slices(this.solids.query(q), lod.labels ? 400 : 2500, (p) => drawSolids(ctx, P, p));
+    const solids = this.solids.query(q);
+    slices(solids, lod.labels ? 400 : 2500, (p) => drawSolids(ctx, P, p));
+    if (P.zoomed) {
+      const sc = this.sc;
+      jobs.push(() => {
+        this.zoomLabels = zoomLabels(sc, [...this.frames.query(q), ...solids], t.k);
+        drawZoomLabels(ctx, P, this.zoomLabels);
+        this.el.setAttribute('data-zoom-labels', String(this.zoomLabels.length));
+      });
+    } else {
+      this.zoomLabels = [];
+      this.el.removeAttribute('data-zoom-labels');
+    }
     let start = performance.now();
     for (const job of jobs) {
       job();

@@ -167,7 +167,8 @@ export class GraphView {
       step: (dir) => void this.step(dir),
       fit: () => this.fit(),
       collapseAll: () => this.openOnly(new Set([''])),
-      expandAll: this.nodes.length <= 5000 ? () => this.openOnly(new Set(this.hier!.groups.keys())) : undefined,
+      // at every size: a scene past the canvas threshold is drawn on the canvas, with the minimap to move
+      expandAll: () => this.openOnly(new Set(this.hier!.groups.keys())),
       worst:
         worst && this.heat
           ? { name: this.heat.overlay.name, go: () => void this.select(worst, { reveal: true, notify: true }) }
@@ -182,6 +183,11 @@ export class GraphView {
     stage.append(area, this.drawer);
     this.area = area;
     this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
+    this.pz.listeners.push(() => {
+      if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
+      this.svg?.zoom(this.pz!.t.k);
+      if (this.map?.el.style.display === '') this.map.update();
+    });
     const lg = legend(this.doc, this.facts, this.nodes, {
       heat: this.heat,
       marks: this.opts.marks,
@@ -217,7 +223,7 @@ export class GraphView {
         if (this.destroyed) return;
         if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
         if (!this.pz!.fitted) this.pz!.fit();
-        if (this.canvasMode) this.map?.setPlacement(this.placement!);
+        this.placeMap();
         await this.view().paint();
         await this.drawOverview();
       });
@@ -259,6 +265,7 @@ export class GraphView {
     };
     if (this.canvasMode) this.svg!.clear();
     await this.view().setScene(sc, this.edges);
+    if (!this.canvasMode) this.svg!.zoom(this.pz!.t.k);
     for (const v of [this.svg, this.cv])
       if (v) {
         v.el.setAttribute('data-nodes', String(nodeCount));
@@ -297,12 +304,11 @@ export class GraphView {
   private showRenderer(): void {
     if (this.canvasMode && !this.cv) {
       this.cv = new CanvasView(this.doc, this.area!, this.pz!, this.host, this.t('ui.graph_label'));
-      this.map = new Minimap(this.doc, this.area!, this.pz!, this.t);
       this.cv.onFrame = () => this.map?.update();
       this.cv.onTheme = () => {
         if (this.placement) this.map?.setPlacement(this.placement);
       };
-      this.area!.append(this.cv.el, this.map.el);
+      this.area!.insertBefore(this.cv.el, this.map?.el ?? null);
     }
     this.svg!.active = !this.canvasMode;
     this.svg!.el.style.display = this.canvasMode ? 'none' : '';
@@ -310,7 +316,23 @@ export class GraphView {
       this.cv.active = this.canvasMode;
       this.cv.el.style.display = this.canvasMode ? '' : 'none';
     }
-    if (this.map) this.map.el.style.display = this.canvasMode ? '' : 'none';
+  }
+
+  /** The minimap shows for a canvas scene and for an SVG one much larger than its pane at the current zoom
+   * (a long chain: Fit keeps it readable, the map moves along it). */
+  private placeMap(): void {
+    const P = this.placement;
+    if (!P) return;
+    const [cw, ch] = this.pz!.viewSize();
+    const k = this.pz!.t.k;
+    const big = this.canvasMode || (cw > 0 && (P.height * k > ch * 1.5 || P.width * k > cw * 1.5));
+    if (big && !this.map) {
+      this.map = new Minimap(this.doc, this.area!, this.pz!, this.t);
+      this.area!.appendChild(this.map.el);
+    }
+    if (!this.map) return;
+    this.map.el.style.display = big ? '' : 'none';
+    if (big) this.map.setPlacement(P);
   }
 
   /** Highlights by box key, what both renderers paint (box-model.ts). */
@@ -373,6 +395,18 @@ export class GraphView {
     // the counterpart is revealed and centred as the selection is in its own pane
     if (first) void this.reveal(first);
     else this.applyClasses();
+  }
+
+  /** A stage tab was switched to: the selection made in the stage left moves here to its counterparts (`ids`,
+   * from the View's diffs). The first is selected, revealed and shown in the drawer, any others are marked; with
+   * none, nothing stays selected and the drawer closes (no stale node from another stage). */
+  async follow(ids: Set<Id>): Promise<void> {
+    const here = [...ids].filter((i) => this.hier?.parentOf.has(i));
+    await this.select(here[0] ?? null, { reveal: true });
+    if (here.length > 1) {
+      this.counter = new Set(here.slice(1));
+      this.applyClasses();
+    }
   }
 
   async reveal(id: Id): Promise<void> {
@@ -467,7 +501,7 @@ export class GraphView {
 
   /** the large scene's overview map */
   get minimap(): Minimap | null {
-    return this.canvasMode ? this.map : null;
+    return this.map && this.map.el.style.display !== 'none' ? this.map : null;
   }
 
   destroy(): void {

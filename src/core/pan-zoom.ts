@@ -42,9 +42,9 @@ export class ScaleLink {
     this.members.push(p);
     p.link = this;
   }
-  /** Called once when side by side a pane would crop its drawing but one pane per row would show every drawing
-   * whole (the compare then stacks its panes; their resize re-fits them). A graph too big to show whole either
-   * way stays side by side, its panes aligned. `stackedWidth`: the width one pane would get when stacked. */
+  /** Called once when side by side a pane would crop its drawing but one pane per row would show every drawing's
+   * full width (the compare then stacks its panes; their resize re-fits them). A graph too wide either way stays
+   * side by side, its panes aligned. `stackedWidth`: the width one pane would get when stacked. */
   stack: (() => void) | null = null;
   stackedWidth: () => number = () => 0;
   fitAll(): void {
@@ -52,7 +52,7 @@ export class ScaleLink {
     if (!ready.length) return;
     const k = Math.min(...ready.map((m) => m.bestScale()));
     const full = this.stackedWidth();
-    if (this.stack && ready.some((m) => m.crops(k)) && ready.every((m) => m.fitsWhole(full))) {
+    if (this.stack && ready.some((m) => m.crops(k)) && ready.every((m) => m.fitsWidth(full))) {
       const stack = this.stack;
       this.stack = null; // once: stacked panes never go back side by side
       stack();
@@ -162,12 +162,13 @@ export class PanZoom {
     return P !== null && (P.width + 2 * MARGIN) * k > this.size()[0] + 0.5;
   }
 
-  /** whether the whole drawing (width and height) shows in a pane `width` px wide at a readable scale */
-  fitsWhole(width: number): boolean {
+  /** whether the drawing's full width shows in a pane `width` px wide (fitScale's full-width rule). Height is
+   * not asked: a tall graph is panned down, but a side cut off hides whole columns (issue 15 point 3, seen in
+   * JupyterLab's narrower output area). */
+  fitsWidth(width: number): boolean {
     const P = this.placement();
     if (!P) return false;
-    const ch = this.size()[1];
-    return Math.min(width / (P.width + 2 * MARGIN), ch / (P.height + 2 * MARGIN)) >= MIN_READABLE;
+    return Math.min(1, width / (P.width + 2 * MARGIN)) >= WIDTH_FIT_MIN;
   }
 
   /** Fit (the linked panes together when linked). */

@@ -35,7 +35,8 @@ export interface RenderHandle {
   destroy(): void;
 }
 
-const TABLE_LABELS = new Set(['annotations', 'observers', 'qdq', 'decomposition', 'op_diff', 'sharing']);
+// tables whose tab has a short label (the table keeps its whole title above its rows)
+const TABLE_LABELS = new Set(['annotations', 'observers', 'qdq', 'decomposition', 'op_diff', 'sharing', 'backend']);
 const TABLE_ORDER = ['annotations', 'observers', 'qdq', 'decomposition', 'op_diff'];
 
 interface Ctx {
@@ -48,8 +49,9 @@ interface Ctx {
   waits: Array<Promise<void>>;
   /** the pane on show (run mode: the stage tab) */
   active: number;
-  /** run mode: switch to a stage tab */
-  showStage?: (i: number) => void;
+  /** run mode: switch to a stage tab; `id` (a node of that stage) is selected there instead of the counterpart of
+   * the selection in the stage left */
+  showStage?: (i: number, id?: string) => void;
   /** compare mode: panes pan, zoom and open groups together */
   follow?: CompareSync;
 }
@@ -69,7 +71,7 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
     onSelect: (id) => sync(i, id),
     onToggle: (key, open) => void ctx.follow?.toggled(i, key, open),
     onHover: (id) => {
-      if (n < 2) return;
+      if (n < 2 || ctx.view.mode === 'run') return; // run mode: one stage on show
       const sets = id ? counterparts(ctx.view.diffs, n, i, id) : null;
       ctx.panes.forEach((p, j) => {
         if (p && j !== i) p.showHover(sets ? sets[j] : new Set());
@@ -148,28 +150,38 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
   if (view.mode === 'run') {
     const area = h(doc, 'div');
     const shown: HTMLElement[] = [];
+    // one stage on show at a time: the selection moves with the tab (followStage), never to hidden panes
+    const quiet = (): void => undefined;
+    let pending: string | null | undefined;
     const t = tabs(
       doc,
       view.panes.map((p) => p.label),
       (i) => {
+        const left = ctx.panes[ctx.active];
+        const carried = pending !== undefined ? pending : i === ctx.active || !left ? undefined : left.selected;
+        const from = pending !== undefined ? i : ctx.active;
+        pending = undefined;
         if (!ctx.panes[i]) {
-          const gv = makePane(ctx, i, sync);
+          const gv = makePane(ctx, i, quiet);
           shown[i] = paneBox(ctx, i, gv, false);
           area.appendChild(shown[i]);
-          const sel = ctx.panes.find((p, j) => p && j !== i && p.selected);
-          if (sel) {
-            const from = ctx.panes.indexOf(sel);
-            void gv.ready.then(() => gv.showCounterparts(counterparts(view.diffs, n, from, sel.selected!)[i]));
-          }
         }
         ctx.active = i;
         for (const [j, e] of shown.entries()) if (e) e.style.display = i === j ? '' : 'none';
-        ctx.panes[i].shown();
+        const gv = ctx.panes[i];
+        gv.shown();
+        if (carried !== undefined) {
+          const ids = carried === null ? new Set<string>() : counterparts(view.diffs, n, from, carried)[i];
+          void gv.ready.then(() => (ctx.active === i ? gv.follow(ids) : undefined));
+        }
       },
       'pl-stage-tabs',
     );
     host.append(t.bar, area);
-    ctx.showStage = t.pick;
+    ctx.showStage = (i, id) => {
+      pending = id;
+      t.pick(i);
+    };
     t.pick(n - 1);
     return;
   }
@@ -305,9 +317,11 @@ function show(
           : view.panes.findIndex((p) => p.snapshot.nodes.some((nd) => nd.id === id));
         if (i < 0) return;
         if (view.mode === 'graph') i = 0;
-        if (ctx.showStage && i !== ctx.active) ctx.showStage(i);
-        const gv = ctx.panes[i];
-        if (gv) void gv.ready.then(() => gv.select(id, { reveal: true, notify: true }));
+        if (ctx.showStage && i !== ctx.active) ctx.showStage(i, id);
+        else {
+          const gv = ctx.panes[i];
+          if (gv) void gv.ready.then(() => gv.select(id, { reveal: true, notify: true }));
+        }
       };
       const t = tabs(
         doc,

@@ -190,6 +190,11 @@ ${roleRules}
 ${markCss()}
 .pt2e-lens .pl-group text.pl-glabel{font-size:12px;font-weight:600;fill:var(--pl-fg);cursor:pointer}
 .pt2e-lens .pl-group text.pl-gsub{font-size:10px;fill:var(--pl-muted)}
+.pt2e-lens svg.pl-zoomed .pl-group text.pl-glabel{visibility:hidden}
+.pt2e-lens .pl-zoom-labels{pointer-events:none}
+.pt2e-lens .pl-zlabel rect{fill:var(--pl-canvas);stroke:var(--pl-border)}
+.pt2e-lens .pl-zlabel.pl-zlabel-closed rect{fill:var(--pl-gfill);stroke:var(--pl-gstroke)}
+.pt2e-lens .pl-zlabel text{font-weight:600;fill:var(--pl-fg)}
 .pt2e-lens .pl-gbadge rect{fill:var(--pl-canvas);stroke-width:1.3}
 .pt2e-lens .pl-gbadge text{font-size:10px;font-weight:700}
 .pt2e-lens .pl-edge{fill:none;stroke:var(--pl-edge);stroke-width:1.3}

@@ -6,6 +6,7 @@ import { MARK_ORDER, type Mark } from './marks';
 import { drawGroup, drawNode } from './nodes';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
+import { SvgZoomLabels } from './svg-zoom-labels';
 import type { Edge } from './types';
 
 let uid = 0;
@@ -20,6 +21,8 @@ export class SvgView implements PaneView {
   private els = new Map<string, SVGElement>();
   private markerIds = new Map<string, string>();
   private id = ++uid;
+  /** the scene's group titles while zoomed out (semantic zoom) */
+  private zoomLabels: SvgZoomLabels | null = null;
 
   constructor(
     private doc: Document,
@@ -57,11 +60,22 @@ export class SvgView implements PaneView {
   clear(): void {
     this.viewport.replaceChildren();
     this.els.clear();
+    this.zoomLabels = null;
+    this.el.classList.remove('pl-zoomed');
   }
 
   async setScene(sc: Scene, edges: Edge[]): Promise<void> {
     this.clear();
     paintScene(sc, this.viewport, edges, this.host, this.els);
+    const layer = s(this.doc, 'g', { class: 'pl-zoom-labels' });
+    this.viewport.appendChild(layer);
+    this.zoomLabels = new SvgZoomLabels(this.el, layer);
+    this.zoomLabels.setScene(sc, -1);
+  }
+
+  /** The view's zoom changed (or a scene was drawn): group titles on plates when zoomed out. */
+  zoom(k: number): void {
+    this.zoomLabels?.update(k);
   }
 
   /** The marks as the stylesheet's pl-<mark> classes. */

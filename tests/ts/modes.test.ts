@@ -29,15 +29,46 @@ describe('run, focus, tables, details', () => {
     await Promise.all(handle.panes.filter(Boolean).map((p) => p.ready));
     await new Promise((r) => setTimeout(r, 0));
     const cal = [...el.querySelectorAll('.pl-pane')].find((p) => (p as HTMLElement).style.display !== 'none')!;
-    expect([...cal.querySelectorAll('.pl-counterpart')].map((e) => e.getAttribute('data-id'))).toEqual([
+    expect([...cal.querySelectorAll('.pl-selected')].map((e) => e.getAttribute('data-id'))).toEqual([
       'activation_post_process_2',
     ]);
     expect(cal.querySelector('.pl-details')!.textContent).toContain('[3.12]');
+    expect(handle.panes[2].selected).toBe('activation_post_process_2');
     click(el.querySelectorAll('.pl-main-tabs .pl-tab')[2]);
     const obsTable = el.querySelector('[data-tab="observers"] table')!;
     expect(obsTable.querySelectorAll('tbody tr').length).toBe(
       view.tables.find((t: any) => t.name === 'observers').rows.length,
     );
+  });
+
+  it('stage tabs: a node with no counterpart in the new stage leaves nothing selected and the drawer closed', async () => {
+    const view = fixture('run.json');
+    const { el, handle } = await mount(view, { worker: false });
+    const stages = [...el.querySelectorAll('.pl-stage-tabs .pl-tab')];
+    const drawerOf = (i: number) => el.querySelectorAll('.pl-pane')[i]?.querySelector('.pl-drawer') as HTMLElement;
+    const settle = async () => {
+      await Promise.all(handle.panes.filter(Boolean).map((p) => p.ready));
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    // converted (open first): the pane index in the DOM is the order panes were made, so find by handle
+    const conv = handle.panes[3];
+    await conv.select('quantize_per_tensor_default_1', { notify: true });
+    click(stages[0]); // exported: q/dq were made by convert, observers by prepare — no counterpart
+    await settle();
+    expect(handle.panes[0].selected).toBeNull();
+    expect(el.querySelectorAll('.pl-pane')[1].querySelector('.pl-selected')).toBeNull();
+    expect(drawerOf(1).hasAttribute('hidden')).toBe(true);
+    // back to converted: nothing was selected in exported, so nothing stays selected in converted either
+    click(stages[3]);
+    await settle();
+    expect(conv.selected).toBeNull();
+    expect(drawerOf(0).hasAttribute('hidden')).toBe(true);
+    // a node kept by every stage follows all the way
+    await conv.select('relu', { notify: true });
+    click(stages[0]);
+    await settle();
+    expect(handle.panes[0].selected).toBe('relu');
+    expect(drawerOf(1).hasAttribute('hidden')).toBe(false);
   });
 
   it('a table row naming a node shows that node in the graph', async () => {
@@ -59,6 +90,19 @@ describe('run, focus, tables, details', () => {
     click(ann);
     await new Promise((r) => setTimeout(r, 0));
     expect(el.querySelector('.pl-stage-tabs .pl-tab[aria-selected="true"]')!.textContent).toBe('converted');
+  });
+
+  it("the backend table's tab has a short label; its whole title stays above the rows", async () => {
+    const view = fixture('run.json');
+    const title = 'Backend inductor: 12 int8 kernels, 3 fp32, 1 not lowered (freezing on)';
+    view.tables.push({ ...view.tables.find((t: any) => t.name === 'observers'), name: 'backend', title });
+    for (const locale of ['en', 'zh-TW']) {
+      const { el } = await mount(view, { worker: false, locale });
+      const main = [...el.querySelectorAll('.pl-main-tabs .pl-tab')].map((t) => t.textContent);
+      expect(main.at(-1)).toBe(locale === 'en' ? 'Backend' : '後端');
+      click(el.querySelectorAll('.pl-main-tabs .pl-tab')[main.length - 1]);
+      expect(el.querySelector('[data-tab="backend"]')!.textContent).toContain(title);
+    }
   });
 
   it('tables sort by column and filter rows', async () => {

@@ -116,7 +116,7 @@ describe('canvas renderer (large scenes)', () => {
       return {
         mode: gv.canvasMode,
         svgShown: getComputedStyle(gv.el.querySelector('.pl-canvas svg')).display !== 'none',
-        // the SVG renderer is emptied (the hidden overview picture, once drawn, has nodes of its own)
+        // the live SVG only: the hidden overview picture (svg.pl-overview, for saved outputs) has its own nodes
         svgNodes: gv.el.querySelectorAll('.pl-canvas > svg:not(.pl-overview) .pl-node').length,
         drawn: Number(c.getAttribute('data-nodes')),
         placed: [...gv.placement.boxes.values()].filter((b) => b.kind === 'node').length,

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { PYTHON, startLab } from './lab_server.mjs';
 import { ARTIFACTS, fixture, MIME, ROOT } from './pages.mjs';
+import { checkStageTabs } from './stage-tabs.mjs';
 
 const hasLab = spawnSync(PYTHON, ['-c', 'import jupyterlab'], { encoding: 'utf8' }).status === 0;
 const built = existsSync(join(ROOT, 'extension/labextension/package.json'));
@@ -24,13 +25,26 @@ before(async () => {
     metadata: {},
     data: { [MIME]: fixture(f), 'text/plain': ['pt2e-lens view'] },
   }));
-  lab = await startLab({
-    'themes.ipynb': JSON.stringify({
+  const notebook = (outs) =>
+    JSON.stringify({
       nbformat: 4,
       nbformat_minor: 5,
       metadata: {},
-      cells: [{ cell_type: 'code', id: 'c1', execution_count: null, metadata: {}, source: ['# outputs'], outputs }],
-    }),
+      cells: [
+        { cell_type: 'code', id: 'c1', execution_count: null, metadata: {}, source: ['# outputs'], outputs: outs },
+      ],
+    });
+  const run = { ...outputs[0], data: { [MIME]: fixture('run.json'), 'text/plain': ['pt2e-lens run'] } };
+  // issue 15's reading points on saved outputs: findings (1), compare (3), search (4), heat (5), drawer (7)
+  const out = (doc) => ({ ...outputs[0], data: { [MIME]: doc, 'text/plain': ['pt2e-lens view'] } });
+  const reading = ['conv_prepared.json', 'real_compare.json', 'real_accuracy.json'].map((f) => out(fixture(f)));
+  const snap = reading[0].data[MIME].panes[0].snapshot;
+  for (const n of snap.nodes)
+    snap.findings.push({ kind: 'fp32-island', message: `${n.id} stays fp32 between quantized ops`, nodes: [n.id] });
+  lab = await startLab({
+    'themes.ipynb': notebook(outputs),
+    'stages.ipynb': notebook([run]),
+    'reading.ipynb': notebook(reading),
   });
   browser = await launch();
 });
@@ -82,6 +96,145 @@ describe('views in JupyterLab themes', { skip }, () => {
     assert.notEqual(seen['JupyterLab Light'].bg, seen['JupyterLab Dark'].bg);
     assert.notEqual(seen['JupyterLab Light'].node, seen['JupyterLab Dark'].node);
     assert.notEqual(seen['JupyterLab Light'].btn, seen['JupyterLab Dark'].btn);
+    await page.close();
+  });
+
+  it('stage tabs of a Run output: the selection follows to its counterpart or clears (light, dark)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${lab.url}/lab/tree/stages.ipynb`);
+    // the workspace may restore themes.ipynb beside it: the Run is the output with stage tabs
+    const root = page
+      .locator('.jp-Pt2eLens .pt2e-lens[data-state="ready"]')
+      .filter({ has: page.locator('.pl-stage-tabs') });
+    await root.waitFor({ timeout: 90000 });
+    // one kernel dialog per restored notebook
+    const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
+    for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
+      if (await nope.count()) await nope.first().click();
+      await page.waitForTimeout(300);
+    }
+    for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
+      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
+      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      const slug = theme.endsWith('Dark') ? 'dark' : 'light';
+      await checkStageTabs(page, root, (step) =>
+        page.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-stages-${step}-${slug}.png`) }),
+      );
+    }
+    await page.close();
+  });
+
+  it('zoomed out, group titles stay 11 px on screen on their plates (semantic zoom; light, dark)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${lab.url}/lab/tree/themes.ipynb`);
+    const root = page.locator('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').nth(1); // real_large.json
+    await root.waitFor({ timeout: 90000 });
+    const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
+    for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
+      if (await nope.count()) await nope.first().click();
+      await page.waitForTimeout(300);
+    }
+    for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
+      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
+      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      await root.locator('button.pl-btn', { hasText: /^Fit$/ }).click();
+      await root.scrollIntoViewIfNeeded();
+      const box = await root.locator('.pl-canvas').boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      for (let i = 0; i < 6; i++) {
+        await page.keyboard.down('Control');
+        await page.mouse.wheel(0, 300);
+        await page.keyboard.up('Control');
+        await page.waitForTimeout(100);
+      }
+      await page.waitForTimeout(500);
+      const got = await root.evaluate((r) => {
+        const k = Number(/scale\(([\d.e-]+)\)/.exec(r.querySelector('.pl-viewport').getAttribute('transform'))[1]);
+        const px = [...r.querySelectorAll('.pl-zlabel text')].map((t) =>
+          Number.parseFloat(getComputedStyle(t).fontSize),
+        );
+        return { k, onScreen: px.map((p) => p * k) };
+      });
+      assert.ok(got.k < 0.5, `zoomed out (scale ${got.k})`);
+      assert.ok(got.onScreen.length > 0, 'group titles drawn zoomed out');
+      for (const p of got.onScreen) assert.ok(Math.abs(p - 11) < 0.05, `11 px on screen, got ${p}`);
+      const slug = theme.endsWith('Dark') ? 'dark' : 'light';
+      await root.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-zoomed-out-${slug}.png`) });
+    }
+    await page.close();
+  });
+
+  it("issue 15's reading points in JupyterLab outputs: findings, compare Fit, search, heat, drawer (light, dark)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${lab.url}/lab/tree/reading.ipynb`);
+    const outs = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Pt2eLens .pt2e-lens[data-state="ready"]');
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Pt2eLens .pt2e-lens[data-state="ready"]')
+          .length === 3,
+      null,
+      { timeout: 90000 },
+    );
+    const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
+    for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
+      if (await nope.count()) await nope.first().click();
+      await page.waitForTimeout(300);
+    }
+    const [findings, compare, heat] = [outs.nth(0), outs.nth(1), outs.nth(2)];
+    for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
+      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
+      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      const slug = theme.endsWith('Dark') ? 'dark' : 'light';
+      // 1: one line per rule, below the graph
+      const f = await findings.evaluate((r) => {
+        const c = r.querySelector('.pl-canvas').getBoundingClientRect();
+        return [...r.querySelectorAll('.pl-findings > details')].map((d) => {
+          const b = d.getBoundingClientRect();
+          return { below: b.top >= c.bottom, h: b.height };
+        });
+      });
+      assert.equal(f.length, 2, 'one line per rule');
+      for (const l of f) assert.ok(l.below && l.h < 30, JSON.stringify(l));
+      // 4: search by role, Enter selects and centres the first hit
+      await findings.scrollIntoViewIfNeeded();
+      await findings.locator('input[type="search"]').fill('role:observer');
+      await findings.locator('input[type="search"]').press('Enter');
+      const hit = findings.locator('.pl-node.pl-selected[data-role="observer"]');
+      await hit.waitFor();
+      // 7: the drawer shows it and covers at most a third of the pane
+      // (or, in a pane under 720 px, docked below the canvas instead of over it)
+      const d = await findings.evaluate((r) => {
+        const dr = r.querySelector('.pl-drawer:not([hidden])')?.getBoundingClientRect();
+        const c = r.querySelector('.pl-canvas').getBoundingClientRect();
+        return { w: dr?.width ?? -1, top: dr?.top ?? -1, canvasBottom: c.bottom, pane: c.width };
+      });
+      const docked = d.top >= d.canvasBottom - 1;
+      assert.ok(d.w > 0 && (docked || d.w <= d.pane / 3 + 1), JSON.stringify(d));
+      await findings.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-reading-findings-${slug}.png`) });
+      await findings.locator('.pl-drawer-close').click();
+      // 3: after Fit every box of both compare panes is inside its pane
+      await compare.scrollIntoViewIfNeeded();
+      const out = await compare.evaluate((r) =>
+        [...r.querySelectorAll('.pl-pane')].flatMap((p) => {
+          const c = p.querySelector('.pl-canvas').getBoundingClientRect();
+          return [...p.querySelectorAll('.pl-node rect.pl-box')]
+            .map((e) => e.getBoundingClientRect())
+            .filter((b) => b.left < c.left - 1 || b.right > c.right + 1)
+            .map((b) => `${b.left}…${b.right} outside ${c.left}…${c.right}`);
+        }),
+      );
+      await compare.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-reading-compare-${slug}.png`) });
+      assert.deepEqual(out, []);
+      assert.equal(await compare.locator('.pl-pane').count(), 2);
+      // 5: the overlay is each node's fill on the theme's scale: several distinct fills, a legend with its range
+      await heat.scrollIntoViewIfNeeded();
+      const fills = await heat.evaluate(
+        (r) => new Set([...r.querySelectorAll('.pl-node rect.pl-box')].map((e) => getComputedStyle(e).fill)).size,
+      );
+      assert.ok(fills >= 3, `heat fills: ${fills} distinct`);
+      assert.match(await heat.locator('.pl-legend').textContent(), /SQNR/);
+      await heat.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-reading-heat-${slug}.png`) });
+    }
     await page.close();
   });
 });

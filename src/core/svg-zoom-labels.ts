@@ -1,0 +1,39 @@
+// The SVG painter's semantic zoom: zoom-labels.ts's titles in a layer over the drawing, redrawn when the zoom
+// changes (not on a pan); while it shows, the groups' own titles are hidden (the `pl-zoomed` class on the SVG).
+import { s } from './dom';
+import type { Scene } from './scene';
+import { zoomedOut, zoomLabels } from './zoom-labels';
+
+export class SvgZoomLabels {
+  private k = -1;
+  private sc: Scene | null = null;
+
+  constructor(
+    private svg: SVGSVGElement,
+    private layer: SVGElement,
+  ) {}
+
+  /** A new scene was drawn (its layer was cleared with the viewport): label it at zoom `k`. */
+  setScene(sc: Scene, k: number): void {
+    this.sc = sc;
+    this.k = -1;
+    this.update(k);
+  }
+
+  update(k: number): void {
+    if (!this.sc || k === this.k) return;
+    this.k = k;
+    const on = zoomedOut(k);
+    this.svg.classList.toggle('pl-zoomed', on);
+    this.layer.replaceChildren();
+    if (!on) return;
+    const d = this.svg.ownerDocument;
+    for (const l of zoomLabels(this.sc, this.sc.placement.boxes.values(), k)) {
+      const g = s(d, 'g', { class: `pl-zlabel${l.closed ? ' pl-zlabel-closed' : ''}`, 'data-group': l.key.slice(2) });
+      const r = l.plate;
+      g.appendChild(s(d, 'rect', { x: r.x, y: r.y, width: r.w, height: r.h, style: `stroke-width:${l.size * 0.08}` }));
+      g.appendChild(s(d, 'text', { x: l.x, y: l.y, style: `font-size:${l.size}px` }, l.text));
+      this.layer.appendChild(g);
+    }
+  }
+}
