@@ -1,5 +1,5 @@
 // Views in the browser: the built report bundle (kernel_pkg/pt2e_lens/_static/report.js, the core every host
-// uses) in headless Chromium on synthetic and real View documents, measured in one run against issue 9's goals:
+// uses) in headless Chromium on synthetic and real View documents, measured in one run against issue 15's goals:
 //   interactive  output inserted → first layout drawn and painted (handlers are bound when drawn)
 //   expand       opening the group with the most direct children (its ancestors opened first, untimed)
 //   expand all   every group open, drawn and painted
@@ -24,7 +24,10 @@ import { launch } from '../tests/ui/browser.mjs';
 import { anchorTable, meGraphOf, meMeasure, meSetup } from './views_anchor.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const GOALS = { interactive: 1000, expand: 250, expandAll: 3000, fps: 30, longTask: 200 };
+// issue 15's goals; the long-task goal is tighter up to 20k nodes than at 100k
+const GOALS = { interactive: 1500, expand: 250, expandAll: 3000, fps: 60, longTask: 100, longTaskSmall: 50 };
+const SMALL = 20000; // nodes up to which longTaskSmall holds
+const longTaskGoal = (nodes) => (nodes <= SMALL * 1.05 ? GOALS.longTaskSmall : GOALS.longTask);
 const VIEWPORT = { width: 1280, height: 900 };
 const CANVAS_PX = 760;
 
@@ -58,7 +61,7 @@ const fmt = (ms) => (ms === null ? '—' : ms >= 1000 ? `${(ms / 1000).toFixed(2
 
 // ---- documents ------------------------------------------------------------------------------------
 
-const REAL = ['resnet-250', 'resnet-1000', 'transformer-100'];
+const REAL = ['resnet-250', 'resnet-1000', 'transformer-100', 'decoder-100k'];
 
 function realDocs(dir, wanted) {
   const py = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv/bin/python');
@@ -84,6 +87,7 @@ function documents(opt, dir) {
   for (const [name, n] of [
     ['synth-5k', 5000],
     ['synth-20k', 20000],
+    ['synth-100k', 100000],
   ])
     if (pick(name)) docs.push({ name, text: JSON.stringify(synthView(n)) });
   const real = REAL.filter(pick);
@@ -407,14 +411,14 @@ function report(results, meta) {
       ` (${meta.load[1] > cpus().length ? 'busy machine: read ratios' : 'quiet'}), medians of ${meta.repeats}, ${meta.seconds} s\n`,
   );
   console.log(
-    '| graph | nodes | interactive (≤ 1 s) | expand biggest group (≤ 0.25 s) | expand all, drawn (≤ 3 s) | pan/zoom, all visible (≥ 30 fps) | longest task (≤ 200 ms) |',
+    '| graph | nodes | interactive (≤ 1.5 s) | expand biggest group (≤ 0.25 s) | expand all, drawn (≤ 3 s) | pan/zoom, all visible (≥ 60 fps) | longest task (≤ 50 ms to 20k, ≤ 100 ms above) |',
   );
   console.log('|---|---|---|---|---|---|---|');
   for (const [name, r] of Object.entries(results)) {
     const lt = Math.max(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan ?? 0);
     console.log(
       `| ${name} | ${r.nodes} | ${goalCell(r.interactive, GOALS.interactive)} | ${goalCell(r.expand, GOALS.expand)} | ` +
-        `${goalCell(r.expandAll, GOALS.expandAll)} | ${goalCell(r.fps, GOALS.fps, true, 'fps')} | ${goalCell(lt, GOALS.longTask)} |`,
+        `${goalCell(r.expandAll, GOALS.expandAll)} | ${goalCell(r.fps, GOALS.fps, true, 'fps')} | ${goalCell(lt, longTaskGoal(r.nodes))} |`,
     );
   }
   console.log(
