@@ -5,6 +5,8 @@ own venv. Node counts are of `torch.export.export(model, inputs).module()` on to
   convnet(n)      n × conv-bn-relu (8 channels)                 200 → ~3k nodes (the capture benchmark)
   resnet(n)       n × conv-bn-relu-conv-bn-add-relu (8 channels)   250 → ~5k, 1000 → ~20k
   transformer(n)  n × nn.TransformerEncoderLayer(d=32, 4 heads)    ~106 → ~5k, ~425 → ~20k
+  decoder(n)      a GPT-like decoder-only LM, n blocks (d=16, 2 heads, 8 tokens, vocab 64): DECODER_100K
+                  blocks give ~100k nodes once quantized with torchao's XNNPACKQuantizer and converted
 """
 
 from __future__ import annotations
@@ -76,6 +78,57 @@ class Transformer(nn.Module):
         return self.layers(x)
 
 
+class DecoderBlock(nn.Module):
+    """Pre-norm GPT block: x + attn(ln1(x)), then x + mlp(ln2(x)); causal attention spelled out in ops
+    (q/k/v linear, matmul, scale, mask, softmax, matmul) so the graph holds what a decoder LLM's does."""
+
+    def __init__(self, d: int, heads: int):
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.q, self.k, self.v, self.proj = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+        self.fc, self.gelu, self.out = nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d)
+
+    def attn(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        b, t, d = x.shape
+        hd = d // self.heads
+
+        def split(y: torch.Tensor) -> torch.Tensor:  # (b, t, d) → (b, heads, t, hd)
+            return y.view(b, t, self.heads, hd).transpose(1, 2)
+
+        q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+        scores = torch.matmul(q, k.transpose(-2, -1)) * (hd**-0.5)
+        scores = scores.masked_fill(mask[:t, :t], float("-inf"))
+        y = torch.matmul(torch.softmax(scores, dim=-1), v)
+        return self.proj(y.transpose(1, 2).reshape(b, t, d))
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        x = x + self.attn(self.ln1(x), mask)
+        return x + self.out(self.gelu(self.fc(self.ln2(x))))
+
+
+class Decoder(nn.Module):
+    """Token + position embeddings, n DecoderBlocks, a final LayerNorm and the LM head."""
+
+    def __init__(self, n: int, d: int = 16, heads: int = 2, vocab: int = 64, context: int = 8):
+        super().__init__()
+        self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(context, d)
+        self.blocks = nn.ModuleList([DecoderBlock(d, heads) for _ in range(n)])
+        self.ln_f, self.head = nn.LayerNorm(d), nn.Linear(d, vocab, bias=False)
+        # True above the diagonal: a token attends to itself and the tokens before it
+        self.register_buffer("causal", torch.triu(torch.ones(context, context, dtype=torch.bool), diagonal=1))
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        x = self.tok(ids) + self.pos(torch.arange(ids.shape[1], device=ids.device))
+        for block in self.blocks:
+            x = block(x, self.causal)
+        return self.head(self.ln_f(x))
+
+
+DECODER_VOCAB, DECODER_CONTEXT = 64, 8
+DECODER_100K = 1136  # 26 + 88 nodes a block once converted (measured at 2, 10 and 40 blocks): 99,994 nodes
+
+
 def build(kind: str, n: int) -> tuple[nn.Module, tuple]:
     """(model in eval mode, example inputs)."""
     gen = torch.Generator().manual_seed(1234)
@@ -85,11 +138,16 @@ def build(kind: str, n: int) -> tuple[nn.Module, tuple]:
         return _init(ResNet(n)), (torch.randn(2, 3, 16, 16, generator=gen),)
     if kind == "transformer":
         return _init(Transformer(n)), (torch.randn(2, 8, 32, generator=gen),)
-    raise ValueError(f"unknown model kind {kind!r}: convnet, resnet or transformer")
+    if kind == "decoder":
+        return _init(Decoder(n)), (torch.randint(0, DECODER_VOCAB, (2, DECODER_CONTEXT), generator=gen),)
+    raise ValueError(f"unknown model kind {kind!r}: convnet, resnet, transformer or decoder")
 
 
 def calibration(kind: str, n_batches: int, like: tuple) -> list[tuple]:
+    """Batches shaped like `like`: token ids in the vocabulary for the decoder, normal floats otherwise."""
     gen = torch.Generator().manual_seed(7)
+    if kind == "decoder":
+        return [tuple(torch.randint(0, DECODER_VOCAB, t.shape, generator=gen) for t in like) for _ in range(n_batches)]
     return [tuple(torch.randn(t.shape, generator=gen) for t in like) for _ in range(n_batches)]
 
 

@@ -11,6 +11,7 @@ import { CANVAS_THRESHOLD, useCanvas } from './canvas-index';
 import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h } from './dom';
+import { drawnGraph } from './drawn';
 import { Facts } from './facts';
 import { ancestors, buildHierarchy, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
@@ -47,16 +48,7 @@ export interface GraphViewOptions {
   onToggle?: (key: string, open: boolean) => void;
 }
 
-/** `_guards_fn`: the call_module torch.export adds to check input shapes (display rule: hidden unless focused). */
-export function isGuards(n: GraphNode): boolean {
-  return n.op === 'call_module' && n.target === '_guards_fn';
-}
-
-/** A partial snapshot's boundary nodes (the neighbours the kernel sent along with a group: docs/protocol.md). */
-function boundaryOf(snap: Snapshot): Set<Id> {
-  const partial = snap.meta.partial as { boundary?: unknown } | undefined;
-  return new Set(Array.isArray(partial?.boundary) ? (partial.boundary as Id[]) : []);
-}
+export { isGuards } from './drawn';
 
 export class GraphView {
   readonly el: HTMLElement;
@@ -117,9 +109,10 @@ export class GraphView {
     this.heat = makeHeat(opts.overlay);
     const focus = opts.focus ? new Set(opts.focus) : null;
     // torch.export's shape-guard module is no step of the model: drawn only when a focus names it
-    this.nodes = focus ? snap.nodes.filter((n) => focus.has(n.id)) : snap.nodes.filter((n) => !isGuards(n));
-    const keep = new Set(this.nodes.map((n) => n.id));
-    this.edges = snap.edges.filter((e) => keep.has(e.src) && keep.has(e.dst));
+    const drawn = drawnGraph(snap, focus);
+    const keep = drawn.keep;
+    this.nodes = drawn.nodes;
+    this.edges = drawn.edges;
     this.el = h(doc, 'div', { class: 'pl-graph' });
     this.details = h(doc, 'div', { class: 'pl-details' });
     this.drawer = h(doc, 'aside', { class: 'pl-drawer', hidden: '', 'aria-label': this.t('ui.details') });
@@ -139,7 +132,7 @@ export class GraphView {
       this.ready = Promise.resolve();
       return;
     }
-    this.hier = buildHierarchy(this.nodes, this.edges, boundaryOf(snap));
+    this.hier = buildHierarchy(this.nodes, this.edges, drawn.fixed);
     this.summary = this.hier.groups.size > 1 ? summarize(this.hier, this.facts, this.heat) : undefined;
     for (const [id, text] of Object.entries(opts.notes ?? {}))
       if (keep.has(id) && text) this.notes.set(id, noteBox(text));

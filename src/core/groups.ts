@@ -213,11 +213,13 @@ function* hierarchySteps(
     for (const a of ids) for (const b of users.get(a) ?? []) if (a !== b && set.has(b)) return true;
     return false;
   };
-  const dissolve = (g: Group): void => {
+  // a generator (a pause after each group): 100k nodes hold ~10k groups, too many for one page task
+  const dissolve = function* (g: Group): Generator<void, void> {
     const out: Item[] = [];
     for (const it of g.children) {
       if (it.kind === 'group') {
-        dissolve(it.group);
+        yield* dissolve(it.group);
+        yield;
         const c = it.group.children;
         const leaf = c.every((x) => x.kind === 'node');
         if (leaf && (c.length === 1 || (c.length <= 32 && !connected(c.map((x) => (x as { id: Id }).id))))) {
@@ -230,7 +232,7 @@ function* hierarchySteps(
     }
     g.children = out;
   };
-  dissolve(root);
+  yield* dissolve(root);
   yield;
   split(root, groups);
   const parentOf = new Map<Id, Group>();

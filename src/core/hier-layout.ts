@@ -5,12 +5,15 @@ import { NOTE_GAP, type NoteBox } from './callout';
 import { type Group, groupKey, type Hierarchy, itemKey, nodeKey } from './groups';
 import type { LayoutClient } from './layout-client';
 import type { LayoutResult } from './layout-core';
+import { Slicer } from './slicer';
 import type { GraphNode, Id } from './types';
 
 export const PAD = 12;
 export const HEADER = 22;
 export const NODE_H = 40;
 export const GROUP_H = 46;
+/** main-thread work on a placement between two page tasks (ms) */
+const SLICE_MS = 25;
 
 export interface Box {
   key: string;
@@ -91,20 +94,27 @@ export class HierLayout {
     g: Group,
     expanded: Set<string>,
     stats: { computed: number; ms: number },
+    slicer: Slicer,
   ): Promise<[number, number]> {
+    await slicer.pace(); // the descent into a big expanded tree is work too
     const sizes = new Map<string, [number, number]>();
-    await Promise.all(
-      g.children.map(async (it) => {
-        if (it.kind === 'node') {
-          sizes.set(nodeKey(it.id), this.nodeSize(it.id));
-        } else if (expanded.has(it.group.key)) {
-          const [w, hh] = await this.layGroup(it.group, expanded, stats);
-          sizes.set(groupKey(it.group.key), [w + 2 * PAD, hh + HEADER + 2 * PAD]);
-        } else {
-          sizes.set(groupKey(it.group.key), this.closedSize(it.group));
-        }
-      }),
-    );
+    const opened: Array<Promise<void>> = []; // only open groups wait (a promise per node costs at 100k)
+    for (const it of g.children) {
+      if (it.kind === 'node') {
+        sizes.set(nodeKey(it.id), this.nodeSize(it.id));
+      } else if (expanded.has(it.group.key)) {
+        const key = groupKey(it.group.key);
+        opened.push(
+          this.layGroup(it.group, expanded, stats, slicer).then(([w, hh]) => {
+            sizes.set(key, [w + 2 * PAD, hh + HEADER + 2 * PAD]);
+          }),
+        );
+      } else {
+        sizes.set(groupKey(it.group.key), this.closedSize(it.group));
+      }
+    }
+    if (opened.length) await Promise.all(opened);
+    await slicer.pace();
     const order = g.children.map(itemKey);
     const sig = order.map((k) => `${k}:${sizes.get(k)!.join('x')}`).join('|');
     const hit = this.cache.get(g.key);
@@ -125,6 +135,7 @@ export class HierLayout {
       this.shapes.set(shapeKey, pending);
     }
     const shape = await pending;
+    await slicer.pace(); // one layout answers every identical layer: they all wake up at once
     const pos: Record<string, [number, number]> = {};
     order.forEach((k, i) => {
       pos[k] = shape.pos[i];
@@ -143,13 +154,16 @@ export class HierLayout {
     return size;
   }
 
-  /** Lay out what `expanded` shows (reusing cached group layouts) and return absolute boxes. */
+  /** Lay out what `expanded` shows (reusing cached group layouts) and return absolute boxes, in page tasks
+   * of ~SLICE_MS on this thread (the layouts themselves run in the layout workers). */
   async place(expanded: Set<string>): Promise<Placement> {
     const stats = { computed: 0, ms: 0 };
-    const [w, hh] = await this.layGroup(this.h.root, expanded, stats);
+    const slicer = new Slicer(SLICE_MS);
+    const [w, hh] = await this.layGroup(this.h.root, expanded, stats, slicer);
     const boxes = new Map<string, Box>();
     const routes = new Map<string, Array<[number, number]>>();
-    const put = (g: Group, ox: number, oy: number): void => {
+    let n = 0;
+    const put = async (g: Group, ox: number, oy: number): Promise<void> => {
       const res = this.cache.get(g.key)!.res;
       (this.h.edgesAt.get(g.key) ?? []).forEach(([a, b], i) => {
         const r = res.routes[i];
@@ -160,6 +174,7 @@ export class HierLayout {
           );
       });
       for (const it of g.children) {
+        if ((++n & 255) === 0) await slicer.pace();
         const k = itemKey(it);
         const [cx, cy] = res.pos[k];
         const x = ox + cx;
@@ -179,14 +194,14 @@ export class HierLayout {
           const bw = iw + 2 * PAD;
           const bh = ih + HEADER + 2 * PAD;
           boxes.set(k, { key: k, kind: 'expanded', x, y, w: bw, h: bh, group: it.group });
-          put(it.group, x - bw / 2 + PAD, y - bh / 2 + HEADER + PAD);
+          await put(it.group, x - bw / 2 + PAD, y - bh / 2 + HEADER + PAD);
         } else {
           const [cw, ch] = this.closedSize(it.group);
           boxes.set(k, { key: k, kind: 'collapsed', x, y, w: cw, h: ch, group: it.group });
         }
       }
     };
-    put(this.h.root, 0, 0);
+    await put(this.h.root, 0, 0);
     return { boxes, routes, width: w, height: hh, computed: stats.computed, ms: stats.ms };
   }
 }

@@ -98,6 +98,9 @@ export class Minimap {
     ctx.clearRect(0, 0, MAP_W, MAP_H);
     const frames = new Path2D();
     const solids = new Map<string, Path2D>();
+    // boxes under a map pixel: one dot per pixel and colour (a 100k-node graph: thousands of rects, not 100k),
+    // and no outline for an open group under 2 px (its content shows it)
+    const dots = new Map<string, Set<number>>();
     for (const b of P.boxes.values()) {
       const r: [number, number, number, number] = [
         ox + (b.x - b.w / 2) * s,
@@ -105,10 +108,15 @@ export class Minimap {
         Math.max(b.w * s, 0.8),
         Math.max(b.h * s, 0.8),
       ];
-      if (b.kind === 'expanded') frames.rect(...r);
-      else {
-        bucket(solids, fillOf(b), () => new Path2D()).rect(...r);
-      }
+      const tiny = b.w * s < 1 && b.h * s < 1;
+      if (b.kind === 'expanded') {
+        if (b.w * s >= 2 || b.h * s >= 2) frames.rect(...r);
+      } else if (tiny) bucket(dots, fillOf(b), () => new Set<number>()).add(Math.floor(r[0]) * 4096 + Math.floor(r[1]));
+      else bucket(solids, fillOf(b), () => new Path2D()).rect(...r);
+    }
+    for (const [c, cells] of dots) {
+      const path = bucket(solids, c, () => new Path2D());
+      for (const cell of cells) path.rect(Math.floor(cell / 4096), cell % 4096, 0.8, 0.8);
     }
     ctx.strokeStyle = col('var(--pl-border)');
     ctx.lineWidth = 0.6;

@@ -4,6 +4,7 @@
 import { counterparts, diffMarks } from './compare';
 import { CompareSync } from './compare-sync';
 import { clear, h } from './dom';
+import { drawnGraph } from './drawn';
 import { findingsList } from './findings-list';
 import { GraphView } from './graph-view';
 import { prepareHierarchy } from './groups';
@@ -262,11 +263,8 @@ async function prepareShownPanes(view: View): Promise<void> {
   for (const i of shown) {
     const snap = view.panes[i]?.snapshot;
     if (!snap || view.focus?.[i]) continue; // a focused pane groups only its focus: built when drawn
-    const ids = new Set(snap.nodes.map((nd) => nd.id));
-    const edges = snap.edges.filter((e) => ids.has(e.src) && ids.has(e.dst));
-    const partial = snap.meta.partial as { boundary?: unknown } | undefined;
-    const fixed = new Set(Array.isArray(partial?.boundary) ? (partial.boundary as string[]) : []);
-    await prepareHierarchy(snap.nodes, edges, fixed, pause);
+    const d = drawnGraph(snap, null); // the arrays GraphView draws: its buildHierarchy finds the groups ready
+    await prepareHierarchy(d.nodes, d.edges, d.fixed, pause);
   }
 }
 

@@ -2,6 +2,7 @@
 // is drawn: a bad document shows one line, never a broken view. Never throws. Big documents are checked
 // in slices (`checkDocInSlices`), one page task each, so a 20k-node graph never blocks the page for long.
 import { checkTextSize, checkTree } from './bounds';
+import { parseJsonInSlices } from './json-slices';
 import { itemsError, type Key, schemaError } from './schema-check';
 import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
@@ -118,6 +119,14 @@ const SLICE_ITEMS = 256;
 /** The same verdict as `checkDoc`, reached in page tasks of ~SLICE_MS: `pause` ends a task (the first
  * error found may differ only for a document with several errors). */
 export async function checkDocInSlices(input: unknown, pause: () => Promise<void>): Promise<Checked> {
+  if (typeof input === 'string' && input.trim() !== '') {
+    try {
+      checkTextSize(input.length);
+      input = await parseJsonInSlices(input, pause);
+    } catch {
+      // too long or not JSON: parse() below says so in its own words
+    }
+  }
   const p = parse(input);
   if (!p.ok) return p;
   await pause();
