@@ -1,6 +1,6 @@
 // What the viewer (report.js, inlined in every saved output) is made of, gzipped: each module's minified code
 // gzipped on its own (an upper bound of its share: gzip also finds repeats across modules), the whole bundle
-// gzipped, and its inlined form (gzip -9, then base85: 5 characters per 4 bytes; _static.py adds ~1 kB unpacker).
+// gzipped, and its inlined form (gzip -9, then base91: 16 characters per 13 bytes; _static.py adds ~1 kB unpacker).
 //   npm run build:worker && node bench/viewer_weight.mjs [--top 25]
 // Node's zlib packs ~0.7 % worse than Python's: bench/notebook_size.py gives the exact inlined bytes. kB = 1,000 B.
 
@@ -37,7 +37,7 @@ for (let i = 1; i < parts.length; i += 2) {
 rows.sort((a, b) => b.gzip - a.gzip);
 const total = gz(whole);
 console.log(
-  `report.js: ${kb(Buffer.byteLength(whole))} raw, gzip -9 ${kb(total)}, inlined ≈ ${kb(Math.ceil(total / 4) * 5)} + unpacker\n`,
+  `report.js: ${kb(Buffer.byteLength(whole))} raw, gzip -9 ${kb(total)}, inlined ≈ ${kb(Math.ceil((total * 16) / 13))} + unpacker\n`,
 );
 console.log('| module | minified | gzip alone | share of the sum |\n|---|---|---|---|');
 const sum = rows.reduce((s, r) => s + r.gzip, 0);
