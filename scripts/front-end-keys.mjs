@@ -1,7 +1,8 @@
 // Which catalogue keys the front end can look up, read from its source: the viewer bundles only these (the
 // catalogues also hold the kernel's errors, warnings, CLI and course texts, ~70 % of them, which every saved
-// output would otherwise carry). A key is kept when the TypeScript spells it as a string literal, or when a
-// literal or a template's head ending in `.` starts it: `t(\`ui.role.${r}\`)`, `named(t, 'col.', column)`.
+// output would otherwise carry). A key is kept when the TypeScript spells it as a string literal, or when it
+// starts with a literal that a key is built on: a template's head (`t(\`ui.role.${r}\`)`), the left side of a
+// `+` (`'ui.badge.' + kind`), or any literal ending in `.` (`named(t, 'col.', column)`).
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,23 +19,33 @@ export function sourceFiles(dir = 'src') {
   return out.sort();
 }
 
-/** The string literals of some TypeScript ('…', "…", \`…\`, a template's text up to its first `\${`), read from
+/** The string literals of some TypeScript ('…', "…", \`…\`) and the heads keys are built on, read from
  * TypeScript's own syntax tree (comments and regular expressions are no strings). */
 export function literals(code) {
-  const found = new Set();
+  const whole = new Set();
+  const heads = new Set();
   const visit = (n) => {
-    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) found.add(n.text);
-    else if (ts.isTemplateExpression(n)) found.add(n.head.text);
+    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) {
+      whole.add(n.text);
+      if (n.text.endsWith('.')) heads.add(n.text);
+    } else if (ts.isTemplateExpression(n)) heads.add(n.head.text);
+    else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      if (ts.isStringLiteral(n.left) || ts.isNoSubstitutionTemplateLiteral(n.left)) heads.add(n.left.text);
+    }
     ts.forEachChild(n, visit);
   };
   visit(ts.createSourceFile('x.ts', code, ts.ScriptTarget.Latest, false));
-  return found;
+  return { whole, heads };
 }
 
 /** The keys of `keys` the source in `files` can look up, in the catalogue's order. */
 export function frontEndKeys(keys, files = sourceFiles()) {
-  const lits = new Set();
-  for (const f of files) for (const l of literals(readFileSync(f, 'utf8'))) lits.add(l);
-  const prefixes = [...lits].filter((l) => l.length > 1 && l.endsWith('.'));
-  return keys.filter((k) => lits.has(k) || prefixes.some((p) => k.startsWith(p)));
+  const whole = new Set();
+  const heads = new Set();
+  for (const f of files) {
+    const l = literals(readFileSync(f, 'utf8'));
+    for (const x of l.whole) whole.add(x);
+    for (const x of l.heads) if (x.includes('.')) heads.add(x); // a key's family is in its head: `ui.`, `col.`
+  }
+  return keys.filter((k) => whole.has(k) || [...heads].some((h) => k.startsWith(h)));
 }

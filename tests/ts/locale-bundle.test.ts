@@ -1,9 +1,10 @@
 // The viewer bundles only the catalogue keys its source looks up (scripts/front-end-keys.mjs): each key the
 // front end asks for must be among them, or it would show the key itself instead of the text.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceFiles } from '../../scripts/front-end-keys.mjs';
+import { frontEndKeys, sourceFiles } from '../../scripts/front-end-keys.mjs';
 import { CATALOGUES } from '../../src/core/locales.generated';
 import { fixture, mount } from './helpers';
 
@@ -14,6 +15,22 @@ const EN = cat('en');
 const LANGS = ['en', 'zh-TW'];
 
 describe('the bundled catalogue', () => {
+  it('keeps a key spelt whole or built on a head (template, `+`, a literal ending in `.`), not one in a comment', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pl-keys-'));
+    const file = join(dir, 'a.ts');
+    writeFileSync(
+      file,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is TypeScript source for the key reader
+      "t(`ui.legend.badge_${x}`); t('ui.badge.' + k + '_title'); named(t, 'col.', c); t(o ? 'ui.fit' : 'x'); // t('ui.search')",
+    );
+    const keys = ['ui.legend.badge_obs', 'ui.badge.obs_title', 'col.node', 'ui.fit', 'ui.search', 'ui.legend.int'];
+    try {
+      expect(frontEndKeys(keys, [file])).toEqual(['ui.legend.badge_obs', 'ui.badge.obs_title', 'col.node', 'ui.fit']);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
   it('holds every key a translator call in the source names, and every key under a prefix it builds on', () => {
     // a line that calls a translator (`t(`, `tr(`, `this.t(`, `named(t, …)`): its key-shaped literals
     const calls = /\b(?:t|tr|named)\(/;
