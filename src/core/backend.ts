@@ -1,7 +1,7 @@
 // The backend overlay of a lowered stage: what the backend did with each node, exactly as the snapshot's
 // `backend` field says (int8 kernel, fp32, folded, delegated, portable fallback). Nothing is derived here:
 // the outcome, kernel and reason are Python's; this file only draws and counts them.
-import { h, s, truncate } from './dom';
+import { h, truncate } from './dom';
 import type { Tr } from './i18n';
 import type { Backend, BackendOutcome, Id, Snapshot } from './types';
 
@@ -50,23 +50,22 @@ export function outcomeText(t: Tr, o: BackendOutcome): string {
   return o.reason ? `${head} (${o.reason})` : head;
 }
 
-/** The outcome pill at a node's bottom-left corner (text via textContent: a kernel name is never markup). */
-export function outcomeMark(doc: Document, snap: Snapshot, id: Id, height: number, t: Tr): SVGElement | null {
+/** The outcome pill at a node's bottom-left corner: its short label, colour, width and tooltip. */
+export function outcomePill(
+  snap: Snapshot,
+  id: Id,
+  t: Tr,
+): { outcome: Outcome; text: string; color: string; title: string; w: number } | null {
   const o = outcomeOf(snap, id);
   if (!o) return null;
-  const label = SHORT[o.outcome] ?? o.outcome;
-  const w = Math.ceil(label.length * 5.6 + 8);
-  const g = s(doc, 'g', {
-    class: `pl-outcome pl-outcome-${o.outcome}`,
-    'data-outcome': o.outcome,
-    transform: `translate(4,${height - 4})`,
-  });
-  g.appendChild(
-    s(doc, 'rect', { width: w, height: 12, rx: 3, style: `fill:${COLOR[o.outcome] ?? 'var(--pl-muted)'}` }),
-  );
-  g.appendChild(s(doc, 'text', { x: w / 2, y: 9, 'text-anchor': 'middle' }, label));
-  g.appendChild(s(doc, 'title', undefined, outcomeText(t, o)));
-  return g;
+  const text = SHORT[o.outcome] ?? o.outcome;
+  return {
+    outcome: o.outcome,
+    text,
+    color: COLOR[o.outcome] ?? 'var(--pl-muted)',
+    title: outcomeText(t, o),
+    w: Math.ceil(text.length * 5.6 + 8),
+  };
 }
 
 /** Rows of the details drawer for a node of a lowered stage. */

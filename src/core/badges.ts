@@ -31,6 +31,18 @@ export interface Badge {
   title: string;
 }
 
+/** Frame and text colour of a badge (the legend shows the same). */
+export const BADGE_COLOR: Record<Badge['kind'], string> = {
+  quantize: 'var(--pl-quantize-stroke)',
+  dequantize: 'var(--pl-dequantize-stroke)',
+  observer: 'var(--pl-observer-stroke)',
+  annotated: 'var(--pl-fg)',
+  fp32: 'var(--pl-muted)',
+  island: 'var(--pl-warn)',
+  worst: 'var(--pl-fg)',
+  int8: 'var(--pl-int)',
+};
+
 const empty = (): Summary => ({
   quantize: 0,
   dequantize: 0,

@@ -1,18 +1,26 @@
 // Drawing a scene's boxes and edges on a 2D canvas, in the SVG path's palette (the same `--pl-*` variables,
-// read from the computed style) and geometry. Items come culled; fills and strokes are batched per style;
-// text (fillText only: model text is never parsed) only at the detail level's zoom.
-import { allFp32, BADGE_GAP, badgesOf, badgeWidth } from './badges';
+// read from the computed style) and geometry. What a box shows is its box model (box-model.ts), as on SVG;
+// this file only paints it. Items come culled; fills and strokes are batched per style; text (fillText only:
+// model text is never parsed) only at the detail level's zoom.
+import {
+  boxModel,
+  type EdgeLook,
+  edgeLook,
+  type Fill,
+  type GroupModel,
+  LABEL_Y,
+  type NodeModel,
+  SUB_Y,
+} from './box-model';
 import { NOTE_LINE, NOTE_PAD } from './callout';
 import { bucket, type Detail } from './canvas-index';
 import { truncate } from './dom';
 import { type Curve, curveSegments, type EdgeItem, type SharedItem } from './edges';
-import { type Box, groupLabel } from './hier-layout';
-import { BADGE_COLOR } from './nodes';
+import { heatFill } from './heat';
+import type { Box } from './hier-layout';
+import { type Mark, type MarkStroke, markStroke } from './marks';
 import type { Scene } from './scene';
-import { AGG_EDGE, FLOAT_EDGE, groupFill, INT_EDGE } from './styles';
-
-/** Highlights a box can carry (the SVG path's pl-* classes). */
-export type Mark = 'removed' | 'added' | 'match' | 'counterpart' | 'hover' | 'selected';
+import { FLOAT_EDGE } from './styles';
 
 /** `var(--pl-x)` → the colour it resolves to under `el` (read once per paint). */
 export function colorResolver(el: Element): (v: string) => string {
@@ -35,6 +43,8 @@ export interface Paint {
   sc: Scene;
   /** box key → its highlights */
   marks: Map<string, Set<Mark>>;
+  /** heat fills of this paint by goodness (the theme's stops, resolved once) */
+  heatFills?: Map<number, string>;
 }
 
 const v = (name: string): string => `var(--pl-${name})`;
@@ -50,6 +60,21 @@ function roundRect(
 ): void {
   if (lod.strokes && typeof p.roundRect === 'function') p.roundRect(x, y, w, h, r);
   else p.rect(x, y, w, h);
+}
+
+/** A model's fill as a colour this paint can use: a heat fill on the current theme's stops (as the stylesheet's
+ * pl-heated rule picks the light or dark one). */
+function fillColor(P: Paint, f: Fill): string | null {
+  if (f.kind === 'none') return null;
+  if (f.kind !== 'heat') return f.color;
+  P.heatFills ??= new Map();
+  let c = P.heatFills.get(f.goodness);
+  if (c === undefined) {
+    const stops = [0, 1, 2].map((i) => P.col(v(`heat-${i}`))) as [string, string, string];
+    c = stops.every((x) => /^#[0-9a-f]{6}$/i.test(x)) ? heatFill(stops, f.goodness) : f.light;
+    P.heatFills.set(f.goodness, c);
+  }
+  return c;
 }
 
 /** Fill (and at readable zoom stroke) boxes batched by colour. */
@@ -103,33 +128,27 @@ function batchBoxes(
 
 /** Open groups: a thin frame and, at readable zoom, the ⊟ title in the header. */
 export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  batchBoxes(ctx, P, boxes, () => ({ fill: null, stroke: v('border'), width: 1, r: 8 }));
+  const model = (b: Box): GroupModel => boxModel(P.sc, b) as GroupModel;
+  batchBoxes(ctx, P, boxes, (b) => ({ fill: null, stroke: model(b).stroke.color, width: model(b).stroke.width, r: 8 }));
   if (!P.lod.labels) return;
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
   ctx.textAlign = 'left';
   for (const b of boxes) {
-    const chars = Math.max(8, Math.floor((b.w - 30) / 6.6));
-    ctx.fillText(`⊟ ${truncate(groupLabel(b.group!), chars)}`, b.x - b.w / 2 + 8, b.y - b.h / 2 + 15);
+    const m = model(b);
+    ctx.fillText(m.label, b.x - b.w / 2 + m.labelX, b.y - b.h / 2 + m.labelY);
   }
 }
 
-/** Nodes and closed groups (with their badges), then their highlights. */
+/** Nodes and closed groups (with their badges, heat bars and pills), then their highlights. */
 export function drawSolids(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  const f = P.sc.facts;
   batchBoxes(ctx, P, boxes, (b) => {
-    if (b.kind === 'collapsed') {
-      const sm = P.sc.summary?.get(b.group!.key);
-      const fp32 = sm ? allFp32(sm) : false;
-      return { fill: v('gfill'), stroke: fp32 ? v('warn') : v('gstroke'), width: fp32 ? 2 : 1.5, r: 6 };
-    }
-    const n = f.nodes.get(b.id!)!;
-    const obs = n.role === 'observer' ? f.observerOf(n.id) : undefined;
+    const m = boxModel(P.sc, b);
     return {
-      fill: obs ? groupFill(obs.group) : v(`${n.role}-fill`),
-      stroke: v(`${n.role}-stroke`),
-      width: 1.5,
-      r: 6,
+      fill: fillColor(P, m.fill),
+      stroke: m.stroke.color,
+      width: m.stroke.width,
+      r: m.kind === 'node' ? 6 : m.radius,
     };
   });
   drawHeat(ctx, P, boxes);
@@ -138,37 +157,16 @@ export function drawSolids(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]
 }
 
 function drawHeat(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  const heat = P.sc.heat;
-  if (!heat) return;
+  if (!P.sc.heat) return;
   const l = P.col(v('heat-l')) || '40%';
   for (const b of boxes) {
-    if (b.kind !== 'node') continue;
-    const h = heat.of(b.id!);
-    if (!h) continue;
-    const hue = /hsl\((\d+)/.exec(h.color)?.[1] ?? '0';
-    ctx.fillStyle = `hsl(${hue} 72% ${l})`;
+    const m = boxModel(P.sc, b);
+    if (m.kind !== 'node' || !m.heat) continue;
+    ctx.fillStyle = `hsl(${m.heat.hue} 72% ${l})`;
     ctx.beginPath();
-    roundRect(ctx, b.x - b.w / 2, b.y - b.h / 2, 7, b.h, 3, P.lod);
+    roundRect(ctx, b.x - b.w / 2, b.y - b.h / 2, m.heat.w, b.h, 3, P.lod);
     ctx.fill();
   }
-}
-
-/** The SVG stylesheet's highlight strokes, the later one winning as there. */
-const MARK_STYLE: Record<Mark, { color: string; width: number; dash: number[] }> = {
-  removed: { color: v('removed'), width: 2.5, dash: [5, 3] },
-  added: { color: v('added'), width: 4, dash: [] },
-  match: { color: v('match'), width: 3.5, dash: [] },
-  counterpart: { color: v('selected'), width: 3, dash: [6, 3] },
-  hover: { color: v('selected'), width: 3, dash: [6, 3] },
-  selected: { color: v('selected'), width: 3.5, dash: [] },
-};
-const MARK_ORDER: Mark[] = ['removed', 'added', 'match', 'counterpart', 'hover', 'selected'];
-
-export function markStroke(marks: Set<Mark> | undefined): { color: string; width: number; dash: number[] } | null {
-  if (!marks?.size) return null;
-  let st: (typeof MARK_STYLE)[Mark] | null = null;
-  for (const m of MARK_ORDER) if (marks.has(m)) st = MARK_STYLE[m];
-  return st;
 }
 
 function drawMarks(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
@@ -182,12 +180,7 @@ function drawMarks(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void 
 }
 
 /** One highlighted outline (also the hover drawn over the cached raster). */
-export function outline(
-  ctx: CanvasRenderingContext2D,
-  P: Pick<Paint, 'col' | 'lod'>,
-  b: Box,
-  st: { color: string; width: number; dash: number[] },
-): void {
+export function outline(ctx: CanvasRenderingContext2D, P: Pick<Paint, 'col' | 'lod'>, b: Box, st: MarkStroke): void {
   ctx.strokeStyle = P.col(st.color);
   ctx.lineWidth = st.width;
   ctx.setLineDash(st.dash);
@@ -198,94 +191,81 @@ export function outline(
 }
 
 function drawTexts(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  const sc = P.sc;
-  const f = sc.facts;
-  ctx.textAlign = 'center';
   for (const b of boxes) {
+    const m = boxModel(P.sc, b);
     const x0 = b.x - b.w / 2;
     const y0 = b.y - b.h / 2;
-    if (b.kind === 'collapsed') {
-      drawGroupText(ctx, P, b, x0, y0);
-      continue;
-    }
-    const n = f.nodes.get(b.id!)!;
-    const obs = f.observerOf(n.id);
-    const heat = sc.heat?.of(n.id);
-    const cx = x0 + (heat ? b.w / 2 + 3 : b.w / 2);
-    ctx.textAlign = 'center';
-    ctx.font = `600 12px ${P.font}`;
-    ctx.fillStyle = P.col(v(`${n.role}-text`));
-    ctx.fillText(truncate(n.target, Math.max(6, Math.floor((b.w - 12) / 7))), cx, y0 + 17);
-    if (P.lod.small) {
-      ctx.font = `10px ${P.font}`;
-      ctx.fillStyle = P.col(v('sub'));
-      ctx.fillText(truncate(subLabel(P, n.id, obs?.group), Math.floor((b.w - 10) / 6)), cx, y0 + 31);
-    }
-    const a = f.annotation.get(n.id);
-    if (a) {
-      ctx.beginPath();
-      ctx.arc(x0 + (heat ? 13 : 6), y0 + 6, 4, 0, 2 * Math.PI);
-      ctx.fillStyle = P.col(v(a.annotated ? 'selected' : 'canvas'));
-      ctx.fill();
-      ctx.strokeStyle = P.col(v('selected'));
-      ctx.lineWidth = 1.2;
-      ctx.stroke();
-      if (a.output && P.lod.small) {
-        const bx = x0 + b.w - 28;
-        const by = y0 + b.h - 4;
-        ctx.fillStyle = P.col(f.specColor(a.output));
-        ctx.beginPath();
-        roundRect(ctx, bx, by, 24, 13, 3, P.lod);
-        ctx.fill();
-        ctx.font = `700 9px ${P.font}`;
-        ctx.fillStyle = P.col(v('canvas'));
-        ctx.fillText(truncate(a.output, 5), bx + 12, by + 10);
-      }
-    }
-    if (b.note && P.lod.small) drawCallout(ctx, P, b);
+    if (m.kind === 'node') drawNodeText(ctx, P, b, m, x0, y0);
+    else drawGroupText(ctx, P, m, x0, y0);
   }
 }
 
-function subLabel(P: Paint, id: string, group?: number): string {
-  const n = P.sc.facts.nodes.get(id)!;
-  const t = P.sc.t;
-  if (n.role === 'observer')
-    return `${n.observer ?? ''}${group !== undefined ? ` · ${t('ui.group_n', { n: group })}` : ''}`;
-  if (n.id !== n.target) return n.id;
-  return n.shape ? n.shape.join('×') : t(`ui.role.${n.role}`);
+/** A filled chip with centred text (spec badge, outcome pill). */
+function chip(
+  ctx: CanvasRenderingContext2D,
+  P: Paint,
+  c: { x: number; y: number; w: number; h: number; color: string; text: string },
+  x0: number,
+  y0: number,
+  ty: number,
+): void {
+  ctx.fillStyle = P.col(c.color);
+  ctx.beginPath();
+  roundRect(ctx, x0 + c.x, y0 + c.y, c.w, c.h, 3, P.lod);
+  ctx.fill();
+  ctx.font = `700 9px ${P.font}`;
+  ctx.fillStyle = P.col(v('canvas'));
+  ctx.fillText(c.text, x0 + c.x + c.w / 2, y0 + c.y + ty);
 }
 
-function drawGroupText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, x0: number, y0: number): void {
-  const sc = P.sc;
-  const grp = b.group!;
+function drawNodeText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, m: NodeModel, x0: number, y0: number): void {
+  ctx.textAlign = 'center';
+  ctx.font = `600 12px ${P.font}`;
+  ctx.fillStyle = P.col(v(`${m.role}-text`));
+  ctx.fillText(m.label, x0 + m.textX, y0 + LABEL_Y);
+  if (P.lod.small) {
+    ctx.font = `10px ${P.font}`;
+    ctx.fillStyle = P.col(v('sub'));
+    ctx.fillText(m.sub, x0 + m.textX, y0 + SUB_Y);
+  }
+  const a = m.annotation;
+  if (a) {
+    ctx.beginPath();
+    ctx.arc(x0 + a.x, y0 + a.y, a.r, 0, 2 * Math.PI);
+    ctx.fillStyle = P.col(v(a.on ? 'selected' : 'canvas'));
+    ctx.fill();
+    ctx.strokeStyle = P.col(v('selected'));
+    ctx.lineWidth = 1.2;
+    ctx.stroke();
+  }
+  if (!P.lod.small) return;
+  if (m.spec) chip(ctx, P, m.spec, x0, y0, 10);
+  if (m.outcome) chip(ctx, P, m.outcome, x0, y0, 9);
+  if (m.note) drawCallout(ctx, P, b);
+}
+
+function drawGroupText(ctx: CanvasRenderingContext2D, P: Paint, m: GroupModel, x0: number, y0: number): void {
   ctx.textAlign = 'left';
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
-  const chars = Math.max(8, Math.floor((b.w - 30) / 6.6));
-  ctx.fillText(`⊞ ${truncate(groupLabel(grp), chars)}`, x0 + 10, y0 + 18);
+  ctx.fillText(m.label, x0 + m.labelX, y0 + m.labelY);
   if (!P.lod.small) return;
   ctx.font = `10px ${P.font}`;
   ctx.fillStyle = P.col(v('muted'));
-  ctx.fillText(sc.t('ui.group.sub', { n: grp.total }), x0 + 10, y0 + 33);
-  const sum = sc.summary?.get(grp.key);
-  const bs = sum ? badgesOf(sum, sc.heat, sc.t) : [];
-  let cx = x0 + 10;
-  const cy = y0 + 40;
+  if (m.sub) ctx.fillText(m.sub, x0 + m.labelX, y0 + 33);
   ctx.font = `700 10px ${P.font}`;
   ctx.textAlign = 'center';
-  for (const bd of bs) {
-    const w = badgeWidth(bd);
-    const c = P.col(BADGE_COLOR[bd.kind]);
+  for (const bd of m.badges) {
+    const c = P.col(bd.color);
     ctx.beginPath();
-    roundRect(ctx, cx, cy, w, 15, 7, P.lod);
+    roundRect(ctx, x0 + bd.x, y0 + bd.y, bd.w, bd.h, 7, P.lod);
     ctx.fillStyle = P.col(v('canvas'));
     ctx.fill();
     ctx.strokeStyle = c;
     ctx.lineWidth = 1.3;
     ctx.stroke();
     ctx.fillStyle = c;
-    ctx.fillText(bd.text, cx + w / 2, cy + 11);
-    cx += w + BADGE_GAP;
+    ctx.fillText(bd.text, x0 + bd.x + bd.w / 2, y0 + bd.y + 11);
   }
   ctx.textAlign = 'left';
 }
@@ -343,6 +323,17 @@ function arrow(p: Path2D, fx: number, fy: number, x: number, y: number): void {
   p.closePath();
 }
 
+/** Each edge item's look, once per item (the items live as long as their scene's index). */
+const looks = new WeakMap<EdgeItem, EdgeLook>();
+function lookOf(it: Exclude<EdgeItem, { kind: 'stub' }>): EdgeLook {
+  let l = looks.get(it);
+  if (!l) {
+    l = edgeLook(it);
+    looks.set(it, l);
+  }
+  return l;
+}
+
 interface Batch {
   color: string;
   width: number;
@@ -374,14 +365,11 @@ export function drawEdgeItems(
       labels.push([it.x + 4, it.y - 9, truncate(it.src, 24), v('muted'), 'italic 10px']);
       continue;
     }
-    const int = it.kind === 'edge' ? it.dtype !== null : it.int > 0;
-    const color = it.kind === 'edge' ? it.color : int ? INT_EDGE : AGG_EDGE;
-    const width = int ? 2.6 : it.kind === 'agg' ? 1.6 : it.spec ? 2.2 : 1.3;
-    const b = batch(color, width, it.kind === 'edge' && it.faint ? 0.55 : 1);
+    const look = lookOf(it);
+    const b = batch(look.color, look.width, look.alpha);
     const [fx, fy, x, y] = trace(b.line, it.curve);
     if (P.lod.strokes) arrow(b.heads, fx, fy, x, y);
-    const dtype = it.kind === 'edge' ? it.dtype : it.int ? it.dtype : null;
-    if (dtype) labels.push([it.at[0], it.at[1], dtype, v('int'), '700 10px']);
+    if (look.label) labels.push([it.at[0], it.at[1], look.label, v('int'), '700 10px']);
   }
   for (const s of shared) {
     const b = batch(s.color, 1.5, 1, [4, 3]);

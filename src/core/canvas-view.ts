@@ -2,16 +2,8 @@
 // on a grid once per layout; a full draw culls to the view, picks the detail level for the zoom, and runs in
 // slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the view pans or
 // zooms, each frame only transforms that raster; the crisp draw follows once the view is still.
-import {
-  colorResolver,
-  drawEdgeItems,
-  drawFrames,
-  drawSolids,
-  type Mark,
-  markStroke,
-  outline,
-  type Paint,
-} from './canvas-draw';
+import { tipOf } from './box-model';
+import { colorResolver, drawEdgeItems, drawFrames, drawSolids, outline, type Paint } from './canvas-draw';
 import {
   addHit,
   boxRect,
@@ -26,20 +18,11 @@ import {
 import { h } from './dom';
 import { curveBounds, type EdgeItem, edgeItemGen, type SharedItem, sharedItems } from './edges';
 import { type Box, HEADER } from './hier-layout';
+import { type Mark, markStroke } from './marks';
 import type { PanZoom } from './pan-zoom';
+import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import type { Edge } from './types';
-
-export interface CanvasHost {
-  /** a click on a node */
-  pick(id: string): void;
-  /** a click on a closed group or an open group's header */
-  toggle(key: string): void;
-  /** the pointer entered a node (null: left it) */
-  hover(id: string | null): void;
-  /** tooltip text of a target */
-  tip(hit: Hit): string;
-}
 
 /** How long a slice of a full draw may run before it yields (ms). */
 const SLICE_MS = 30;
@@ -60,7 +43,7 @@ function yieldTask(): Promise<void> {
   });
 }
 
-export class CanvasView {
+export class CanvasView implements PaneView {
   readonly el: HTMLCanvasElement;
   private raster: HTMLCanvasElement;
   private work: HTMLCanvasElement;
@@ -98,7 +81,7 @@ export class CanvasView {
     private doc: Document,
     private surface: HTMLElement,
     private pz: PanZoom,
-    private host: CanvasHost,
+    private host: PaneHost,
     label: string,
   ) {
     this.el = h(doc, 'canvas', { class: 'pl-raster', role: 'img', 'aria-label': label, tabindex: '0' });
@@ -184,10 +167,11 @@ export class CanvasView {
     return { boxes: solids.size, edges: count };
   }
 
-  /** Highlights by box key (selection, search hits, counterparts, hover, diff marks); redraws. */
-  setMarks(marks: Map<string, Set<Mark>>): Promise<void> {
+  /** Highlights by box key (selection, search hits, counterparts, hover, diff marks); redraws unless `paint` is
+   * false (the redraw that placed the scene paints once the view is fitted). */
+  setMarks(marks: Map<string, Set<Mark>>, paint = true): Promise<void> {
     this.marks = marks;
-    return this.paint();
+    return paint ? this.paint() : Promise.resolve();
   }
 
   // ---- drawing ----------------------------------------------------------------------------------
@@ -338,7 +322,7 @@ export class CanvasView {
       c.style.cursor = hit ? 'pointer' : '';
       if (key === this.hoverKey) return;
       this.hoverKey = key;
-      c.title = hit ? this.host.tip(hit) : '';
+      c.title = hit && this.sc ? tipOf(this.sc, hit.key) : '';
       this.host.hover(hit?.kind === 'node' ? hit.id : null);
       this.compose();
     });

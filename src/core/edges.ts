@@ -1,11 +1,12 @@
 // Edges of one pane: routed data edges, group-level aggregates, stubs for widely shared producers and
 // the dashed SharedQuantizationSpec links. Colours come from the JSON (spec ids, q/dq kinds) only.
+import { edgeLook, edgeTitle } from './box-model';
 import { s, truncate } from './dom';
 import type { Facts } from './facts';
 import { lcaItems } from './groups';
 import { type Box, HEADER } from './hier-layout';
 import type { Scene } from './scene';
-import { AGG_EDGE, FLOAT_EDGE, INT_EDGE } from './styles';
+import { FLOAT_EDGE, INT_EDGE } from './styles';
 import type { Edge, Id } from './types';
 
 /** An edge's course in layout units: a cubic from the bottom of `a` to the top of `b`, or a smoothed polyline. */
@@ -282,48 +283,33 @@ export function* edgeItemGen(sc: Scene, edges: Edge[]): Generator<EdgeItem> {
   }
 }
 
-/** Data edges (aggregated between closed groups; stubs for widely shared producers) into `layer`. */
+/** Data edges (aggregated between closed groups; stubs for widely shared producers) into `layer`, each as its
+ * edgeLook and edgeTitle (box-model.ts) say. */
 export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (id: Id) => void): void {
   const d = sc.doc;
   for (const it of edgeItems(sc, edges)) {
     if (it.kind === 'stub') {
       layer.appendChild(stub(sc, it, onPick));
-    } else if (it.kind === 'edge') {
-      const p = s(d, 'path', { class: 'pl-edge', d: curveD(it.curve), 'data-src': it.src, 'data-dst': it.dst });
-      // an edge between different groups is not routed around boxes: draw it lighter
-      if (it.faint) p.setAttribute('opacity', '0.55');
-      if (it.dtype) {
-        p.setAttribute('class', 'pl-edge pl-int');
-        p.setAttribute('data-dtype', it.dtype);
-        p.appendChild(s(d, 'title', undefined, `${it.dtype} tensor (${it.src} → ${it.dst})`));
-        layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: it.at[0], y: it.at[1] }, it.dtype));
-      } else if (it.spec) {
-        p.setAttribute('class', 'pl-edge pl-spec');
-        p.setAttribute('style', `stroke:${it.color}`);
-        p.setAttribute('data-spec', it.spec);
-        p.appendChild(s(d, 'title', undefined, `input spec ${it.spec} (${it.src} → ${it.dst})`));
-      }
-      p.setAttribute('marker-end', `url(#${sc.marker(it.color)})`);
-      layer.appendChild(p);
-    } else {
-      // edges between closed groups keep their int8 mark: one int tensor among them marks the bundle
-      const p = s(d, 'path', {
-        class: it.int ? 'pl-edge pl-agg pl-int' : 'pl-edge pl-agg',
-        d: curveD(it.curve),
-        'data-src': it.ra,
-        'data-dst': it.rb,
-        'marker-end': `url(#${sc.marker(it.int ? INT_EDGE : AGG_EDGE)})`,
-      });
-      p.appendChild(s(d, 'title', undefined, aggTitle(it.count, it.int, it.dtype)));
-      layer.appendChild(p);
-      if (it.int && it.dtype)
-        layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: it.at[0], y: it.at[1] }, it.dtype));
+      continue;
     }
+    const look = edgeLook(it);
+    const p = s(d, 'path', {
+      class: look.cls,
+      d: curveD(it.curve),
+      'data-src': it.kind === 'edge' ? it.src : it.ra,
+      'data-dst': it.kind === 'edge' ? it.dst : it.rb,
+      'data-dtype': it.kind === 'edge' ? it.dtype : undefined,
+      'data-spec': it.kind === 'edge' && !it.dtype ? it.spec : undefined,
+      // a spec's colour is the edge's own; int and plain edges take the stylesheet's
+      style: it.kind === 'edge' && it.spec && !it.dtype ? `stroke:${look.color}` : undefined,
+      opacity: look.alpha < 1 ? look.alpha : undefined,
+      'marker-end': `url(#${sc.marker(look.color)})`,
+    });
+    const title = edgeTitle(it);
+    if (title) p.appendChild(s(d, 'title', undefined, title));
+    if (look.label) layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: it.at[0], y: it.at[1] }, look.label));
+    layer.appendChild(p);
   }
-}
-
-export function aggTitle(count: number, int: number, dtype: string | null): string {
-  return `${count} edge${count > 1 ? 's' : ''}${int ? `, ${int} carrying ${dtype} tensors` : ''}`;
 }
 
 /** One dashed SharedQuantizationSpec link: from a use of the spec to what it is shared with. */

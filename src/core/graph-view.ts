@@ -1,17 +1,16 @@
-// One pane: a drawing of one Snapshot with module groups, search, selection and details. Small scenes are SVG
-// (nodes.ts / edges.ts: every element has its events, tooltip and styles); scenes with more boxes than
-// CANVAS_THRESHOLD are drawn on a canvas (canvas-view.ts) with a minimap. Zoom and pan in pan-zoom.ts, layout
-// in hier-layout.ts.
+// One pane: a drawing of one Snapshot with module groups, search, selection and details. This file orchestrates:
+// it owns the pane's state (open groups, selection, search hits), lays out (hier-layout.ts), and hands each placed
+// scene to one of two renderers behind PaneView (pane-view.ts): SvgView (every element has its events, tooltip and
+// styles) or, above CANVAS_THRESHOLD boxes, CanvasView with a minimap. Both paint the box model (box-model.ts).
+// The toolbar is toolbar.ts, zoom and pan pan-zoom.ts.
 
 import { badgesOf, badgesWidth, type Summary, summarize } from './badges';
+import { BADGE_ROW_H, marksOf } from './box-model';
 import { type NoteBox, noteBox } from './callout';
-import type { Mark } from './canvas-draw';
-import { bucket, CANVAS_THRESHOLD, type Hit, useCanvas } from './canvas-index';
+import { CANVAS_THRESHOLD, useCanvas } from './canvas-index';
 import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
-import { clear, h, s } from './dom';
-import { drawEdges, drawSharedLinks } from './edges';
-import { exportButtons } from './export-image';
+import { clear, h } from './dom';
 import { Facts } from './facts';
 import { ancestors, buildHierarchy, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
@@ -19,12 +18,15 @@ import { collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layo
 import { EN, type Tr } from './i18n';
 import type { LayoutClient } from './layout-client';
 import { legend } from './legend';
+import type { Mark } from './marks';
 import { Minimap } from './minimap';
-import { BADGE_ROW_H, drawGroup, drawNode } from './nodes';
 import { overviewExpanded, overviewSvg, repsOf } from './overview';
 import { PanZoom } from './pan-zoom';
+import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import { searchNodes, worstNode } from './search';
+import { SvgView } from './svg-view';
+import { toolbar } from './toolbar';
 import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
 export interface GraphViewOptions {
@@ -44,8 +46,6 @@ export interface GraphViewOptions {
   /** the user opened or closed a group (compare panes follow) */
   onToggle?: (key: string, open: boolean) => void;
 }
-
-let uid = 0;
 
 /** `_guards_fn`: the call_module torch.export adds to check input shapes (display rule: hidden unless focused). */
 export function isGuards(n: GraphNode): boolean {
@@ -76,25 +76,26 @@ export class GraphView {
   private query = '';
   /** the search hit Enter last stepped to */
   private hit = -1;
-  private nodeEls = new Map<Id, SVGElement>();
-  private groupEls = new Map<string, SVGElement>();
   private repOf = new Map<Id, string>();
-  private svg: SVGSVGElement | null = null;
-  private viewport: SVGElement | null = null;
   private details: HTMLElement;
   private drawer: HTMLElement;
   private hovered = new Set<Id>();
   private summary: Map<string, Summary> | undefined;
   private notes = new Map<Id, NoteBox>();
-  private status: HTMLElement;
+  private status: HTMLElement | null = null;
   private results: HTMLElement;
   private busy: Promise<void> = Promise.resolve();
-  private markerIds = new Map<string, string>();
-  private id = ++uid;
   private destroyed = false;
   private pz: PanZoom | null = null;
   /** the graph area (holds the SVG, or the canvas and minimap of a large scene) */
   private area: HTMLElement | null = null;
+  private host: PaneHost = {
+    pick: (id) => void this.select(id, { notify: true }),
+    toggle: (key) => void this.toggle(key),
+    hover: (id) => this.opts.onHover?.(id),
+    goTo: (id) => void this.select(id, { reveal: true, notify: true }),
+  };
+  private svg: SvgView | null = null;
   private cv: CanvasView | null = null;
   private map: Minimap | null = null;
   /** the current scene is drawn on the canvas */
@@ -130,7 +131,6 @@ export class GraphView {
     );
     close.addEventListener('click', () => void this.select(null, { notify: true }));
     this.drawer.append(close, this.details);
-    this.status = h(doc, 'span', { class: 'pl-status' });
     this.results = h(doc, 'div', { class: 'pl-results' });
     if (this.nodes.length === 0) {
       this.el.appendChild(
@@ -160,78 +160,28 @@ export class GraphView {
 
   private buildChrome(): void {
     const d = this.doc;
-    const bar = h(d, 'div', { class: 'pl-toolbar' });
-    const search = h(d, 'input', {
-      type: 'search',
-      placeholder: this.t('ui.search'),
-      'aria-label': this.t('ui.search_label'),
-    });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    search.addEventListener('input', () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => this.search(search.value), 120);
-    });
-    search.title = this.t('ui.views.search_title');
-    search.addEventListener('keydown', (e) => {
-      if (e.key !== 'Enter') return;
-      clearTimeout(timer);
-      if (search.value !== this.query) this.search(search.value);
-      void this.step(e.shiftKey ? -1 : 1);
-    });
-    const fit = h(d, 'button', { class: 'pl-btn', type: 'button', title: this.t('ui.fit_title') }, this.t('ui.fit'));
-    fit.addEventListener('click', () => this.fit());
-    const collapse = h(
-      d,
-      'button',
-      { class: 'pl-btn', type: 'button', title: this.t('ui.collapse_all_title') },
-      this.t('ui.collapse_all'),
-    );
-    collapse.addEventListener('click', () => {
-      this.expanded = new Set(['']);
-      this.pz!.fitted = false;
-      void this.redraw();
-    });
-    bar.append(search, fit, collapse);
     const worst = worstNode(this.nodes, this.heat);
-    if (worst && this.heat) {
-      const name = this.heat.overlay.name;
-      const b = h(
-        d,
-        'button',
-        { class: 'pl-btn pl-worst', type: 'button', title: this.t('ui.views.worst_title', { name }) },
-        this.t('ui.views.worst', { name }),
-      );
-      b.addEventListener('click', () => void this.select(worst, { reveal: true, notify: true }));
-      bar.appendChild(b);
-    }
-    if (this.nodes.length <= 5000) {
-      const all = h(
-        d,
-        'button',
-        { class: 'pl-btn', type: 'button', title: this.t('ui.expand_all_title') },
-        this.t('ui.expand_all'),
-      );
-      all.addEventListener('click', () => {
-        this.expanded = new Set(this.hier!.groups.keys());
-        this.pz!.fitted = false;
-        void this.redraw();
-      });
-      bar.appendChild(all);
-    }
-    bar.appendChild(exportButtons(d, this.el, () => (this.canvasMode ? (this.cv?.el ?? null) : null), this.t));
-    bar.appendChild(this.status);
+    const bar = toolbar(d, this.el, this.t, {
+      search: (q) => this.search(q),
+      query: () => this.query,
+      step: (dir) => void this.step(dir),
+      fit: () => this.fit(),
+      collapseAll: () => this.openOnly(new Set([''])),
+      expandAll: this.nodes.length <= 5000 ? () => this.openOnly(new Set(this.hier!.groups.keys())) : undefined,
+      worst:
+        worst && this.heat
+          ? { name: this.heat.overlay.name, go: () => void this.select(worst, { reveal: true, notify: true }) }
+          : undefined,
+      raster: () => (this.canvasMode ? (this.cv?.el ?? null) : null),
+    });
+    this.status = bar.status;
     const stage = h(d, 'div', { class: 'pl-stage' });
-    const canvas = h(d, 'div', { class: 'pl-canvas' });
-    const svg = s(d, 'svg', { role: 'img', 'aria-label': this.t('ui.graph_label') }) as SVGSVGElement;
-    const defs = s(d, 'defs');
-    svg.appendChild(defs);
-    this.viewport = s(d, 'g', { class: 'pl-viewport' });
-    svg.appendChild(this.viewport);
-    canvas.appendChild(svg);
-    stage.append(canvas, this.drawer);
-    this.svg = svg;
-    this.area = canvas;
-    this.pz = new PanZoom(canvas, this.viewport, canvas, () => this.placement, this.t);
+    const area = h(d, 'div', { class: 'pl-canvas' });
+    this.svg = new SvgView(d, this.host, this.t('ui.graph_label'));
+    area.appendChild(this.svg.el);
+    stage.append(area, this.drawer);
+    this.area = area;
+    this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
     const lg = legend(this.doc, this.facts, this.nodes, {
       heat: this.heat,
       marks: this.opts.marks,
@@ -239,7 +189,14 @@ export class GraphView {
       groups: this.summary !== undefined,
       t: this.t,
     });
-    this.el.append(bar, this.results, stage, lg);
+    this.el.append(bar.el, this.results, stage, lg);
+  }
+
+  /** Open exactly these groups (Collapse all, Expand all) and fit the result. */
+  private openOnly(keys: Set<string>): void {
+    this.expanded = keys;
+    this.pz!.fitted = false;
+    void this.redraw();
   }
 
   // ---- layout + drawing -------------------------------------------------------------------------
@@ -250,7 +207,7 @@ export class GraphView {
       .catch(() => undefined)
       .then(async () => {
         if (this.destroyed || !this.layout) return;
-        this.status.textContent = this.t('ui.laying_out');
+        this.status!.textContent = this.t('ui.laying_out');
         const t0 = typeof performance !== 'undefined' ? performance.now() : Date.now();
         this.placement = await this.layout.place(this.expanded);
         const t1 = typeof performance !== 'undefined' ? performance.now() : Date.now();
@@ -260,10 +217,8 @@ export class GraphView {
         if (this.destroyed) return;
         if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
         if (!this.pz!.fitted) this.pz!.fit();
-        if (this.canvasMode) {
-          this.map?.setPlacement(this.placement!);
-          await this.cv!.paint();
-        }
+        if (this.canvasMode) this.map?.setPlacement(this.placement!);
+        await this.view().paint();
         await this.drawOverview();
       });
     return this.busy;
@@ -273,32 +228,12 @@ export class GraphView {
     this.repOf = repsOf(this.hier!.root, this.expanded);
   }
 
-  private marker(color: string): string {
-    let id = this.markerIds.get(color);
-    if (id) return id;
-    id = `pl-arrow-${this.id}-${this.markerIds.size}`;
-    this.markerIds.set(color, id);
-    const m = s(this.doc, 'marker', {
-      id,
-      viewBox: '0 0 10 10',
-      refX: 9,
-      refY: 5,
-      markerWidth: 8,
-      markerHeight: 8,
-      markerUnits: 'userSpaceOnUse',
-      orient: 'auto-start-reverse',
-    });
-    m.appendChild(s(this.doc, 'path', { d: 'M0,0 L10,5 L0,10 z', style: `fill:${color}` }));
-    this.svg!.querySelector('defs')!.appendChild(m);
-    return id;
+  /** the renderer of the current scene */
+  private view(): PaneView {
+    return this.canvasMode ? this.cv! : this.svg!;
   }
 
   private async draw(): Promise<void> {
-    const d = this.doc;
-    const vp = this.viewport!;
-    clear(vp);
-    this.nodeEls.clear();
-    this.groupEls.clear();
     this.computeReps();
     const P = this.placement!;
     let nodeCount = 0;
@@ -310,7 +245,7 @@ export class GraphView {
     this.canvasMode = useCanvas(nodeCount + groupCount, this.canvasThreshold);
     this.showRenderer();
     const sc: Scene = {
-      doc: d,
+      doc: this.doc,
       facts: this.facts,
       hier: this.hier!,
       placement: P,
@@ -319,45 +254,20 @@ export class GraphView {
       heat: this.heat,
       summary: this.summary,
       t: this.t,
-      marker: (c) => this.marker(c),
+      marker: (c) => this.svg!.marker(c),
       solid: [...P.boxes.values()].filter((b) => b.kind !== 'expanded'),
     };
-    const gGroups = s(d, 'g', { class: 'pl-groups' });
-    const gEdges = s(d, 'g', { class: 'pl-edges' });
-    const gLinks = s(d, 'g', { class: 'pl-links' });
-    const gNodes = s(d, 'g', { class: 'pl-nodes' });
-    vp.append(gGroups, gEdges, gNodes, gLinks);
-    const pick = (id: Id): void => void this.select(id, { notify: true });
-    const toggle = (key: string): void => void this.toggle(key);
-    if (this.canvasMode) await this.cv!.setScene(sc, this.edges);
-    else {
-      for (const b of P.boxes.values()) {
-        if (b.kind === 'node') {
-          const el = drawNode(sc, b, pick);
-          const id = b.id!;
-          el.addEventListener('mouseenter', () => this.opts.onHover?.(id));
-          el.addEventListener('mouseleave', () => this.opts.onHover?.(null));
-          this.nodeEls.set(id, el);
-          gNodes.appendChild(el);
-        } else {
-          const el = drawGroup(sc, b, toggle);
-          this.groupEls.set(b.group!.key, el);
-          // a closed group sits above the edges, like a node; an open one is a frame below them
-          (b.kind === 'collapsed' ? gNodes : gGroups).appendChild(el);
-        }
-      }
-      drawEdges(sc, gEdges, this.edges, (id) => void this.select(id, { reveal: true, notify: true }));
-      drawSharedLinks(sc, gLinks);
-    }
-    for (const el of [this.svg!, this.cv?.el])
-      if (el) {
-        el.setAttribute('data-nodes', String(nodeCount));
-        el.setAttribute('data-groups', String(groupCount));
+    if (this.canvasMode) this.svg!.clear();
+    await this.view().setScene(sc, this.edges);
+    for (const v of [this.svg, this.cv])
+      if (v) {
+        v.el.setAttribute('data-nodes', String(nodeCount));
+        v.el.setAttribute('data-groups', String(groupCount));
       }
     const stage = this.facts.snap.stage ? `${this.facts.snap.stage} · ` : '';
-    this.status.textContent =
+    this.status!.textContent =
       stage + this.t('ui.status', { total: this.nodes.length, shown: nodeCount, groups: groupCount });
-    this.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status.textContent}`);
+    this.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status!.textContent}`);
     this.applyClasses(false);
   }
 
@@ -372,7 +282,7 @@ export class GraphView {
     if (this.destroyed || useCanvas(shown, this.canvasThreshold)) return;
     const caption = this.t('ui.picture.overview', { shown, total: this.nodes.length });
     const base = { doc: this.doc, facts: this.facts, hier: this.hier!, heat: this.heat, t: this.t };
-    const marker = (c: string): string => this.marker(c);
+    const marker = (c: string): string => this.svg!.marker(c);
     const svg = overviewSvg(
       { ...base, marker, summary: this.summary, notes: this.opts.notes },
       P,
@@ -386,18 +296,7 @@ export class GraphView {
   /** Show the SVG or the canvas (created on first need) for the scene about to be drawn. */
   private showRenderer(): void {
     if (this.canvasMode && !this.cv) {
-      this.cv = new CanvasView(
-        this.doc,
-        this.area!,
-        this.pz!,
-        {
-          pick: (id) => void this.select(id, { notify: true }),
-          toggle: (key) => void this.toggle(key),
-          hover: (id) => this.opts.onHover?.(id),
-          tip: (hit) => this.tipOf(hit),
-        },
-        this.t('ui.graph_label'),
-      );
+      this.cv = new CanvasView(this.doc, this.area!, this.pz!, this.host, this.t('ui.graph_label'));
       this.map = new Minimap(this.doc, this.area!, this.pz!, this.t);
       this.cv.onFrame = () => this.map?.update();
       this.cv.onTheme = () => {
@@ -405,7 +304,8 @@ export class GraphView {
       };
       this.area!.append(this.cv.el, this.map.el);
     }
-    this.svg!.style.display = this.canvasMode ? 'none' : '';
+    this.svg!.active = !this.canvasMode;
+    this.svg!.el.style.display = this.canvasMode ? 'none' : '';
     if (this.cv) {
       this.cv.active = this.canvasMode;
       this.cv.el.style.display = this.canvasMode ? '' : 'none';
@@ -413,116 +313,41 @@ export class GraphView {
     if (this.map) this.map.el.style.display = this.canvasMode ? '' : 'none';
   }
 
-  /** Tooltip of a canvas target (the SVG path's <title> text, shortened). */
-  private tipOf(hit: Hit): string {
-    if (hit.kind === 'node') {
-      const n = this.facts.nodes.get(hit.id);
-      if (!n) return hit.id;
-      const tip = [`${n.id}: ${n.target_full}`, this.t('ui.tip.role', { role: this.t(`ui.role.${n.role}`) })];
-      if (n.shape) tip.push(this.t('ui.tip.shape', { shape: `[${n.shape.join(', ')}] ${n.dtype ?? ''}` }));
-      const heat = this.heat?.of(n.id);
-      if (heat) tip.push(heat.text);
-      const note = this.opts.notes?.[n.id];
-      if (note) tip.push(this.t('ui.tip.note', { note }));
-      return tip.join('\n');
-    }
-    const g = this.hier?.groups.get(hit.group);
-    if (!g) return hit.group;
-    return this.t(hit.kind === 'collapsed' ? 'ui.group.tip_open' : 'ui.group.tip_close', {
-      what: g.synthetic ? this.t('ui.group.section', { label: g.label }) : `${g.path} · ${g.cls}`,
-      n: g.total,
+  /** Highlights by box key, what both renderers paint (box-model.ts). */
+  private marks(): Map<string, Set<Mark>> {
+    if (!this.placement) return new Map();
+    return marksOf(this.placement.boxes, this.repOf, {
+      diff: this.opts.marks,
+      matches: this.matches,
+      counterparts: this.counter,
+      hovered: this.hovered,
+      selected: this.selected,
     });
-  }
-
-  /** Highlights by box key for the canvas: what applyClasses sets as classes on SVG elements. */
-  private canvasMarks(): Map<string, Set<Mark>> {
-    const out = new Map<string, Set<Mark>>();
-    const boxes = this.placement?.boxes;
-    if (!boxes) return out;
-    const add = (key: string, m: Mark): void => {
-      bucket(out, key, () => new Set<Mark>()).add(m);
-    };
-    const mark = (ids: Iterable<Id>, m: Mark): void => {
-      for (const id of ids) {
-        if (boxes.has(nodeKey(id))) add(nodeKey(id), m);
-        else {
-          const r = this.repOf.get(id);
-          if (r?.startsWith('g:')) add(r, m);
-        }
-      }
-    };
-    const mk = this.opts.marks;
-    if (mk) {
-      for (const id of mk.removed) if (boxes.has(nodeKey(id))) add(nodeKey(id), 'removed');
-      for (const id of mk.added) if (boxes.has(nodeKey(id))) add(nodeKey(id), 'added');
-    }
-    mark(this.matches, 'match');
-    mark(this.counter, 'counterpart');
-    mark(this.hovered, 'hover');
-    if (this.selected) mark([this.selected], 'selected');
-    return out;
   }
 
   // ---- selection, search, marks -------------------------------------------------------------
 
+  /** Paint the highlights; `paint` false: a redraw under way paints them once the view is fitted. */
   private applyClasses(paint = true): void {
-    if (this.canvasMode) {
-      const marks = this.canvasMarks();
-      // the redraw that placed the scene paints it once the view is fitted
-      if (paint) void this.cv!.setMarks(marks);
-      else this.cv!.marks = marks;
-      return;
-    }
-    const mark = (ids: Iterable<Id>, cls: string): void => {
-      for (const id of ids) {
-        const el = this.nodeEls.get(id);
-        if (el) el.classList.add(cls);
-        else {
-          const r = this.repOf.get(id);
-          if (r?.startsWith('g:')) this.groupEls.get(r.slice(2))?.classList.add(cls);
-        }
-      }
-    };
-    for (const el of [...this.nodeEls.values(), ...this.groupEls.values()]) {
-      el.classList.remove('pl-selected', 'pl-counterpart', 'pl-match', 'pl-removed', 'pl-added', 'pl-hover');
-    }
-    const m = this.opts.marks;
-    if (m) {
-      for (const id of m.removed) this.nodeEls.get(id)?.classList.add('pl-removed');
-      for (const id of m.added) this.nodeEls.get(id)?.classList.add('pl-added');
-    }
-    mark(this.matches, 'pl-match');
-    mark(this.counter, 'pl-counterpart');
-    mark(this.hovered, 'pl-hover');
-    if (this.selected) mark([this.selected], 'pl-selected');
+    void this.view()?.setMarks(this.marks(), paint);
   }
 
-  private heatRow(id: Id | null): string | undefined {
-    return id ? this.heat?.of(id)?.text : undefined;
+  /** The drawer shows node `id` (null: closed). */
+  private showDetails(id: Id | null): void {
+    const heat = id ? this.heat?.of(id)?.text : undefined;
+    renderDetails(this.doc, this.details, this.facts, id, id ? this.opts.notes?.[id] : undefined, heat, this.t);
+    if (id) this.drawer.removeAttribute('hidden');
+    else this.drawer.setAttribute('hidden', '');
   }
 
   async select(id: Id | null, o: { reveal?: boolean; notify?: boolean } = {}): Promise<void> {
     this.selected = id && this.hier?.parentOf.has(id) ? id : null;
     this.counter.clear();
-    renderDetails(
-      this.doc,
-      this.details,
-      this.facts,
-      this.selected,
-      this.selected ? this.opts.notes?.[this.selected] : undefined,
-      this.heatRow(this.selected),
-      this.t,
-    );
-    this.openDrawer(this.selected !== null);
+    this.showDetails(this.selected);
     if (o.notify) this.opts.onSelect?.(this.selected);
     if (this.selected && o.reveal) await this.reveal(this.selected);
     else this.applyClasses();
     if (this.selected) this.pz?.keepVisible(nodeKey(this.selected), this.drawerWidth());
-  }
-
-  private openDrawer(open: boolean): void {
-    if (open) this.drawer.removeAttribute('hidden');
-    else this.drawer.setAttribute('hidden', '');
   }
 
   /** px of the canvas the drawer covers (none when it is docked below the canvas in a narrow pane) */
@@ -544,16 +369,7 @@ export class GraphView {
     this.selected = null;
     this.counter = new Set([...ids].filter((i) => this.hier?.parentOf.has(i)));
     const first = [...this.counter][0] ?? null;
-    renderDetails(
-      this.doc,
-      this.details,
-      this.facts,
-      first,
-      first ? this.opts.notes?.[first] : undefined,
-      this.heatRow(first),
-      this.t,
-    );
-    this.openDrawer(first !== null);
+    this.showDetails(first);
     // the counterpart is revealed and centred as the selection is in its own pane
     if (first) void this.reveal(first);
     else this.applyClasses();
@@ -657,6 +473,7 @@ export class GraphView {
   destroy(): void {
     this.destroyed = true;
     this.cv?.destroy();
+    this.svg?.destroy();
     this.pz?.destroy();
   }
 }

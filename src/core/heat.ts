@@ -55,8 +55,8 @@ export interface Heat {
   overlay: Overlay;
   min: number;
   max: number;
-  /** colour, node fills (light, dark theme) and text for a node, or null when the overlay has no value for it */
-  of(id: Id): { color: string; light: string; dark: string; text: string } | null;
+  /** colour, node fills (light, dark theme), text and goodness (0 = worst … 1 = best) for a node, or null when the overlay has no value for it */
+  of(id: Id): { color: string; light: string; dark: string; text: string; goodness: number } | null;
   /** the node's value (±Infinity kept), or null */
   value(id: Id): number | null;
 }
@@ -64,12 +64,6 @@ export interface Heat {
 export function heatColor(goodness: number): string {
   const g = Math.max(0, Math.min(1, goodness));
   return `hsl(${Math.round(g * 120)}, 72%, 42%)`;
-}
-
-/** The same hue with the theme's lightness (--pl-heat-l), so the bar keeps its contrast in a dark theme. */
-export function heatStyle(color: string): string {
-  const hue = /hsl\((\d+)/.exec(color)?.[1] ?? '0';
-  return `fill:hsl(${hue} 72% var(--pl-heat-l))`;
 }
 
 /** An overlay value as a number: the contract writes ±Infinity / NaN as strings (NonFinite); NaN → null. */
@@ -106,6 +100,7 @@ export function makeHeat(overlay: Overlay | null | undefined): Heat | null {
         light: heatFill(LIGHT.heatFill, good),
         dark: heatFill(DARK.heatFill, good),
         text: `${overlay.name}: ${fmtValue(v)}${unit}`,
+        goodness: good,
       };
     },
   };

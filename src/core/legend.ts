@@ -2,12 +2,12 @@
 // same `--pl-*` properties the drawing uses.
 
 import { backendLegend } from './backend';
+import { BADGE_COLOR } from './badges';
 import { h } from './dom';
 import type { Facts } from './facts';
 import { fmtValue, type Heat } from './heat';
 import { EN, type Tr } from './i18n';
 import { foldable } from './legend-fold';
-import { BADGE_COLOR } from './nodes';
 import { groupFill } from './styles';
 import { type GraphNode, ROLES } from './types';
 

@@ -1,140 +1,82 @@
-// Node and group boxes of one pane: role colours, observer group fills, annotation marker, output-spec
-// badge, notes; tooltips carry observer stats and q/dq parameters as text.
-import { outcomeMark, outcomeOf, outcomeText } from './backend';
-import { allFp32, BADGE_GAP, type Badge, badgesOf, badgeWidth, type Summary } from './badges';
+// SVG painting of a pane's node and group boxes: each element from its box model (box-model.ts), which says
+// what it shows; role colours and marks come from the stylesheet's pl-* classes, the rest from the model.
+import type { Summary } from './badges';
+import { type Chip, groupModel, groupTip, LABEL_Y, NODE_RADIUS, nodeModel, nodeTip, SUB_Y } from './box-model';
 import { NOTE_LINE, NOTE_PAD } from './callout';
-import { fmtNums, s, truncate } from './dom';
-import { heatStyle } from './heat';
-import { type Box, groupLabel, HEADER } from './hier-layout';
+import { s } from './dom';
+import { type Box, HEADER } from './hier-layout';
 import type { Scene } from './scene';
-import { groupFill } from './styles';
-import type { GraphNode } from './types';
 
-/** Second line of a node: its id when the label is the short target, else what else identifies it. */
-function subLabel(sc: Scene, n: GraphNode, group?: number): string {
-  if (n.role === 'observer')
-    return `${n.observer ?? ''}${group !== undefined ? ` · ${sc.t('ui.group_n', { n: group })}` : ''}`;
-  if (n.id !== n.target) return n.id;
-  return n.shape ? n.shape.join('×') : sc.t(`ui.role.${n.role}`);
-}
+export { BADGE_ROW_H } from './box-model';
 
 export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGElement {
   const d = sc.doc;
-  const f = sc.facts;
-  const n = f.nodes.get(b.id!)!;
+  const m = nodeModel(sc, b);
   const g = s(d, 'g', {
-    class: `pl-node pl-role-${n.role}`,
-    'data-id': n.id,
-    'data-role': n.role,
+    class: `pl-node pl-role-${m.role}`,
+    'data-id': m.id,
+    'data-role': m.role,
     transform: `translate(${b.x - b.w / 2},${b.y - b.h / 2})`,
   });
-  const obs = f.observerOf(n.id);
-  // role colours come from the stylesheet (.pl-role-*); an observer is filled by its sharing group
+  // role colours come from the stylesheet (.pl-role-*); a sharing group's fill is the model's
   g.appendChild(
     s(d, 'rect', {
       class: 'pl-box',
       width: b.w,
       height: b.h,
-      rx: 6,
-      style: n.role === 'observer' && obs ? `fill:${groupFill(obs.group)}` : undefined,
+      rx: NODE_RADIUS,
+      style: m.fill.kind === 'sharing' ? `fill:${m.fill.color}` : undefined,
     }),
   );
-  const heat = sc.heat?.of(n.id);
-  const cx = heat ? b.w / 2 + 3 : b.w / 2; // text clears the overlay bar
-  if (heat) {
-    // the value as the node's fill too, on the theme's perceptual scale (styles.ts picks light or dark)
+  if (m.fill.kind === 'heat') {
+    // the stylesheet picks the light or dark fill for the theme
     g.classList.add('pl-heated');
-    g.setAttribute('style', `--pl-hl:${heat.light};--pl-hd:${heat.dark}`);
+    g.setAttribute('style', `--pl-hl:${m.fill.light};--pl-hd:${m.fill.dark}`);
   }
-  const maxChars = Math.max(6, Math.floor((b.w - 12) / 7));
-  g.appendChild(
-    s(d, 'text', { class: 'pl-label', x: cx, y: 17, 'text-anchor': 'middle' }, truncate(n.target, maxChars)),
-  );
-  g.appendChild(
-    s(
-      d,
-      'text',
-      { class: 'pl-sub', x: cx, y: 31, 'text-anchor': 'middle' },
-      truncate(subLabel(sc, n, obs?.group), Math.floor((b.w - 10) / 6)),
-    ),
-  );
-  const tip: string[] = [`${n.id}: ${n.target_full}`, sc.t('ui.tip.role', { role: sc.t(`ui.role.${n.role}`) })];
-  if (n.shape) tip.push(sc.t('ui.tip.shape', { shape: `[${n.shape.join(', ')}] ${n.dtype ?? ''}` }));
-  if (obs) {
-    tip.push(
-      sc.t('ui.tip.observer', { id: obs.id, group: obs.group }),
-      sc.t('ui.tip.minmax', { min: fmtNums(obs.min), max: fmtNums(obs.max) }),
-      `scale ${fmtNums(obs.scale)} zero_point ${fmtNums(obs.zero_point)}`,
-    );
-  }
-  const q = f.qdq.get(n.id);
-  if (q) tip.push(`${q.op} ${q.dtype ?? ''}`, `scale ${fmtNums(q.scale)} zero_point ${fmtNums(q.zero_point)}`);
-  const a = f.annotation.get(n.id);
+  g.appendChild(s(d, 'text', { class: 'pl-label', x: m.textX, y: LABEL_Y, 'text-anchor': 'middle' }, m.label));
+  g.appendChild(s(d, 'text', { class: 'pl-sub', x: m.textX, y: SUB_Y, 'text-anchor': 'middle' }, m.sub));
+  const a = m.annotation;
   if (a) {
-    const mark = s(d, 'circle', {
-      class: `pl-annotated-mark${a.annotated ? '' : ' pl-off'}`,
-      cx: heat ? 13 : 6,
-      cy: 6,
-      r: 4,
+    const dot = s(d, 'circle', {
+      class: `pl-annotated-mark${a.on ? '' : ' pl-off'}`,
+      cx: a.x,
+      cy: a.y,
+      r: a.r,
       'stroke-width': 1.2,
     });
-    mark.appendChild(
-      s(
-        d,
-        'title',
-        undefined,
-        a.annotated ? 'annotated (_annotated = True)' : 'annotation present, _annotated = False',
-      ),
-    );
-    g.appendChild(mark);
-    if (a.output) {
-      const badge = s(d, 'g', {
-        class: 'pl-badge',
-        'data-spec': a.output,
-        transform: `translate(${b.w - 28},${b.h - 4})`,
-      });
-      badge.appendChild(s(d, 'rect', { width: 24, height: 13, rx: 3, style: `fill:${f.specColor(a.output)}` }));
-      badge.appendChild(s(d, 'text', { x: 12, y: 10, 'text-anchor': 'middle' }, truncate(a.output, 5)));
-      badge.appendChild(s(d, 'title', undefined, sc.t('ui.node.output_spec', { spec: a.output })));
-      g.appendChild(badge);
-    }
-    tip.push(
-      sc.t('ui.node.annotation_tip', {
-        output: a.output ?? sc.t('ui.spec.none'),
-        inputs: a.inputs.map((i) => `${i.src}:${i.spec ?? sc.t('ui.spec.none')}`).join(', '),
-      }),
-    );
+    dot.appendChild(s(d, 'title', undefined, a.title));
+    g.appendChild(dot);
   }
+  // text via textContent: a spec id or kernel name is never markup
+  if (m.spec) g.appendChild(chip(d, { class: 'pl-badge', 'data-spec': m.spec.spec }, m.spec, 10, 3, 'fill'));
+  const heat = m.heat;
   if (heat) {
     // a bar along the left edge in the overlay's colour (e.g. SQNR), value in the tooltip and details
     const bar = s(d, 'rect', {
       class: 'pl-heat',
       x: 0,
       y: 0,
-      width: 7,
+      width: heat.w,
       height: b.h,
       rx: 3,
       fill: heat.color,
-      style: heatStyle(heat.color),
-      'data-value': sc.heat!.overlay.values[n.id],
+      // the same hue at the theme's lightness, so the bar keeps its contrast in a dark theme
+      style: `fill:hsl(${heat.hue} 72% var(--pl-heat-l))`,
+      'data-value': heat.value as string,
     });
     bar.appendChild(s(d, 'title', undefined, heat.text));
     g.appendChild(bar);
-    tip.push(heat.text);
   }
-  const mark = outcomeMark(d, f.snap, n.id, b.h, sc.t); // a lowered stage: what the backend made of it
-  if (mark) g.appendChild(mark);
-  const oc = outcomeOf(f.snap, n.id);
-  if (oc) tip.push(outcomeText(sc.t, oc));
-  const note = sc.notes?.[n.id];
-  if (note) {
-    if (b.note) g.appendChild(callout(sc, b));
-    tip.push(sc.t('ui.tip.note', { note }));
-  }
-  g.appendChild(s(d, 'title', undefined, tip.join('\n')));
+  const oc = m.outcome; // a lowered stage: what the backend made of it
+  if (oc)
+    g.appendChild(
+      chip(d, { class: `pl-outcome pl-outcome-${oc.outcome}`, 'data-outcome': oc.outcome }, oc, 9, 3, 'fill'),
+    );
+  if (m.note) g.appendChild(callout(sc, b));
+  g.appendChild(s(d, 'title', undefined, nodeTip(sc, m.id).join('\n')));
   g.addEventListener('click', (e) => {
     e.stopPropagation();
-    onClick(n.id);
+    onClick(m.id);
   });
   return g;
 }
@@ -143,10 +85,8 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
 function callout(sc: Scene, b: Box): SVGElement {
   const d = sc.doc;
   const c = b.note!;
-  const ox = b.x - b.w / 2;
-  const oy = b.y - b.h / 2;
-  const x = c.x - ox;
-  const y = c.y - oy;
+  const x = c.x - (b.x - b.w / 2);
+  const y = c.y - (b.y - b.h / 2);
   const g = s(d, 'g', { class: 'pl-callout' });
   g.appendChild(s(d, 'path', { d: `M${b.w},${b.h / 2} L${x},${b.h / 2}` }));
   g.appendChild(s(d, 'rect', { x, y, width: c.w, height: c.h, rx: 4 }));
@@ -156,88 +96,64 @@ function callout(sc: Scene, b: Box): SVGElement {
   return g;
 }
 
-/** A row of badges saying what a closed group holds. */
-function badgeRow(d: Document, bs: Badge[], x: number, y: number): SVGElement {
-  const row = s(d, 'g', { class: 'pl-gbadges', transform: `translate(${x},${y})` });
-  let cx = 0;
-  for (const b of bs) {
-    const w = badgeWidth(b);
-    const g = s(d, 'g', {
-      class: `pl-gbadge pl-gbadge-${b.kind}`,
-      'data-kind': b.kind,
-      transform: `translate(${cx},0)`,
-    });
-    g.appendChild(s(d, 'rect', { width: w, height: 15, rx: 7, style: `stroke:${BADGE_COLOR[b.kind]}` }));
-    g.appendChild(
-      s(d, 'text', { x: w / 2, y: 11, 'text-anchor': 'middle', style: `fill:${BADGE_COLOR[b.kind]}` }, b.text),
-    );
-    g.appendChild(s(d, 'title', undefined, b.title));
-    row.appendChild(g);
-    cx += w + BADGE_GAP;
-  }
-  return row;
+/** A chip (spec badge, outcome pill, group badge): a rounded rect filled (or framed) in its colour, centred text
+ * (in its colour when framed), its tooltip. */
+function chip(
+  d: Document,
+  attrs: Record<string, string>,
+  c: Chip,
+  ty: number,
+  rx: number,
+  paint: 'fill' | 'stroke',
+): SVGElement {
+  const g = s(d, 'g', { ...attrs, transform: `translate(${c.x},${c.y})` });
+  g.append(
+    s(d, 'rect', { width: c.w, height: c.h, rx, style: `${paint}:${c.color}` }),
+    s(
+      d,
+      'text',
+      { x: c.w / 2, y: ty, 'text-anchor': 'middle', style: paint === 'stroke' ? `fill:${c.color}` : undefined },
+      c.text,
+    ),
+    s(d, 'title', undefined, c.title),
+  );
+  return g;
 }
-
-export const BADGE_COLOR: Record<Badge['kind'], string> = {
-  quantize: 'var(--pl-quantize-stroke)',
-  dequantize: 'var(--pl-dequantize-stroke)',
-  observer: 'var(--pl-observer-stroke)',
-  annotated: 'var(--pl-fg)',
-  fp32: 'var(--pl-muted)',
-  island: 'var(--pl-warn)',
-  worst: 'var(--pl-fg)',
-  int8: 'var(--pl-int)',
-};
-
-export const BADGE_ROW_H = 18;
 
 export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): SVGElement {
   const d = sc.doc;
-  const grp = b.group!;
-  const collapsed = b.kind === 'collapsed';
+  const m = groupModel(sc, b);
+  const collapsed = m.kind === 'collapsed';
   const g = s(d, 'g', {
     class: `pl-group ${collapsed ? 'pl-collapsed' : 'pl-expanded'}`,
-    'data-group': grp.key,
+    'data-group': m.group,
     transform: `translate(${b.x - b.w / 2},${b.y - b.h / 2})`,
   });
-  g.appendChild(s(d, 'rect', { class: 'pl-gbox', width: b.w, height: b.h, rx: collapsed ? 6 : 8 }));
-  const label = groupLabel(grp);
-  const chars = Math.max(8, Math.floor((b.w - 30) / 6.6));
+  g.appendChild(s(d, 'rect', { class: 'pl-gbox', width: b.w, height: b.h, rx: m.radius }));
   if (collapsed) {
-    g.appendChild(s(d, 'text', { class: 'pl-glabel', x: 10, y: 18 }, `⊞ ${truncate(label, chars)}`));
-    g.appendChild(s(d, 'text', { class: 'pl-gsub', x: 10, y: 33 }, sc.t('ui.group.sub', { n: grp.total })));
-    const sum = sc.summary?.get(grp.key);
-    const bs = sum ? badgesOf(sum, sc.heat, sc.t) : [];
-    if (bs.length) g.appendChild(badgeRow(d, bs, 10, 40));
-    if (sum) {
-      setSummaryData(g, sum);
-      if (allFp32(sum)) g.classList.add('pl-all-fp32');
-    }
+    g.appendChild(s(d, 'text', { class: 'pl-glabel', x: m.labelX, y: m.labelY }, m.label));
+    g.appendChild(s(d, 'text', { class: 'pl-gsub', x: m.labelX, y: 33 }, m.sub ?? ''));
+    // a row of badges saying what the group holds
+    const row = s(d, 'g', { class: 'pl-gbadges' });
+    for (const c of m.badges)
+      row.appendChild(chip(d, { class: `pl-gbadge pl-gbadge-${c.kind}`, 'data-kind': c.kind }, c, 11, 7, 'stroke'));
+    if (m.badges.length) g.appendChild(row);
+    if (m.summary) setSummaryData(g, m.summary);
+    if (m.allFp32) g.classList.add('pl-all-fp32');
   } else {
     g.appendChild(
       s(d, 'rect', { class: 'pl-ghead', width: b.w, height: HEADER, fill: 'transparent', style: 'cursor:pointer' }),
     );
-    g.appendChild(s(d, 'text', { class: 'pl-glabel', x: 8, y: 15 }, `⊟ ${truncate(label, chars)}`));
+    g.appendChild(s(d, 'text', { class: 'pl-glabel', x: m.labelX, y: m.labelY }, m.label));
   }
-  g.appendChild(
-    s(
-      d,
-      'title',
-      undefined,
-      sc.t(collapsed ? 'ui.group.tip_open' : 'ui.group.tip_close', {
-        what: grp.synthetic ? sc.t('ui.group.section', { label: grp.label }) : `${grp.path} · ${grp.cls}`,
-        n: grp.total,
-      }),
-    ),
-  );
-  const target = collapsed ? g : g.querySelectorAll('.pl-ghead, .pl-glabel');
+  g.appendChild(s(d, 'title', undefined, groupTip(sc, m.group, collapsed)));
   const onClick = (e: Event): void => {
     e.stopPropagation();
-    onToggle(grp.key);
+    onToggle(m.group);
   };
   if (collapsed) g.addEventListener('click', onClick);
   else
-    (target as NodeListOf<Element>).forEach((t) => {
+    g.querySelectorAll('.pl-ghead, .pl-glabel').forEach((t) => {
       t.addEventListener('click', onClick);
     });
   return g;

@@ -1,12 +1,11 @@
 // The static picture of a canvas-drawn pane (too many boxes for SVG): the closed-group overview, i.e. the
 // top-level module groups as closed boxes with their badges (what such a pane opens on), drawn by the SVG path's
-// own functions into a hidden <svg class="pl-overview"> beside the canvas, which picture.ts takes instead.
+// own painter (svg-view.ts) into a hidden <svg class="pl-overview"> beside the canvas, which picture.ts takes instead.
 import { s } from './dom';
-import { drawEdges } from './edges';
 import { type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import type { Placement } from './hier-layout';
-import { drawGroup, drawNode } from './nodes';
 import type { Scene } from './scene';
+import { paintScene } from './svg-view';
 import type { Edge, Id } from './types';
 
 /** Which box shows each node when `expanded` are the open groups (the node, or its outermost closed group). */
@@ -64,8 +63,7 @@ export function overviewSvg(
     solid: boxes.filter((b) => b.kind !== 'expanded'),
   };
   const vp = s(d, 'g', { class: 'pl-viewport' });
-  const [gGroups, gEdges, gNodes] = ['pl-groups', 'pl-edges', 'pl-nodes'].map((c) => s(d, 'g', { class: c }));
-  vp.append(gGroups, gEdges, gNodes);
+  paintScene(sc, vp, edges);
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -75,10 +73,7 @@ export function overviewSvg(
     y0 = Math.min(y0, b.y - b.h / 2);
     x1 = Math.max(x1, b.x + b.w / 2);
     y1 = Math.max(y1, b.y + b.h / 2);
-    if (b.kind === 'node') gNodes.appendChild(drawNode(sc, b, () => undefined));
-    else (b.kind === 'collapsed' ? gNodes : gGroups).appendChild(drawGroup(sc, b, () => undefined));
   }
-  drawEdges(sc, gEdges, edges, () => undefined);
   svg.setAttribute('data-box', [x0, y0, x1 - x0, y1 - y0].map((v) => Math.round(v)).join(' '));
   svg.appendChild(vp);
   return svg;

@@ -4,6 +4,7 @@
 // VS Code's `--vscode-*`, else the palette. The dark variant applies in a dark JupyterLab or VS Code theme
 // and, on pages of neither (static report, nbconvert), when the browser prefers a dark colour scheme.
 import { BACKEND_CSS } from './backend';
+import { markCss } from './marks';
 import { DARK, LIGHT, type Theme } from './palette';
 import { ROLES } from './types';
 
@@ -181,16 +182,12 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 ${roleRules}
 .pt2e-lens .pl-node text.pl-label{font-size:12px;font-weight:600}
 .pt2e-lens .pl-node text.pl-sub{font-size:10px;fill:var(--pl-sub)}
-.pt2e-lens .pl-node.pl-removed rect.pl-box{stroke-dasharray:5 3;stroke:var(--pl-removed);stroke-width:2.5}
-.pt2e-lens .pl-node.pl-added rect.pl-box{stroke:var(--pl-added);stroke-width:4;paint-order:stroke}
-.pt2e-lens .pl-node.pl-match rect.pl-box,.pt2e-lens .pl-group.pl-collapsed.pl-match rect.pl-gbox{stroke:var(--pl-match);stroke-width:3.5}
-.pt2e-lens .pl-node.pl-counterpart rect.pl-box,.pt2e-lens .pl-node.pl-hover rect.pl-box,.pt2e-lens .pl-group.pl-collapsed.pl-counterpart rect.pl-gbox,.pt2e-lens .pl-group.pl-collapsed.pl-hover rect.pl-gbox{stroke:var(--pl-selected);stroke-width:3;stroke-dasharray:6 3}
-.pt2e-lens .pl-node.pl-selected rect.pl-box,.pt2e-lens .pl-group.pl-collapsed.pl-selected rect.pl-gbox{stroke:var(--pl-selected);stroke-width:3.5;stroke-dasharray:none}
 .pt2e-lens .pl-annotated-mark{stroke:var(--pl-selected);fill:var(--pl-selected)}
 .pt2e-lens .pl-annotated-mark.pl-off{fill:var(--pl-canvas)}
 .pt2e-lens .pl-group rect.pl-gbox{fill:none;stroke:var(--pl-border);stroke-width:1}
 .pt2e-lens .pl-group.pl-collapsed rect.pl-gbox{fill:var(--pl-gfill);stroke:var(--pl-gstroke);stroke-width:1.5;cursor:pointer}
 .pt2e-lens .pl-group.pl-collapsed.pl-all-fp32 rect.pl-gbox{stroke:var(--pl-warn);stroke-width:2}
+${markCss()}
 .pt2e-lens .pl-group text.pl-glabel{font-size:12px;font-weight:600;fill:var(--pl-fg);cursor:pointer}
 .pt2e-lens .pl-group text.pl-gsub{font-size:10px;fill:var(--pl-muted)}
 .pt2e-lens .pl-gbadge rect{fill:var(--pl-canvas);stroke-width:1.3}

@@ -1,7 +1,6 @@
 // The canvas renderer's pure parts (jsdom has no canvas): the grid index against a brute-force scan, culling to
 // the view, the level of detail per zoom, hit-testing on a real hierarchical layout, the renderer switch.
 import { describe, expect, it } from 'vitest';
-import { markStroke } from '../../src/core/canvas-draw';
 import {
   boxRect,
   CANVAS_THRESHOLD,
@@ -17,6 +16,7 @@ import {
 } from '../../src/core/canvas-index';
 import { groupKey, nodeKey } from '../../src/core/groups';
 import { HEADER } from '../../src/core/hier-layout';
+import { markStroke } from '../../src/core/marks';
 import { mapFit } from '../../src/core/minimap';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { mount } from './helpers';

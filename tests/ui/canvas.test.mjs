@@ -116,7 +116,8 @@ describe('canvas renderer (large scenes)', () => {
       return {
         mode: gv.canvasMode,
         svgShown: getComputedStyle(gv.el.querySelector('.pl-canvas svg')).display !== 'none',
-        svgNodes: gv.el.querySelectorAll('.pl-node').length,
+        // the SVG renderer is emptied (the hidden overview picture, once drawn, has nodes of its own)
+        svgNodes: gv.el.querySelectorAll('.pl-canvas > svg:not(.pl-overview) .pl-node').length,
         drawn: Number(c.getAttribute('data-nodes')),
         placed: [...gv.placement.boxes.values()].filter((b) => b.kind === 'node').length,
         label: c.getAttribute('aria-label'),

@@ -1,0 +1,344 @@
+// What each box of a pane shows, whichever renderer paints it: label and second line, tooltip lines, what its
+// fill and frame mean (role, sharing group, overlay heat), the annotation dot, output-spec badge, backend
+// outcome pill, a closed group's badges, and the highlights (marks) of the view's state. Pure: from the scene
+// (facts, placement, overlay, words) only. nodes.ts (SVG) and canvas-draw.ts (canvas) paint this and nothing
+// else, so the two renderers cannot drift apart. Positions are in layout units from the box's top-left corner.
+import { outcomeOf, outcomePill, outcomeText } from './backend';
+import { allFp32, BADGE_COLOR, BADGE_GAP, type Badge, badgesOf, badgeWidth, type Summary } from './badges';
+import { bucket } from './canvas-index';
+import { fmtNums, truncate } from './dom';
+import type { EdgeItem } from './edges';
+import { nodeKey } from './groups';
+import { type Box, groupLabel } from './hier-layout';
+import type { Mark } from './marks';
+import type { Scene } from './scene';
+import { AGG_EDGE, groupFill, INT_EDGE } from './styles';
+import type { BackendOutcome, GraphNode, Id, Role } from './types';
+
+/** What a box's fill says. `color` is a colour or `var(--pl-*)`; a heat fill has one per theme. */
+export type Fill =
+  | { kind: 'role'; role: Role; color: string }
+  | { kind: 'sharing'; group: number; color: string }
+  | { kind: 'heat'; goodness: number; light: string; dark: string }
+  | { kind: 'group'; color: string }
+  | { kind: 'none' };
+
+export interface Stroke {
+  color: string;
+  width: number;
+}
+
+/** A small filled or framed label on a box (spec badge, outcome pill, group badge). */
+export interface Chip {
+  text: string;
+  /** fill (spec badge, pill) or frame and text (group badge) colour */
+  color: string;
+  title: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** The overlay's bar along a node's left edge (hue on the theme's lightness `--pl-heat-l`). */
+export interface HeatBar {
+  hue: number;
+  /** the bar at a fixed lightness (for an export without the stylesheet) */
+  color: string;
+  /** `SQNR: 31.20 dB` */
+  text: string;
+  /** the overlay's value as the JSON wrote it */
+  value: unknown;
+  w: number;
+}
+
+export interface NodeModel {
+  kind: 'node';
+  key: string;
+  id: Id;
+  role: Role;
+  label: string;
+  sub: string;
+  /** centre of both text lines (clears the heat bar) */
+  textX: number;
+  fill: Fill;
+  stroke: Stroke;
+  heat: HeatBar | null;
+  /** the annotation dot: filled when `_annotated` is true */
+  annotation: { on: boolean; x: number; y: number; r: number; title: string } | null;
+  spec: (Chip & { spec: string }) | null;
+  outcome: (Chip & { outcome: BackendOutcome['outcome'] }) | null;
+  /** the node has a laid-out note callout (box.note) */
+  note: boolean;
+}
+
+export interface GroupModel {
+  kind: 'collapsed' | 'expanded';
+  key: string;
+  /** the group's key in the hierarchy */
+  group: string;
+  /** `⊞ label` (closed) or `⊟ label` (open) */
+  label: string;
+  labelX: number;
+  labelY: number;
+  /** a closed group's `n nodes — click to open` */
+  sub: string | null;
+  fill: Fill;
+  stroke: Stroke;
+  radius: number;
+  badges: Array<Chip & { kind: Badge['kind'] }>;
+  summary: Summary | null;
+  /** closed, compute inside, none of it annotated on a quantized stage */
+  allFp32: boolean;
+}
+
+export type BoxModel = NodeModel | GroupModel;
+
+export const LABEL_Y = 17;
+export const SUB_Y = 31;
+export const NODE_RADIUS = 6;
+export const HEAT_BAR_W = 7;
+export const BADGE_ROW_Y = 40;
+export const BADGE_H = 15;
+/** height a closed group's badge row adds to its box */
+export const BADGE_ROW_H = 18;
+
+/** Second line of a node: its id when the label is the short target, else what else identifies it. */
+export function subLabel(sc: Scene, n: GraphNode, group?: number): string {
+  if (n.role === 'observer')
+    return `${n.observer ?? ''}${group !== undefined ? ` · ${sc.t('ui.group_n', { n: group })}` : ''}`;
+  if (n.id !== n.target) return n.id;
+  return n.shape ? n.shape.join('×') : sc.t(`ui.role.${n.role}`);
+}
+
+export function nodeModel(sc: Scene, b: Box): NodeModel {
+  const f = sc.facts;
+  const n = f.nodes.get(b.id!)!;
+  const obs = f.observerOf(n.id);
+  const h = sc.heat?.of(n.id) ?? null;
+  let fill: Fill = { kind: 'role', role: n.role, color: `var(--pl-${n.role}-fill)` };
+  if (n.role === 'observer' && obs) fill = { kind: 'sharing', group: obs.group, color: groupFill(obs.group) };
+  // the overlay's value is the node's fill too, on the theme's perceptual scale
+  if (h) fill = { kind: 'heat', goodness: h.goodness, light: h.light, dark: h.dark };
+  const heat: HeatBar | null = h
+    ? {
+        hue: Math.round(h.goodness * 120), // heatColor's hue
+        color: h.color,
+        text: h.text,
+        value: sc.heat!.overlay.values[n.id],
+        w: HEAT_BAR_W,
+      }
+    : null;
+  const a = f.annotation.get(n.id);
+  const pill = outcomePill(f.snap, n.id, sc.t);
+  return {
+    kind: 'node',
+    key: b.key,
+    id: n.id,
+    role: n.role,
+    label: truncate(n.target, Math.max(6, Math.floor((b.w - 12) / 7))),
+    sub: truncate(subLabel(sc, n, obs?.group), Math.floor((b.w - 10) / 6)),
+    textX: h ? b.w / 2 + 3 : b.w / 2,
+    fill,
+    stroke: { color: `var(--pl-${n.role}-stroke)`, width: 1.5 },
+    heat,
+    annotation: a
+      ? {
+          on: a.annotated,
+          x: h ? 13 : 6,
+          y: 6,
+          r: 4,
+          title: a.annotated ? 'annotated (_annotated = True)' : 'annotation present, _annotated = False',
+        }
+      : null,
+    spec: a?.output
+      ? {
+          spec: a.output,
+          text: truncate(a.output, 5),
+          color: f.specColor(a.output),
+          title: sc.t('ui.node.output_spec', { spec: a.output }),
+          x: b.w - 28,
+          y: b.h - 4,
+          w: 24,
+          h: 13,
+        }
+      : null,
+    outcome: pill ? { ...pill, x: 4, y: b.h - 4, h: 12 } : null,
+    note: b.note !== undefined && Boolean(sc.notes?.[n.id]),
+  };
+}
+
+export function groupModel(sc: Scene, b: Box): GroupModel {
+  const grp = b.group!;
+  const collapsed = b.kind === 'collapsed';
+  const text = truncate(groupLabel(grp), Math.max(8, Math.floor((b.w - 30) / 6.6)));
+  const sum = collapsed ? (sc.summary?.get(grp.key) ?? null) : null;
+  const fp32 = sum ? allFp32(sum) : false;
+  const badges: GroupModel['badges'] = [];
+  let x = 10;
+  for (const bd of sum ? badgesOf(sum, sc.heat, sc.t) : []) {
+    const w = badgeWidth(bd);
+    badges.push({ ...bd, color: BADGE_COLOR[bd.kind], x, y: BADGE_ROW_Y, w, h: BADGE_H });
+    x += w + BADGE_GAP;
+  }
+  return {
+    kind: collapsed ? 'collapsed' : 'expanded',
+    key: b.key,
+    group: grp.key,
+    label: `${collapsed ? '⊞' : '⊟'} ${text}`,
+    labelX: collapsed ? 10 : 8,
+    labelY: collapsed ? 18 : 15,
+    sub: collapsed ? sc.t('ui.group.sub', { n: grp.total }) : null,
+    fill: collapsed ? { kind: 'group', color: 'var(--pl-gfill)' } : { kind: 'none' },
+    stroke: collapsed
+      ? { color: fp32 ? 'var(--pl-warn)' : 'var(--pl-gstroke)', width: fp32 ? 2 : 1.5 }
+      : { color: 'var(--pl-border)', width: 1 },
+    radius: collapsed ? 6 : 8,
+    badges,
+    summary: sum,
+    allFp32: fp32,
+  };
+}
+
+const cache = new WeakMap<Scene, Map<string, BoxModel>>();
+
+/** The model of a placed box (computed once per scene: a canvas repaints the same boxes at every zoom). */
+export function boxModel(sc: Scene, b: Box): BoxModel {
+  let m = cache.get(sc);
+  if (!m) {
+    m = new Map();
+    cache.set(sc, m);
+  }
+  return bucket(m, b.key, () => (b.kind === 'node' ? nodeModel(sc, b) : groupModel(sc, b)));
+}
+
+/** Tooltip lines of a node: what it is, its observer's statistics, q/dq parameters, annotation, overlay value,
+ * backend outcome and note. */
+export function nodeTip(sc: Scene, id: Id): string[] {
+  const f = sc.facts;
+  const n = f.nodes.get(id);
+  if (!n) return [id];
+  const t = sc.t;
+  const tip: string[] = [`${n.id}: ${n.target_full}`, t('ui.tip.role', { role: t(`ui.role.${n.role}`) })];
+  if (n.shape) tip.push(t('ui.tip.shape', { shape: `[${n.shape.join(', ')}] ${n.dtype ?? ''}` }));
+  const obs = f.observerOf(n.id);
+  if (obs) {
+    tip.push(
+      t('ui.tip.observer', { id: obs.id, group: obs.group }),
+      t('ui.tip.minmax', { min: fmtNums(obs.min), max: fmtNums(obs.max) }),
+      `scale ${fmtNums(obs.scale)} zero_point ${fmtNums(obs.zero_point)}`,
+    );
+  }
+  const q = f.qdq.get(n.id);
+  if (q) tip.push(`${q.op} ${q.dtype ?? ''}`, `scale ${fmtNums(q.scale)} zero_point ${fmtNums(q.zero_point)}`);
+  const a = f.annotation.get(n.id);
+  if (a)
+    tip.push(
+      t('ui.node.annotation_tip', {
+        output: a.output ?? t('ui.spec.none'),
+        inputs: a.inputs.map((i) => `${i.src}:${i.spec ?? t('ui.spec.none')}`).join(', '),
+      }),
+    );
+  const heat = sc.heat?.of(n.id);
+  if (heat) tip.push(heat.text);
+  const oc = outcomeOf(f.snap, n.id);
+  if (oc) tip.push(outcomeText(t, oc));
+  const note = sc.notes?.[n.id];
+  if (note) tip.push(t('ui.tip.note', { note }));
+  return tip;
+}
+
+/** Tooltip of a group box: what it is and that a click opens (closed) or closes (open) it. */
+export function groupTip(sc: Scene, key: string, collapsed: boolean): string {
+  const g = sc.hier.groups.get(key);
+  if (!g) return key;
+  return sc.t(collapsed ? 'ui.group.tip_open' : 'ui.group.tip_close', {
+    what: g.synthetic ? sc.t('ui.group.section', { label: g.label }) : `${g.path} · ${g.cls}`,
+    n: g.total,
+  });
+}
+
+/** The one tooltip of a placed box, by its key (`n:<id>` or `g:<group>`), as both renderers show it. */
+export function tipOf(sc: Scene, key: string): string {
+  const b = sc.placement.boxes.get(key);
+  if (!b) return key;
+  if (b.kind === 'node') return nodeTip(sc, b.id!).join('\n');
+  return groupTip(sc, b.group!.key, b.kind === 'collapsed');
+}
+
+/** What a view highlights: diff marks, search hits, counterparts, hover, selection (node ids). */
+export interface MarkState {
+  diff?: { removed: Set<Id>; added: Set<Id> };
+  matches: Iterable<Id>;
+  counterparts: Iterable<Id>;
+  hovered: Iterable<Id>;
+  selected: Id | null;
+}
+
+/** The marks of each placed box: a node's own, or (for all but diff marks) its closed group's, which stands for
+ * it. Both renderers paint this map (SVG as pl-<mark> classes, canvas as outlines). */
+export function marksOf(boxes: Map<string, Box>, repOf: Map<Id, string>, st: MarkState): Map<string, Set<Mark>> {
+  const out = new Map<string, Set<Mark>>();
+  const add = (key: string, m: Mark): void => {
+    bucket(out, key, () => new Set<Mark>()).add(m);
+  };
+  const mark = (ids: Iterable<Id>, m: Mark): void => {
+    for (const id of ids) {
+      if (boxes.has(nodeKey(id))) add(nodeKey(id), m);
+      else {
+        const r = repOf.get(id);
+        if (r?.startsWith('g:')) add(r, m);
+      }
+    }
+  };
+  if (st.diff) {
+    for (const id of st.diff.removed) if (boxes.has(nodeKey(id))) add(nodeKey(id), 'removed');
+    for (const id of st.diff.added) if (boxes.has(nodeKey(id))) add(nodeKey(id), 'added');
+  }
+  mark(st.matches, 'match');
+  mark(st.counterparts, 'counterpart');
+  mark(st.hovered, 'hover');
+  if (st.selected) mark([st.selected], 'selected');
+  return out;
+}
+
+/** What a drawn edge shows, whichever renderer paints it: its classes (the stylesheet's .pl-edge rules, whose
+ * widths are these), colour, width, opacity and the int dtype written at its target (`at`). */
+export interface EdgeLook {
+  cls: string;
+  color: string;
+  width: number;
+  alpha: number;
+  label: string | null;
+}
+
+type Drawn = Exclude<EdgeItem, { kind: 'stub' }>;
+
+export function edgeLook(it: Drawn): EdgeLook {
+  if (it.kind === 'edge') {
+    // an edge between different groups is not routed around boxes: drawn lighter
+    const alpha = it.faint ? 0.55 : 1;
+    if (it.dtype) return { cls: 'pl-edge pl-int', color: it.color, width: 2.6, alpha, label: it.dtype };
+    if (it.spec) return { cls: 'pl-edge pl-spec', color: it.color, width: 2.2, alpha, label: null };
+    return { cls: 'pl-edge', color: it.color, width: 1.3, alpha, label: null };
+  }
+  // edges between closed groups keep their int8 mark: one int tensor among them marks the bundle
+  const int = it.int > 0;
+  return {
+    cls: int ? 'pl-edge pl-agg pl-int' : 'pl-edge pl-agg',
+    color: int ? INT_EDGE : AGG_EDGE,
+    width: int ? 2.6 : 1.6,
+    alpha: 1,
+    label: int ? it.dtype : null,
+  };
+}
+
+/** An edge's tooltip: the int tensor it carries, the input spec colouring it, or what a bundle holds. */
+export function edgeTitle(it: Drawn): string | null {
+  if (it.kind === 'agg') {
+    const n = it.count;
+    return `${n} edge${n > 1 ? 's' : ''}${it.int ? `, ${it.int} carrying ${it.dtype} tensors` : ''}`;
+  }
+  const pair = `(${it.src} → ${it.dst})`;
+  return it.dtype ? `${it.dtype} tensor ${pair}` : it.spec ? `input spec ${it.spec} ${pair}` : null;
+}

@@ -1,0 +1,113 @@
+// A pane's drawing in SVG, for scenes small enough that every box can be an element with its own events,
+// tooltip and styles (nodes.ts / edges.ts paint the box model); the counterpart of CanvasView.
+import { s } from './dom';
+import { drawEdges, drawSharedLinks } from './edges';
+import { MARK_ORDER, type Mark } from './marks';
+import { drawGroup, drawNode } from './nodes';
+import type { PaneHost, PaneView } from './pane-view';
+import type { Scene } from './scene';
+import type { Edge } from './types';
+
+let uid = 0;
+
+export class SvgView implements PaneView {
+  readonly el: SVGSVGElement;
+  /** the group pan-zoom transforms */
+  readonly viewport: SVGElement;
+  active = true;
+  private defs: SVGElement;
+  /** box key → its element */
+  private els = new Map<string, SVGElement>();
+  private markerIds = new Map<string, string>();
+  private id = ++uid;
+
+  constructor(
+    private doc: Document,
+    private host: PaneHost,
+    label: string,
+  ) {
+    this.el = s(doc, 'svg', { role: 'img', 'aria-label': label }) as SVGSVGElement;
+    this.defs = s(doc, 'defs');
+    this.viewport = s(doc, 'g', { class: 'pl-viewport' });
+    this.el.append(this.defs, this.viewport);
+  }
+
+  /** id of an arrowhead marker of `color` in this drawing's <defs> (the overview picture uses them too) */
+  marker(color: string): string {
+    let id = this.markerIds.get(color);
+    if (id) return id;
+    id = `pl-arrow-${this.id}-${this.markerIds.size}`;
+    this.markerIds.set(color, id);
+    const m = s(this.doc, 'marker', {
+      id,
+      viewBox: '0 0 10 10',
+      refX: 9,
+      refY: 5,
+      markerWidth: 8,
+      markerHeight: 8,
+      markerUnits: 'userSpaceOnUse',
+      orient: 'auto-start-reverse',
+    });
+    m.appendChild(s(this.doc, 'path', { d: 'M0,0 L10,5 L0,10 z', style: `fill:${color}` }));
+    this.defs.appendChild(m);
+    return id;
+  }
+
+  /** Remove the drawing (a canvas scene leaves the SVG empty). */
+  clear(): void {
+    this.viewport.replaceChildren();
+    this.els.clear();
+  }
+
+  async setScene(sc: Scene, edges: Edge[]): Promise<void> {
+    this.clear();
+    paintScene(sc, this.viewport, edges, this.host, this.els);
+  }
+
+  /** The marks as the stylesheet's pl-<mark> classes. */
+  async setMarks(marks: Map<string, Set<Mark>>): Promise<void> {
+    for (const [key, el] of this.els) {
+      el.classList.remove(...MARK_CLASSES);
+      for (const m of marks.get(key) ?? []) el.classList.add(`pl-${m}`);
+    }
+  }
+
+  async paint(): Promise<void> {}
+
+  destroy(): void {
+    this.clear();
+  }
+}
+
+const MARK_CLASSES = MARK_ORDER.map((m) => `pl-${m}`);
+
+const IDLE: PaneHost = { pick() {}, toggle() {}, hover() {}, goTo() {} };
+
+/** A scene's boxes and edges as SVG into `viewport` (layers: open groups, edges, nodes and closed groups, shared
+ * links); `els` gets each box's element by key. Also the static overview picture of a canvas pane (overview.ts). */
+export function paintScene(
+  sc: Scene,
+  viewport: SVGElement,
+  edges: Edge[],
+  host: PaneHost = IDLE,
+  els = new Map<string, SVGElement>(),
+): void {
+  const [gGroups, gEdges, gNodes, gLinks] = ['pl-groups', 'pl-edges', 'pl-nodes', 'pl-links'].map((c) =>
+    s(sc.doc, 'g', { class: c }),
+  );
+  viewport.append(gGroups, gEdges, gNodes, gLinks);
+  for (const b of sc.placement.boxes.values()) {
+    let el: SVGElement;
+    if (b.kind === 'node') {
+      el = drawNode(sc, b, (id) => host.pick(id));
+      const id = b.id!;
+      el.addEventListener('mouseenter', () => host.hover(id));
+      el.addEventListener('mouseleave', () => host.hover(null));
+    } else el = drawGroup(sc, b, (key) => host.toggle(key));
+    els.set(b.key, el);
+    // a closed group sits above the edges, like a node; an open one is a frame below them
+    (b.kind === 'expanded' ? gGroups : gNodes).appendChild(el);
+  }
+  drawEdges(sc, gEdges, edges, (id) => host.goTo(id));
+  drawSharedLinks(sc, gLinks);
+}
