@@ -116,10 +116,7 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
   const n = f.nodes.get(b.id!)!;
   const obs = f.observerOf(n.id);
   const h = sc.heat?.of(n.id) ?? null;
-  let fill: Fill = { kind: 'role', role: n.role, color: `var(--pl-${n.role}-fill)` };
-  if (n.role === 'observer' && obs) fill = { kind: 'sharing', group: obs.group, color: groupFill(obs.group) };
-  // the overlay's value is the node's fill too, on the theme's perceptual scale
-  if (h) fill = { kind: 'heat', goodness: h.goodness, light: h.light, dark: h.dark };
+  const { fill, stroke } = nodeLook(sc, b);
   const heat: HeatBar | null = h
     ? {
         hue: Math.round(h.goodness * 120), // heatColor's hue
@@ -140,7 +137,7 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
     sub: truncate(subLabel(sc, n, obs?.group), Math.floor((b.w - 10) / 6)),
     textX: h ? b.w / 2 + 3 : b.w / 2,
     fill,
-    stroke: { color: `var(--pl-${n.role}-stroke)`, width: 1.5 },
+    stroke,
     heat,
     annotation: a
       ? {
@@ -173,7 +170,7 @@ export function groupModel(sc: Scene, b: Box): GroupModel {
   const collapsed = b.kind === 'collapsed';
   const text = truncate(groupLabel(grp), Math.max(8, Math.floor((b.w - 30) / 6.6)));
   const sum = collapsed ? (sc.summary?.get(grp.key) ?? null) : null;
-  const fp32 = sum ? allFp32(sum) : false;
+  const { fill, stroke, radius } = groupLook(sc, b);
   const badges: GroupModel['badges'] = [];
   let x = 10;
   for (const bd of sum ? badgesOf(sum, sc.heat, sc.t) : []) {
@@ -189,27 +186,66 @@ export function groupModel(sc: Scene, b: Box): GroupModel {
     labelX: collapsed ? 10 : 8,
     labelY: collapsed ? 18 : 15,
     sub: collapsed ? sc.t('ui.group.sub', { n: grp.total }) : null,
-    fill: collapsed ? { kind: 'group', color: 'var(--pl-gfill)' } : { kind: 'none' },
-    stroke: collapsed
-      ? { color: fp32 ? 'var(--pl-warn)' : 'var(--pl-gstroke)', width: fp32 ? 2 : 1.5 }
-      : { color: 'var(--pl-border)', width: 1 },
-    radius: collapsed ? 6 : 8,
+    fill,
+    stroke,
+    radius,
     badges,
     summary: sum,
-    allFp32: fp32,
+    allFp32: sum ? allFp32(sum) : false,
+  };
+}
+
+/** What a box's fill and frame mean, without its texts: all a canvas needs to paint a box too small to read. */
+export interface BoxLook {
+  fill: Fill;
+  stroke: Stroke;
+  radius: number;
+}
+
+function nodeLook(sc: Scene, b: Box): BoxLook {
+  const n = sc.facts.nodes.get(b.id!)!;
+  const obs = n.role === 'observer' ? sc.facts.observerOf(n.id) : null;
+  const h = sc.heat?.of(n.id);
+  let fill: Fill = { kind: 'role', role: n.role, color: `var(--pl-${n.role}-fill)` };
+  if (obs) fill = { kind: 'sharing', group: obs.group, color: groupFill(obs.group) };
+  // the overlay's value is the node's fill too, on the theme's perceptual scale
+  if (h) fill = { kind: 'heat', goodness: h.goodness, light: h.light, dark: h.dark };
+  return { fill, stroke: { color: `var(--pl-${n.role}-stroke)`, width: 1.5 }, radius: NODE_RADIUS };
+}
+
+function groupLook(sc: Scene, b: Box): BoxLook {
+  if (b.kind !== 'collapsed')
+    return { fill: { kind: 'none' }, stroke: { color: 'var(--pl-border)', width: 1 }, radius: 8 };
+  const sum = sc.summary?.get(b.group!.key);
+  const fp32 = sum ? allFp32(sum) : false;
+  return {
+    fill: { kind: 'group', color: 'var(--pl-gfill)' },
+    // a closed group with compute and nothing annotated gets the warning frame
+    stroke: { color: fp32 ? 'var(--pl-warn)' : 'var(--pl-gstroke)', width: fp32 ? 2 : 1.5 },
+    radius: 6,
   };
 }
 
 const cache = new WeakMap<Scene, Map<string, BoxModel>>();
+const looks = new WeakMap<Scene, Map<string, BoxLook>>();
+
+function perScene<T>(w: WeakMap<Scene, Map<string, T>>, sc: Scene): Map<string, T> {
+  let m = w.get(sc);
+  if (!m) {
+    m = new Map();
+    w.set(sc, m);
+  }
+  return m;
+}
 
 /** The model of a placed box (computed once per scene: a canvas repaints the same boxes at every zoom). */
 export function boxModel(sc: Scene, b: Box): BoxModel {
-  let m = cache.get(sc);
-  if (!m) {
-    m = new Map();
-    cache.set(sc, m);
-  }
-  return bucket(m, b.key, () => (b.kind === 'node' ? nodeModel(sc, b) : groupModel(sc, b)));
+  return bucket(perScene(cache, sc), b.key, () => (b.kind === 'node' ? nodeModel(sc, b) : groupModel(sc, b)));
+}
+
+/** A placed box's fill and frame (the same as its model's; cheap, for every box of a 100k-node canvas). */
+export function boxLook(sc: Scene, b: Box): BoxLook {
+  return bucket(perScene(looks, sc), b.key, () => (b.kind === 'node' ? nodeLook(sc, b) : groupLook(sc, b)));
 }
 
 /** Tooltip lines of a node: what it is, its observer's statistics, q/dq parameters, annotation, overlay value,

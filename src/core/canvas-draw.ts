@@ -3,11 +3,13 @@
 // this file only paints it. Items come culled; fills and strokes are batched per style; text (fillText only:
 // model text is never parsed) only at the detail level's zoom.
 import {
+  boxLook,
   boxModel,
   type EdgeLook,
   edgeLook,
   type Fill,
   type GroupModel,
+  HEAT_BAR_W,
   LABEL_Y,
   type NodeModel,
   SUB_Y,
@@ -128,14 +130,16 @@ function batchBoxes(
 
 /** Open groups: a thin frame and, at readable zoom, the ⊟ title in the header. */
 export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  const model = (b: Box): GroupModel => boxModel(P.sc, b) as GroupModel;
-  batchBoxes(ctx, P, boxes, (b) => ({ fill: null, stroke: model(b).stroke.color, width: model(b).stroke.width, r: 8 }));
+  batchBoxes(ctx, P, boxes, (b) => {
+    const l = boxLook(P.sc, b);
+    return { fill: null, stroke: l.stroke.color, width: l.stroke.width, r: l.radius };
+  });
   if (!P.lod.labels) return;
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
   ctx.textAlign = 'left';
   for (const b of boxes) {
-    const m = model(b);
+    const m = boxModel(P.sc, b) as GroupModel;
     ctx.fillText(m.label, b.x - b.w / 2 + m.labelX, b.y - b.h / 2 + m.labelY);
   }
 }
@@ -143,13 +147,8 @@ export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]
 /** Nodes and closed groups (with their badges, heat bars and pills), then their highlights. */
 export function drawSolids(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
   batchBoxes(ctx, P, boxes, (b) => {
-    const m = boxModel(P.sc, b);
-    return {
-      fill: fillColor(P, m.fill),
-      stroke: m.stroke.color,
-      width: m.stroke.width,
-      r: m.kind === 'node' ? 6 : m.radius,
-    };
+    const l = boxLook(P.sc, b);
+    return { fill: fillColor(P, l.fill), stroke: l.stroke.color, width: l.stroke.width, r: l.radius };
   });
   drawHeat(ctx, P, boxes);
   drawMarks(ctx, P, boxes);
@@ -160,11 +159,12 @@ function drawHeat(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
   if (!P.sc.heat) return;
   const l = P.col(v('heat-l')) || '40%';
   for (const b of boxes) {
-    const m = boxModel(P.sc, b);
-    if (m.kind !== 'node' || !m.heat) continue;
-    ctx.fillStyle = `hsl(${m.heat.hue} 72% ${l})`;
+    const f = boxLook(P.sc, b).fill;
+    if (f.kind !== 'heat') continue;
+    // the bar: heatColor's hue at the theme's lightness (as the SVG's .pl-heat)
+    ctx.fillStyle = `hsl(${Math.round(f.goodness * 120)} 72% ${l})`;
     ctx.beginPath();
-    roundRect(ctx, b.x - b.w / 2, b.y - b.h / 2, m.heat.w, b.h, 3, P.lod);
+    roundRect(ctx, b.x - b.w / 2, b.y - b.h / 2, HEAT_BAR_W, b.h, 3, P.lod);
     ctx.fill();
   }
 }
