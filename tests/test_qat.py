@@ -342,7 +342,7 @@ def test_folded_conv_row_is_measured_against_the_trained_output(conv2d):
     assert abs(row[2] - want) < 0.05 and abs(row[2] - old) > 1.0, (row[2], want, old)
 
 
-def test_sensitivity_and_recipe_measure_against_the_same_reference(linear):
+def test_sensitivity_measures_against_the_same_reference(linear):
     run, x, model = linear["run"], linear["x"], linear["model"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -352,6 +352,13 @@ def test_sensitivity_and_recipe_measure_against_the_same_reference(linear):
     assert table.reference.kind == "trained" and "trained model with fake-quant off" in table.title
     assert math.isclose(table.baseline_db, want, abs_tol=1e-3) and abs(table.baseline_db - old) > 1.0
     assert pl.accuracy(run, [x]).reference == table.reference
+
+
+def test_recipe_of_a_qat_run_is_one_line(linear):
+    with pytest.raises(pl.Pt2eLensError) as e:
+        pl.recipe(linear["run"], [linear["x"]], target_sqnr=30)  # its check would be a PTQ capture
+    text = str(e.value)
+    assert "\n" not in text and "qat=True" in text and "pl.sensitivity" in text, text
 
 
 def test_a_ptq_run_keeps_the_float_graph(composable_run):

@@ -21,7 +21,7 @@ from ..analyses.table import Table
 from ..capture import Run
 from ..errors import Pt2eLensError
 from ..prepare.keep_fp32 import KeepFp32
-from .reference import float_reference
+from .reference import float_reference, is_qat
 from .sensitivity import (
     Sensitivity,
     batches_of,
@@ -96,6 +96,8 @@ def recipe(
     `quantizer` defaults to the one the run was prepared with; `calibration` (default: `batches`) feeds the
     verifying capture."""
     check_run(run, "pl.recipe")
+    if is_qat(run):  # before the sweep: its verifying capture is PTQ's, which a QAT quantizer cannot take
+        raise Pt2eLensError(i18n.t("error.qat_recipe_unverifiable"))
     if isinstance(target_sqnr, bool) or not isinstance(target_sqnr, (int, float)) or math.isnan(target_sqnr):
         raise Pt2eLensError(i18n.t("sensitivity.recipe_bad_target", got=repr(target_sqnr)))
     user_quantizer = quantizer if quantizer is not None else getattr(run, "quantizer", None)
