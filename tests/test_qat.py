@@ -143,11 +143,12 @@ def linear():
     model = torch.nn.Sequential(torch.nn.Linear(8, 6), torch.nn.ReLU(), torch.nn.Linear(6, 4)).train()
     x = (torch.randn(4, 8),)
     steps = [(torch.randn(4, 8), torch.randn(4, 4)) for _ in range(3)]
+    before = fingerprint(model)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run = pl.Run(model, x).prepare_qat(_xnnpack_qat())
         run.train(steps, loss=torch.nn.functional.mse_loss, optimizer=lambda p: torch.optim.SGD(p, lr=0.5)).convert()
-    return {"model": model, "x": x, "run": run}
+    return {"model": model, "x": x, "run": run, "before": before}
 
 
 def test_accuracy_of_a_qat_weight_is_against_the_weight_it_trained(linear):
@@ -202,13 +203,13 @@ def test_prepare_qat_is_torchaos_prepare_qat(block):
     assert fingerprint(block["model"]) == block["before"]
 
 
-def test_ptq_path_refuses_a_qat_quantizer(block):
+def test_ptq_path_refuses_a_qat_quantizer(linear):  # any model: the refusal counts fake-quantize modules
     with pytest.raises(pl.Pt2eLensError) as e, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        pl.capture(block["model"], block["x"], _xnnpack_qat())
+        pl.capture(linear["model"], linear["x"], _xnnpack_qat())
     text = str(e.value)
     assert "\n" not in text and "qat=True" in text and "prepare_qat" in text and "fake-quantize" in text
-    assert fingerprint(block["model"]) == block["before"]
+    assert fingerprint(linear["model"]) == linear["before"]
 
 
 def test_train_learns_scales_shown_in_the_observers_table(block):
@@ -323,6 +324,11 @@ def test_accuracy_reference_is_the_trained_model_with_fake_quant_off(conv2d):
         acc = pl.accuracy(run, [x])
     assert acc.reference.kind == "trained" and acc.reference.stage == "trained"
     assert "trained model with fake-quant off" in acc.title
+    pl.set_locale("zh-TW")
+    try:
+        assert acc.reference.label.startswith("關閉偽量化的訓練後模型")  # the title, made under zh-TW
+    finally:
+        pl.set_locale(None)
     ref = outputs(acc.reference.module(), x)
     torch.testing.assert_close(ref, outputs(trained_torch(model, run), x))
     torch.testing.assert_close(ref, outputs(fake_quant_off(run), x), rtol=1e-4, atol=1e-5)
@@ -402,8 +408,8 @@ def test_blame_with_qat_is_what_prepare_qat_annotates(block):
     assert fingerprint(model) == block["before"]
 
 
-def test_check_blame_orders_refuse_a_qat_quantizer_without_qat(block):
-    model, x = block["model"], block["x"]
+def test_check_blame_orders_refuse_a_qat_quantizer_without_qat(linear):  # a small model: any one will do
+    model, x = linear["model"], linear["x"]
     calls = [
         lambda: pl.check(_xnnpack_qat(), model, x),
         lambda: pl.blame(model, _xnnpack_qat(), x),
@@ -418,15 +424,16 @@ def test_check_blame_orders_refuse_a_qat_quantizer_without_qat(block):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert len(pl.check(_xnnpack_qat(), model, x, qat=True)) == 0
-    assert fingerprint(model) == block["before"]
+    assert fingerprint(model) == linear["before"]
 
 
 def test_compare_orders_with_qat_prepares_as_torchao(block):
-    model, x = block["model"], block["x"]
+    model = block["model"]
     fc_only = XNNPACKQuantizer().set_module_name("fc", get_symmetric_quantization_config(is_qat=True))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        table = pl.compare_orders(model, [[_xnnpack_qat()], [fc_only, _xnnpack_qat()]], x, qat=True)
+        # the Run's exported stage: the train-mode export torchao's own graph was prepared from
+        table = pl.compare_orders(block["run"], [[_xnnpack_qat()], [fc_only, _xnnpack_qat()]], qat=True)
     ours, theirs = table.outcomes[0].gm, block["theirs"]  # the first order is the QAT quantizer alone
     assert not any(o.error for o in table.outcomes)
     assert len(ours.graph.nodes) == len(theirs.graph.nodes)
