@@ -360,6 +360,16 @@ def test_sensitivity_measures_against_the_same_reference(linear):
     assert pl.accuracy(run, [x]).reference == table.reference
 
 
+def test_backend_accuracy_measures_against_the_same_reference(linear):
+    run, x, model = linear["run"], linear["x"], linear["model"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = pl.accuracy(run, [x], backend="inductor")  # one compile of the tiny converted module
+    want = compute_sqnr(outputs(trained_torch(model, run), x), outputs(run["converted"].graph_module, x)).item()
+    assert table.reference.kind == "trained" and "trained model with fake-quant off" in table.title
+    assert math.isclose(table.rows[0][1], want, abs_tol=1e-3), (table.rows, want)
+
+
 def test_recipe_of_a_qat_run_is_one_line(linear):
     with pytest.raises(pl.Pt2eLensError) as e:
         pl.recipe(linear["run"], [linear["x"]], target_sqnr=30)  # its check would be a PTQ capture
