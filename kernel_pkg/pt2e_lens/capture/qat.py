@@ -38,15 +38,24 @@ def train_mode_model(model: Any) -> Any:
     return copy.deepcopy(model).train()
 
 
-def traced_in_eval(gm: torch.fx.GraphModule) -> bool:
-    """True when a batch norm or dropout of the graph was exported in eval mode (its `training` arg False)."""
+def _traced_with(gm: torch.fx.GraphModule, training: bool) -> bool:
     for node in gm.graph.nodes:
         if node.op != "call_function":
             continue
         index = _MODE_ARGS.get(short_name(node.target))
-        if index is not None and len(node.args) > index and node.args[index] is False:
+        if index is not None and len(node.args) > index and node.args[index] is training:
             return True
     return False
+
+
+def traced_in_eval(gm: torch.fx.GraphModule) -> bool:
+    """True when a batch norm or dropout of the graph was exported in eval mode (its `training` arg False)."""
+    return _traced_with(gm, False)
+
+
+def traced_in_train(gm: torch.fx.GraphModule) -> bool:
+    """True when a batch norm or dropout of the graph still trains (its `training` arg True)."""
+    return _traced_with(gm, True)
 
 
 def to_train(gm: torch.fx.GraphModule) -> None:

@@ -1,4 +1,5 @@
-"""Annotate a private copy exactly as prepare_pt2e would (batch norms folded first), then stop.
+"""Annotate a private copy exactly as prepare_pt2e would (batch norms folded first), or as prepare_qat_pt2e
+would (`qat=True`: nothing folded, the QAT conv-bn fusion comes after annotate), then stop.
 
 The recorder also watches every node's meta while annotate runs, to catch a quantizer that replaces or
 changes an annotation that was already claimed (`_annotated=True`): torchao keeps the last write silently
@@ -13,7 +14,8 @@ import warnings
 import torch
 
 from .. import i18n
-from .._torchao import Q_ANNOTATION_KEY, QuantizationAnnotation, Quantizer, prepare_pt2e
+from .._torchao import Q_ANNOTATION_KEY, QuantizationAnnotation, Quantizer, prepare_pt2e, prepare_qat_pt2e
+from .qat_specs import fake_quant_specs
 from .recorder import RecordingQuantizer
 from .user_quantizer import quantizer_copy
 from .watched_annotators import AnnotatorLog, LoggedMeta
@@ -89,21 +91,24 @@ class Annotation:
     """The graph right after annotate+validate, who annotated what, and what annotate raised (if it did).
 
     `gm` must be private (`float_graph` gives one): it is annotated in place, and prepare stops right there.
+    `fake_quants`: how many specs build a fake-quantize module (a QAT quantizer: is_qat=True).
     """
 
-    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer):
+    def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer, qat: bool = False):
         self.graph_module: torch.fx.GraphModule | None = None
         self.error: BaseException | None = None
+        self.fake_quants = 0
 
         def keep(m):
-            self.graph_module = m  # prepare_pt2e goes no further than this: nothing mutates it after
+            self.graph_module = m  # prepare goes no further than this: nothing mutates it after
+            self.fake_quants = fake_quant_specs(m)
             raise _Annotated
 
         self.recorder = WatchingRecorder(quantizer_copy(quantizer), on_annotated=keep)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                prepare_pt2e(gm, self.recorder)
+                (prepare_qat_pt2e if qat else prepare_pt2e)(gm, self.recorder)
         except _Annotated:
             pass
         except Exception as e:  # annotate or validate raised: report it, never re-raise

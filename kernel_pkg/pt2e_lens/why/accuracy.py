@@ -29,17 +29,21 @@ from ..capture import Run, Stage
 from ..errors import Pt2eLensError, first_line
 from ..schema.numbers import json_number
 from .observed import observed_stage
+from .reference import Reference, float_reference
 
 COLUMNS = ["node", "compared_with", "sqnr_db", "mse", "note"]
 
 
 class Accuracy(Table):
-    """Rows sorted worst SQNR first; `per_node` maps node id → SQNR (dB) for a heat overlay."""
+    """Rows sorted worst SQNR first; `per_node` maps node id → SQNR (dB) for a heat overlay; `reference`
+    says what the float side is (the float graph, or for QAT the trained model with fake-quant off)."""
 
-    def __init__(self, rows: list[tuple], stage: Any = None):
+    def __init__(self, rows: list[tuple], stage: Any = None, reference: Reference | None = None):
         rows = sorted(rows, key=_worst_first)
-        super().__init__("accuracy", COLUMNS, rows, title=i18n.t("table.accuracy"))
+        title = i18n.t("table.accuracy")
+        super().__init__("accuracy", COLUMNS, rows, title=reference.title(title) if reference else title)
         self.stage = stage  # the converted stage the rows describe: displayed with the heat overlay
+        self.reference = reference
 
     def overlay(self) -> dict:
         """The contract's Overlay: SQNR per node, for the graph view's heat colouring."""
@@ -167,8 +171,9 @@ def _observer_refs(run, batches: list[tuple]) -> dict[str, tuple[str, str, list 
 
 
 def accuracy(run: Any, batches: Iterable[Any], backend: str | None = None) -> Any:
-    """Per-node SQNR (dB) and MSE of the converted model against the float graph it came from.
-    `backend="inductor"`: per output, float vs converted vs what the backend computes (why/backend_accuracy.py)."""
+    """Per-node SQNR (dB) and MSE of the converted model against its float reference (why/reference.py: the
+    float graph; for QAT that graph with the trained weights, in eval mode, i.e. the trained model with
+    fake-quant off). `backend="inductor"`: per output, float vs converted vs the backend (backend_accuracy.py)."""
     if isinstance(run, Stage):  # the converted stage alone has no float graph to compare against
         raise Pt2eLensError(i18n.t("error.guard_accuracy_stage", stage=repr(run.name)))
     if backend is not None:
@@ -178,9 +183,10 @@ def accuracy(run: Any, batches: Iterable[Any], backend: str | None = None) -> An
     if not (isinstance(run, Run) and "converted" in run.stages):
         raise Pt2eLensError(i18n.t("error.accuracy_not_converted"))
     batches = _batches(batches)
-    float_stage = run["decomposed" if "decomposed" in run.stages else "exported"]
+    reference = float_reference(run)
+    float_gm = reference.module("pl.accuracy")
     try:
-        ref = _logged(float_stage.graph_module, batches)
+        ref = _logged(float_gm, batches)
         act = _logged(run["converted"].graph_module, batches)
     except Exception as e:
         raise Pt2eLensError(
@@ -196,7 +202,7 @@ def accuracy(run: Any, batches: Iterable[Any], backend: str | None = None) -> An
             sqnr, mse = _compare(info, ref[info], act[act_by[name]])
             rows[name] = (own.get(name, act[act_by[name]][0]), ref[info][0], sqnr, mse, "")
     # a conv whose batch norm prepare folded away computes the batch norm's output: compare it with that
-    folded = _folded_bns(float_stage.graph_module, ref_by, act_by)
+    folded = _folded_bns(float_gm, ref_by, act_by)
     for conv, (bn_key, bn_name) in folded.items():
         info = act_by[conv]
         node = own.get(conv, act[info][0])
@@ -221,4 +227,4 @@ def accuracy(run: Any, batches: Iterable[Any], backend: str | None = None) -> An
             continue
         sqnr, mse = _compare(info, (observed, None, list(values)), act[info])
         rows[label] = (label, act[info][0], sqnr, mse, f"input-edge q/dq (skipped by torchao): compared with {what}")
-    return Accuracy(list(rows.values()), stage=run["converted"])
+    return Accuracy(list(rows.values()), stage=run["converted"], reference=reference)

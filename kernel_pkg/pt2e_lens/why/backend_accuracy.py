@@ -16,8 +16,18 @@ from .. import i18n
 from ..analyses.table import Table
 from ..capture import Run
 from ..errors import Pt2eLensError, first_line
+from .reference import Reference, float_reference
 
 COLUMNS = ["output", "sqnr_converted_db", "sqnr_backend_db", "sqnr_backend_vs_converted_db", "batches"]
+
+
+class BackendAccuracy(Table):
+    """One row per output; `reference` is the float side of every column (why/reference.py)."""
+
+    def __init__(self, rows: list[tuple], backend: str, reference: Reference):
+        title = reference.title(i18n.t("table.backend_accuracy", backend=backend))
+        super().__init__("backend_accuracy", COLUMNS, rows, title=title)
+        self.reference = reference
 
 
 def sqnr(ref: torch.Tensor, x: torch.Tensor) -> float:
@@ -46,7 +56,8 @@ def backend_accuracy(run: Any, batches: Iterable[Any], backend: str = "inductor"
     if lowered is None or lowered.info.get("backend") != backend:
         run.lower(backend)  # the lowering the numbers describe becomes the run's lowered stage
         lowered = run["lowered"]
-    float_gm = run["decomposed" if "decomposed" in run else "exported"].graph_module
+    reference = float_reference(run)  # for QAT the trained model with fake-quant off, as pl.accuracy's
+    float_gm = reference.module("pl.accuracy")
     converted = run["converted"].graph_module
     runner = lowered.backend.runner  # type: ignore[attr-defined]
     # output index -> (float→converted, float→backend, converted→backend) per batch
@@ -63,7 +74,7 @@ def backend_accuracy(run: Any, batches: Iterable[Any], backend: str = "inductor"
             i18n.t("error.accuracy_batches_failed", error=type(e).__name__, reason=first_line(e)), original=e
         ) from None
     rows = [(f"output {i}", *(_mean(v) for v in cols), len(batch_list)) for i, cols in per_output.items()]
-    return Table("backend_accuracy", COLUMNS, rows, title=i18n.t("table.backend_accuracy", backend=backend))
+    return BackendAccuracy(rows, backend, reference)
 
 
 def _mean(vals: list[float]) -> float:

@@ -10,17 +10,20 @@ from ..capture import Run, Stage
 from ..errors import Pt2eLensError, first_line
 from ..prepare.annotate import Annotation
 from ..prepare.user_quantizer import check_quantizer
-from .float_graph import float_graph
+from .float_graph import float_graph, refuse_qat_quantizer
 
 
-def blame(x: Any, quantizer: Any = None, example_inputs: Any = None) -> Table:
+def blame(x: Any, quantizer: Any = None, example_inputs: Any = None, qat: bool = False) -> Table:
     """A row per annotated node: the quantizer that wrote it and the later sub-quantizers that skipped it.
 
     With a Run or a captured Stage the record of its prepare() is used; with `quantizer` the annotation is
-    re-run (as prepare_pt2e runs it) on a private copy of x.
+    re-run (as prepare_pt2e runs it; `qat=True`: as prepare_qat_pt2e, on a train-mode export) on a private copy of x.
     """
     if quantizer is not None:
-        ann = Annotation(float_graph(x, example_inputs, "pl.blame"), check_quantizer(quantizer, "pl.blame"))
+        q = check_quantizer(quantizer, "pl.blame")
+        ann = Annotation(float_graph(x, example_inputs, "pl.blame", qat=qat), q, qat=qat)
+        if not qat:
+            refuse_qat_quantizer(ann.fake_quants, q, "pl.blame")
         if ann.graph_module is None:
             reason = first_line(ann.error) if ann.error else i18n.t("error.blame_no_graph")
             raise Pt2eLensError(i18n.t("error.blame_annotate_failed", reason=reason))

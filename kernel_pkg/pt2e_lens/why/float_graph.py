@@ -11,15 +11,26 @@ from .._copy import private_copy
 from .._graph import as_graph_module
 from ..capture import Run
 from ..capture.export import check_example_inputs, export
+from ..capture.qat import train_mode_model
 from ..errors import Pt2eLensError
 
 
-def float_graph(x: Any, example_inputs: Any, what: str) -> torch.fx.GraphModule:
-    """A private GraphModule to annotate: a Run's decomposed/exported stage, or x exported/copied."""
+def float_graph(x: Any, example_inputs: Any, what: str, qat: bool = False) -> torch.fx.GraphModule:
+    """A private GraphModule to annotate: a Run's decomposed/exported stage, or x exported/copied.
+    `qat=True` exports a model in train mode (a train-mode copy of an eval one), as pl.capture(…, qat=True)."""
     if isinstance(x, Run):  # the graph its prepare() started from
         x = x["decomposed" if "decomposed" in x.stages else "exported"]
     if isinstance(x, torch.nn.Module) and not isinstance(x, torch.fx.GraphModule):
         if example_inputs is None:
             raise Pt2eLensError(i18n.t("error.needs_example_inputs", what=what, cls=type(x).__name__))
-        return export(x, check_example_inputs(example_inputs), dynamic_batch=False).module()
+        model = train_mode_model(x) if qat else x
+        return export(model, check_example_inputs(example_inputs), dynamic_batch=False).module()
     return private_copy(as_graph_module(x, what))
+
+
+def refuse_qat_quantizer(fake_quants: int, quantizer: Any, what: str) -> None:
+    """A QAT quantizer (its specs build fake-quantize modules) without qat=True: one line, as pl.capture refuses it.
+    prepare_pt2e folds batch norms before annotating: the counts would be PTQ's, not what QAT prepares."""
+    if fake_quants:
+        name = type(quantizer).__name__
+        raise Pt2eLensError(i18n.t("error.qat_quantizer_needs_qat", what=what, quantizer=name, count=fake_quants))

@@ -19,12 +19,13 @@ from .._targets import short_name
 from .._torchao import ComposableQuantizer, is_observer_module
 from ..analyses.table import Table
 from ..analyses.text import key_text
+from ..capture.qat import fake_quant_count
 from ..errors import Pt2eLensError
 from ..prepare.checks import CheckedPrepare
 from ..prepare.recorder import RecordingQuantizer
 from ..prepare.user_quantizer import check_quantizer, quantizer_copy
 from ..snapshot.keys import Key, serves_from_callback
-from .float_graph import float_graph
+from .float_graph import float_graph, refuse_qat_quantizer
 
 MAX_PERMUTED = 4
 
@@ -85,12 +86,15 @@ def _orders(quantizers: Sequence[Any]) -> list[list[Any]]:
     return [list(p) for p in itertools.permutations(qs)]
 
 
-def _prepare(base: torch.fx.GraphModule, order: list[Any]) -> _Outcome:
+def _prepare(base: torch.fx.GraphModule, order: list[Any], qat: bool) -> _Outcome:
     names = [type(q).__name__ for q in order]
+    composed = ComposableQuantizer([quantizer_copy(q) for q in order])
     try:
-        done = CheckedPrepare(private_copy(base), ComposableQuantizer([quantizer_copy(q) for q in order]))
+        done = CheckedPrepare(private_copy(base), composed, qat=qat)
     except Pt2eLensError as e:
         return _Outcome(names, base, None, str(e))
+    if not qat:  # a QAT quantizer on prepare_pt2e: its batch norms were folded, the counts would be PTQ's
+        refuse_qat_quantizer(fake_quant_count(done.prepared), composed, "pl.compare_orders")
     return _Outcome(names, done.prepared, done.recorder, None)
 
 
@@ -150,11 +154,14 @@ def _who(key: Key, present: _Outcome, absent: _Outcome) -> str:
     return i18n.t("orders.goes_first", who=i18n.t(size, q=q, p=p))
 
 
-def compare_orders(model_or_graph: Any, quantizers: Sequence[Any], example_inputs: Any = None) -> OrderComparison:
-    """Prepare private copies with each order (all permutations of up to 4 quantizers, or the orders given)."""
+def compare_orders(
+    model_or_graph: Any, quantizers: Sequence[Any], example_inputs: Any = None, qat: bool = False
+) -> OrderComparison:
+    """Prepare private copies with each order (all permutations of up to 4 quantizers, or the orders given);
+    `qat=True`: with prepare_qat_pt2e on a train-mode export, as pl.capture(…, qat=True)."""
     orders = _orders(quantizers)
-    base = float_graph(model_or_graph, example_inputs, "pl.compare_orders")
-    outcomes = [_prepare(base, order) for order in orders]
+    base = float_graph(model_or_graph, example_inputs, "pl.compare_orders", qat=qat)
+    outcomes = [_prepare(base, order, qat) for order in orders]
     ref = outcomes[0]
     rows: list[tuple] = []
     sentences: list[str] = []

@@ -21,11 +21,11 @@ from ..analyses.table import Table
 from ..capture import Run
 from ..errors import Pt2eLensError
 from ..prepare.keep_fp32 import KeepFp32
+from .reference import float_reference, is_qat
 from .sensitivity import (
     Sensitivity,
     batches_of,
     check_run,
-    float_stage,
     forward_all,
     kind_of,
     reference_outputs,
@@ -51,7 +51,7 @@ def keep_fp32_code(edges: list, outputs: list, name: str = "quantizer") -> str:
 class Recipe(Table):
     """The chosen fp32 sites (rows), `.quantizer` (a torchao Quantizer), `.code`, predicted and verified SQNR."""
 
-    def __init__(self, sites, gains, quantizer, code, target, predicted, verified, run, rows_of):
+    def __init__(self, sites, gains, quantizer, code, target, predicted, verified, run, rows_of, reference=None):
         rows = [rows_of(s, g) for s, g in zip(sites, gains)]
         title = i18n.t(
             "sensitivity.recipe_title",
@@ -61,7 +61,9 @@ class Recipe(Table):
             target=f"{target:.2f}",
             met=i18n.t("sensitivity.recipe_met" if verified >= target else "sensitivity.recipe_unmet"),
         )
+        title = reference.title(title) if reference is not None else title
         super().__init__("recipe", COLUMNS, rows, title=title)
+        self.reference = reference  # what predicted and verified SQNRs are measured against (why/reference.py)
         self.sites, self.quantizer, self.code = sites, quantizer, code
         self.target_db, self.predicted_db, self.verified_db = target, predicted, verified
         self.met = verified >= target
@@ -72,7 +74,7 @@ class Recipe(Table):
 
 
 def _verify(run: Run, quantizer: Quantizer, calibration: list[tuple]) -> Run:
-    base = float_stage(run)
+    base = float_reference(run).float_stage
     source = base.exported_program if base.exported_program is not None else base.graph_module
     again = Run(source, dynamic_batch=run.dynamic_batch).prepare(quantizer)
     return again.calibrate(calibration).convert()
@@ -94,6 +96,8 @@ def recipe(
     `quantizer` defaults to the one the run was prepared with; `calibration` (default: `batches`) feeds the
     verifying capture."""
     check_run(run, "pl.recipe")
+    if is_qat(run):  # before the sweep: its verifying capture is PTQ's, which a QAT quantizer cannot take
+        raise Pt2eLensError(i18n.t("error.qat_recipe_unverifiable"))
     if isinstance(target_sqnr, bool) or not isinstance(target_sqnr, (int, float)) or math.isnan(target_sqnr):
         raise Pt2eLensError(i18n.t("sensitivity.recipe_bad_target", got=repr(target_sqnr)))
     user_quantizer = quantizer if quantizer is not None else getattr(run, "quantizer", None)
@@ -148,4 +152,5 @@ def recipe(
         verified,
         checked,
         rows_of,
+        float_reference(run),
     )

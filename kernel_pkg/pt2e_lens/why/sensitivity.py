@@ -25,6 +25,7 @@ from ..capture import Run
 from ..errors import Pt2eLensError, first_line
 from ..schema.numbers import json_number
 from .observed import observed_stage
+from .reference import Reference, float_reference
 from .sites import UNITS, GatedModule, Site, gated, units_of
 
 COLUMNS = ["site", "tensor", "serves", "kind", "sqnr_fp32_db", "gain_db", "sqnr_only_db"]
@@ -143,7 +144,14 @@ class Sensitivity(Table):
     """One row per site, the site that hurts most first (non-finite SQNRs last); a heat overlay on its q/dq."""
 
     def __init__(
-        self, rows: list[tuple], sites: list[Site], baseline_db: float, stage: Any = None, metric=False, by="group"
+        self,
+        rows: list[tuple],
+        sites: list[Site],
+        baseline_db: float,
+        stage: Any = None,
+        metric=False,
+        by="group",
+        reference: Reference | None = None,
     ):
         def rank(r: tuple) -> tuple:
             fp32 = r[4]
@@ -153,7 +161,9 @@ class Sensitivity(Table):
         order = sorted(range(len(rows)), key=lambda i: rank(rows[i]))
         columns = COLUMNS + (METRIC_COLUMNS if metric else [])
         title = i18n.t("sensitivity.table", baseline=f"{baseline_db:.2f}")
+        title = reference.title(title) if reference else title
         super().__init__("sensitivity", columns, [rows[i] for i in order], title=title)
+        self.reference = reference  # the float side of every SQNR (why/reference.py)
         self.sites = [sites[i] for i in order]  # in row order
         self.baseline_db = baseline_db  # every site quantized
         self.by = by  # what a site is: "group", "op" or "module"
@@ -168,18 +178,16 @@ class Sensitivity(Table):
         return {"name": "sensitivity", "unit": "dB", "higher_is_better": False, "values": values}
 
 
-def float_stage(run: Run):
-    return run["decomposed" if "decomposed" in run.stages else "exported"]
-
-
 def check_run(run: Any, who: str) -> None:
     if not (isinstance(run, Run) and "converted" in run.stages):
         raise Pt2eLensError(i18n.t("sensitivity.not_converted", who=who))
 
 
 def reference_outputs(run: Run, batches: list[tuple], who: str) -> list[Any]:
+    """The float reference's outputs (for QAT the trained model with fake-quant off: why/reference.py)."""
+    module = float_reference(run).module(who)  # its own copy: a forward may write buffers
     try:
-        return forward_all(float_stage(run).fresh_module(), batches)  # its own copy: a forward may write buffers
+        return forward_all(module, batches)
     except Exception as e:
         raise Pt2eLensError(
             i18n.t("sensitivity.batches_failed", who=who, error=type(e).__name__, reason=first_line(e)),
@@ -229,4 +237,4 @@ def sensitivity(
         gain = fp32 - baseline if math.isfinite(fp32) and math.isfinite(baseline) else None
         row: tuple = (site.id, site.tensor, site.serves, kind_of(site, by), fp32, gain, only_db)
         rows.append(row + ((m_fp32, m_only) if metric is not None else ()))
-    return Sensitivity(rows, units, baseline, stage=run["converted"], metric=metric is not None, by=by)
+    return Sensitivity(rows, units, baseline, run["converted"], metric is not None, by, float_reference(run))
