@@ -19,12 +19,10 @@ describe('module groups', () => {
     expect(h.parentOf.get('out_7')!.key).toBe('layers.7');
   });
 
-  it('a 20k-node graph opens collapsed, quickly, and a group opens on click', async () => {
+  // how fast it opens is measured in bench/views.mjs, not asserted here (a wall clock fails on a loaded machine)
+  it('a 20k-node graph opens collapsed and a group opens on click', async () => {
     const view = synthView(20000);
-    const t0 = performance.now();
     const { el, handle } = await mount(view, { worker: false });
-    const ms = performance.now() - t0;
-    expect(ms).toBeLessThan(5000);
     const svg = el.querySelector('svg')!;
     expect(Number(svg.getAttribute('data-nodes'))).toBeLessThan(10);
     expect(el.querySelectorAll('.pl-node').length).toBeLessThan(10);
