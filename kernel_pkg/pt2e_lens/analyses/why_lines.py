@@ -54,7 +54,11 @@ def _annotated_lines(ann: dict, log: dict) -> list[str]:
     return lines
 
 
-def _unannotated_lines(node: dict, log: dict, ran: list[str], scanners: set) -> list[str]:
+def _unannotated_lines(node: dict, log: dict, ran: list[str], scanners: set, island: bool) -> list[str]:
+    return _unannotated_reason(node, log, ran, scanners) + ([i18n.t("why.island")] if island else [])
+
+
+def _unannotated_reason(node: dict, log: dict, ran: list[str], scanners: set) -> list[str]:
     if not ran:
         return [i18n.t("why.not_watched")]
     lookers = _by_quantizer(p for p in map(tuple, log.get("looked", [])) if p not in scanners)
@@ -94,6 +98,9 @@ def why_lines(snap: Snapshot, annotators: dict | None = None) -> dict[str, list[
     observer_of = {n: o for o in snap.observers for n in o["nodes"]}
     qdq_of = {q["node"]: q for q in snap.qdq}
     in_island = {m for island in islands(snap) for m in island.ops}
+    # most nodes of a big graph say the same thing ("XNNPACKQuantizer: nothing matched aten.view"): each distinct
+    # list is made once and shared by every node that says it (never mutated after: a new list per change)
+    same: dict[tuple, list[str]] = {}
     out: dict[str, list[str]] = {}
     for n in snap.nodes:
         nid, lines = n["id"], []
@@ -103,13 +110,32 @@ def why_lines(snap: Snapshot, annotators: dict | None = None) -> dict[str, list[
             q = qdq_of[nid]
             lines = [i18n.t(f"why.{q['kind']}", observer=q["from_observer"] or "?", tensor=q["tensor"] or "?")]
         elif nid in done:
-            lines = _annotated_lines(annotation_of[nid], logs.get(nid, {}))
+            ann, log = annotation_of[nid], logs.get(nid, {})
+            key: tuple = ("annotated", _annotation_key(ann), _pairs(log.get("wrote")))
+            lines = _shared(same, key, _annotated_lines, ann, log)
         elif n["role"] == "compute" and n["op"] == "call_function":
-            lines = _unannotated_lines(n, logs.get(nid, {}), ran, scanners)
-            if nid in in_island:
-                lines.append(i18n.t("why.island"))
+            log, island = logs.get(nid, {}), nid in in_island
+            key = ("unannotated", n["target"], _pairs(log.get("looked")), island)
+            lines = _shared(same, key, _unannotated_lines, n, log, ran, scanners, island)
         out[nid] = lines
     return out
+
+
+def _shared(same: dict[tuple, list[str]], key: tuple, make, *args) -> list[str]:
+    lines = same.get(key)
+    if lines is None:
+        lines = same[key] = make(*args)
+    return lines
+
+
+def _pairs(pairs) -> tuple:
+    return tuple(map(tuple, pairs or ()))
+
+
+def _annotation_key(ann: dict) -> tuple:
+    """What of an annotation its why lines read (_annotated_lines), hashable."""
+    has_specs = ann["output"] is not None or any(i["spec"] for i in ann["inputs"])
+    return ann["quantizer"], has_specs, tuple(ann.get("skipped_by") or ())
 
 
 def with_why(snap: Snapshot, annotators: dict | None = None) -> Snapshot:
