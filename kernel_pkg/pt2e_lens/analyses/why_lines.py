@@ -67,16 +67,30 @@ def _unannotated_reason(node: dict, log: dict, ran: list[str], scanners: set) ->
     return [i18n.t("why.no_match", op=node["target"], quantizers=", ".join(ran))]
 
 
-def _observer_lines(snap: Snapshot, obs: dict, annotation_of: dict) -> list[str]:
+def _words():
+    """i18n.t that looks each key's text up once (the locale stays put while one snapshot gets its lines):
+    an observer's or a q/dq node's line names that node, so these are made once per node, not shared."""
+    texts: dict[str, str] = {}
+
+    def t(key: str, /, **params: object) -> str:
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = i18n.t(key)  # without params: the text as the catalogue has it
+        return text.format(**params) if params else text
+
+    return t
+
+
+def _observer_lines(snap: Snapshot, obs: dict, annotation_of: dict, t) -> list[str]:
     lines = []
     for s in obs["serves"]:
         key = key_of(s["at"])
         requester = key[2] if key[0] == "edge" else key[1]
         ann = annotation_of.get(requester)
-        who = (ann or {}).get("quantizer") or i18n.t("why.unknown_quantizer")
+        who = (ann or {}).get("quantizer") or t("why.unknown_quantizer")
         spec = snap.spec.get(s["spec"]) if s["spec"] else None
         lines.append(
-            i18n.t(
+            t(
                 f"why.observer.{s['via']}",
                 at=key_phrase(key),
                 node=requester,
@@ -102,13 +116,14 @@ def why_lines(snap: Snapshot, annotators: dict | None = None) -> dict[str, list[
     # list is made once and shared by every node that says it (never mutated after: a new list per change)
     same: dict[tuple, list[str]] = {}
     out: dict[str, list[str]] = {}
+    t = _words()
     for n in snap.nodes:
         nid, lines = n["id"], []
         if n["role"] == "observer" and nid in observer_of:
-            lines = _observer_lines(snap, observer_of[nid], annotation_of)
+            lines = _observer_lines(snap, observer_of[nid], annotation_of, t)
         elif nid in qdq_of:
             q = qdq_of[nid]
-            lines = [i18n.t(f"why.{q['kind']}", observer=q["from_observer"] or "?", tensor=q["tensor"] or "?")]
+            lines = [t(f"why.{q['kind']}", observer=q["from_observer"] or "?", tensor=q["tensor"] or "?")]
         elif nid in done:
             ann, log = annotation_of[nid], logs.get(nid, {})
             key: tuple = ("annotated", _annotation_key(ann), _pairs(log.get("wrote")))
