@@ -9,6 +9,8 @@ Prints three ratios, each measured in this one run (medians of a few repeats, al
   2. pl.snapshot + every analysis ÷ Model Explorer's PyTorch adapter convert on the same
      ExportedProgram (~5k and ~20k nodes; ME runs in --me-python, a separate venv)  goal ≤ 0.50
   3. Snapshot.to_json() bytes per node for the exported, prepared and converted stages
+  and with --only scale: pl.capture + snapshot ÷ bare on the decoder (--decoder blocks, default ~100k nodes),
+     each measurement in its own process with its peak RSS (bench/capture_scale.py)           goal ≤ 1.10, < 4 GB
 plus where pt2e-lens spends its time (cProfile). No assertions: numbers only.
 """
 
@@ -42,6 +44,7 @@ warnings.filterwarnings("ignore")
 import torch  # noqa: E402
 
 from bench import models  # noqa: E402
+from bench.capture_scale import bench_scale  # noqa: E402
 from bench.workloads import pl_snapshot_and_analyses  # noqa: E402
 from pt2e_lens._torchao import convert_pt2e, prepare_pt2e  # noqa: E402
 from pt2e_lens.examples import ConvQuantizer  # noqa: E402
@@ -453,7 +456,14 @@ def main() -> None:
         default=os.environ.get("ME_PYTHON", ".bench-venv/bin/python"),
         help="a Python with ai-edge-model-explorer, torch 2.13 and torchao installed",
     )
-    ap.add_argument("--only", choices=["capture", "analyses", "json"], action="append")
+    ap.add_argument("--only", choices=["capture", "analyses", "json", "scale"], action="append")
+    ap.add_argument(
+        "--decoder",
+        type=int,
+        default=None,
+        help="blocks of the decoder for the scale case (bench/capture_scale.py; models.DECODER_100K ≈ 100k nodes)",
+    )
+    ap.add_argument("--baseline", help="scale case: also time pt2e_lens at this git ref (e.g. main), same run")
     ap.add_argument("--sizes", help="analyses graphs instead of the default ones, e.g. resnet:250,transformer:106")
     ap.add_argument("--json-out", help="write every number measured to this file")
     ap.add_argument(
@@ -491,6 +501,9 @@ def main() -> None:
         bench_analyses(sizes, rep_a, args.me_python, results)
     if "json" in only:
         bench_json(run, results)
+    if "scale" in only:  # not in the default set: minutes per repeat at 100k nodes
+        blocks = args.decoder or (8 if args.quick else models.DECODER_100K)
+        results["scale"] = bench_scale("decoder", blocks, 2, rep_c if args.repeats else 3, args.threads, args.baseline)
 
     print("\n== summary (ratios measured in this run)")
     if "capture" in results:
@@ -508,6 +521,13 @@ def main() -> None:
     for name in ("exported", "prepared", "converted"):
         if name in results.get("json", {}):
             print(f"   JSON bytes/node {name}: {results['json'][name]['bytes_per_node']:.0f}")
+    if "scale" in results:
+        for k, v in results["scale"].items():
+            if k.startswith("ratio "):
+                print(
+                    f"   {k[6:]} capture+snapshot ÷ bare, decoder {results['scale']['n']} blocks: {v['wall']:.2f} wall, "
+                    f"{v['cpu']:.2f} CPU, peak RSS {results['scale']['median'][k[6:]]['rss_peak_mb']:,.0f} MB  (goal ≤ 1.10, < 4 GB)"
+                )
     print(f"   wall time {time.perf_counter() - t0:.0f} s")
     if args.json_out:
         with open(args.json_out, "w") as f:

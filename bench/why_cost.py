@@ -1,7 +1,9 @@
 """What `Node.why` costs: annotate with the annotator log vs with the plain watched meta vs bare; snapshot
-build with the why lines vs without; JSON and packed size. Ratios, medians of 3.
+build with the why lines vs without; JSON and packed size. Ratios of medians of 7, process CPU time (the
+timed pieces are tens of ms: wall time on a shared machine is mostly other people's work).
 
     python bench/why_cost.py
+    PYTHONPATH=<another checkout>/kernel_pkg python bench/why_cost.py   # the same on another pt2e_lens
 """
 
 from __future__ import annotations
@@ -37,16 +39,16 @@ CASES = [
 ]
 
 
-def median(fn, n: int = 3) -> float:
+def median(fn, n: int = 7) -> float:
     return statistics.median(fn() for _ in range(n))
 
 
 def annotate_seconds(gm, make, watch: bool) -> float:
     g, q = private_copy(gm), make()
     g = q.transform_for_annotation(g)
-    t = time.perf_counter()
+    t = time.process_time()
     (WatchingRecorder(q, lambda m: None).annotate if watch else q.annotate)(g)
-    return time.perf_counter() - t
+    return time.process_time() - t
 
 
 def measure(kind: str, n: int, make) -> None:
@@ -65,9 +67,9 @@ def measure(kind: str, n: int, make) -> None:
         return with_why(s, stage.record.annotators) if why else s
 
     def timed(why: bool) -> float:
-        t = time.perf_counter()
+        t = time.process_time()
         snap(why)
-        return time.perf_counter() - t
+        return time.process_time() - t
 
     plain, why = median(lambda: timed(False)), median(lambda: timed(True))
     j0, j1 = len(snap(False).to_json()), len(snap(True).to_json())

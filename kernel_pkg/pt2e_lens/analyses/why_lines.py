@@ -54,7 +54,11 @@ def _annotated_lines(ann: dict, log: dict) -> list[str]:
     return lines
 
 
-def _unannotated_lines(node: dict, log: dict, ran: list[str], scanners: set) -> list[str]:
+def _unannotated_lines(node: dict, log: dict, ran: list[str], scanners: set, island: bool) -> list[str]:
+    return _unannotated_reason(node, log, ran, scanners) + ([i18n.t("why.island")] if island else [])
+
+
+def _unannotated_reason(node: dict, log: dict, ran: list[str], scanners: set) -> list[str]:
     if not ran:
         return [i18n.t("why.not_watched")]
     lookers = _by_quantizer(p for p in map(tuple, log.get("looked", [])) if p not in scanners)
@@ -63,16 +67,30 @@ def _unannotated_lines(node: dict, log: dict, ran: list[str], scanners: set) -> 
     return [i18n.t("why.no_match", op=node["target"], quantizers=", ".join(ran))]
 
 
-def _observer_lines(snap: Snapshot, obs: dict, annotation_of: dict) -> list[str]:
+def _words():
+    """i18n.t that looks each key's text up once (the locale stays put while one snapshot gets its lines):
+    an observer's or a q/dq node's line names that node, so these are made once per node, not shared."""
+    texts: dict[str, str] = {}
+
+    def t(key: str, /, **params: object) -> str:
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = i18n.t(key)  # without params: the text as the catalogue has it
+        return text.format(**params) if params else text
+
+    return t
+
+
+def _observer_lines(snap: Snapshot, obs: dict, annotation_of: dict, t) -> list[str]:
     lines = []
     for s in obs["serves"]:
         key = key_of(s["at"])
         requester = key[2] if key[0] == "edge" else key[1]
         ann = annotation_of.get(requester)
-        who = (ann or {}).get("quantizer") or i18n.t("why.unknown_quantizer")
+        who = (ann or {}).get("quantizer") or t("why.unknown_quantizer")
         spec = snap.spec.get(s["spec"]) if s["spec"] else None
         lines.append(
-            i18n.t(
+            t(
                 f"why.observer.{s['via']}",
                 at=key_phrase(key),
                 node=requester,
@@ -94,22 +112,45 @@ def why_lines(snap: Snapshot, annotators: dict | None = None) -> dict[str, list[
     observer_of = {n: o for o in snap.observers for n in o["nodes"]}
     qdq_of = {q["node"]: q for q in snap.qdq}
     in_island = {m for island in islands(snap) for m in island.ops}
+    # most nodes of a big graph say the same thing ("XNNPACKQuantizer: nothing matched aten.view"): each distinct
+    # list is made once and shared by every node that says it (never mutated after: a new list per change)
+    same: dict[tuple, list[str]] = {}
     out: dict[str, list[str]] = {}
+    t = _words()
     for n in snap.nodes:
         nid, lines = n["id"], []
         if n["role"] == "observer" and nid in observer_of:
-            lines = _observer_lines(snap, observer_of[nid], annotation_of)
+            lines = _observer_lines(snap, observer_of[nid], annotation_of, t)
         elif nid in qdq_of:
             q = qdq_of[nid]
-            lines = [i18n.t(f"why.{q['kind']}", observer=q["from_observer"] or "?", tensor=q["tensor"] or "?")]
+            lines = [t(f"why.{q['kind']}", observer=q["from_observer"] or "?", tensor=q["tensor"] or "?")]
         elif nid in done:
-            lines = _annotated_lines(annotation_of[nid], logs.get(nid, {}))
+            ann, log = annotation_of[nid], logs.get(nid, {})
+            key: tuple = ("annotated", _annotation_key(ann), _pairs(log.get("wrote")))
+            lines = _shared(same, key, _annotated_lines, ann, log)
         elif n["role"] == "compute" and n["op"] == "call_function":
-            lines = _unannotated_lines(n, logs.get(nid, {}), ran, scanners)
-            if nid in in_island:
-                lines.append(i18n.t("why.island"))
+            log, island = logs.get(nid, {}), nid in in_island
+            key = ("unannotated", n["target"], _pairs(log.get("looked")), island)
+            lines = _shared(same, key, _unannotated_lines, n, log, ran, scanners, island)
         out[nid] = lines
     return out
+
+
+def _shared(same: dict[tuple, list[str]], key: tuple, make, *args) -> list[str]:
+    lines = same.get(key)
+    if lines is None:
+        lines = same[key] = make(*args)
+    return lines
+
+
+def _pairs(pairs) -> tuple:
+    return tuple(map(tuple, pairs or ()))
+
+
+def _annotation_key(ann: dict) -> tuple:
+    """What of an annotation its why lines read (_annotated_lines), hashable."""
+    has_specs = ann["output"] is not None or any(i["spec"] for i in ann["inputs"])
+    return ann["quantizer"], has_specs, tuple(ann.get("skipped_by") or ())
 
 
 def with_why(snap: Snapshot, annotators: dict | None = None) -> Snapshot:

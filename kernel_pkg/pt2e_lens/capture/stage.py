@@ -43,9 +43,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         self.record = record if record is not None else CaptureRecord()
         self.exported_program = exported_program
         self.info = info or {}
-        if snapshot is not None:
-            # taken when the graph was live: fills the cached_property (with the why lines of this record)
-            self.__dict__["snapshot"] = with_why(snapshot, self.record.annotators)
+        # taken when the graph was live (the annotated stage); its why lines wait until it is first viewed
+        self._taken = snapshot
 
     @property
     def graph_module(self) -> torch.fx.GraphModule:
@@ -66,8 +65,10 @@ class Stage(HasGraph, HasSnapshot, Displayable):
 
     @cached_property
     def snapshot(self) -> Snapshot:
-        # the findings run here, where the problems prepare recorded are known
-        snap = with_findings(build(self.graph_module, stage=self.name, record=self.record), self.record.problems)
+        if self._taken is not None:
+            snap, self._taken = self._taken, None
+        else:  # the findings run here, where the problems prepare recorded are known
+            snap = with_findings(build(self.graph_module, stage=self.name, record=self.record), self.record.problems)
         return with_why(snap, self.record.annotators)
 
     def __repr__(self) -> str:

@@ -79,6 +79,7 @@ class WatchingRecorder(RecordingQuantizer):
         try:
             return super().annotate(model, self.log)
         finally:
+            self.log.forget_frame()
             for n in nodes:
                 n.meta = dict(n.meta)
 

@@ -61,9 +61,8 @@ def _name_of(code: CodeType) -> str | None:
     return None
 
 
-def annotator(depth: int = 2) -> str | None:
-    """The annotating function that caused this meta access, or None when pt2e-lens itself reads."""
-    frame: FrameType | None = sys._getframe(depth)
+def annotator_of(frame: FrameType | None) -> str | None:
+    """The annotating function that caused a meta access by `frame`, or None when pt2e-lens itself reads."""
     if frame is None:
         return None
     ours = _OURS.get(frame.f_code)
@@ -117,17 +116,30 @@ class AnnotatorLog:
     def __init__(self) -> None:
         self.nodes: dict[str, dict[str, list[tuple[str, str]]]] = {}
         self.ran: list[str] = []
+        # the frame that read last and its annotator: a matcher reads every node from one loop, one frame,
+        # whose callers do not change while it runs, so the stack walk is done once per loop, not per node
+        self._frame: FrameType | None = None
+        self._fn: str | None = None
 
     def note(self, node: str, what: str) -> None:
         who = ANNOTATING.get()
         if who is None:
             return
-        fn = annotator(3)
+        frame = sys._getframe(2)  # the reader of the meta: note ← LoggedMeta.get/… ← it
+        if frame is self._frame:
+            fn = self._fn
+        else:
+            self._frame, self._fn = frame, None  # (no stale name if the walk below raises)
+            fn = self._fn = annotator_of(frame)
         if fn is None:
             return
         entry = self.nodes.setdefault(node, {"wrote": [], "looked": []})[what]
         if (who, fn) not in entry:
             entry.append((who, fn))
+
+    def forget_frame(self) -> None:
+        """Let go of the last reader's frame (it keeps that function's locals alive) once annotate is done."""
+        self._frame = self._fn = None
 
     def as_record(self) -> dict:
         """Plain data for the CaptureRecord: {"ran": [...], "nodes": {node: {"wrote": [[q, fn]], "looked": …}}}."""

@@ -50,8 +50,11 @@ def roles_from_diff(converted: torch.fx.GraphModule, sites: ObserverSites) -> di
     """
     by_name = {n.name: n for n in converted.graph.nodes}
     roles: dict[str, tuple[str, str]] = {}
+    news: dict[int, set[str]] = {}  # observer_sites gives every observer the same `before`: one diff, not one each
     for observer, (before, observed, users) in sites.items():
-        new = {name for name in by_name if name not in before}
+        new = news.get(id(before))
+        if new is None:
+            new = news[id(before)] = {name for name in by_name if name not in before}
         observed_gone = observed not in by_name
         for user_name in users:
             user = by_name.get(user_name)
@@ -86,9 +89,12 @@ def roles_from_provenance(gm: torch.fx.GraphModule) -> dict[str, tuple[str, str]
     for n in gm.graph.nodes:
         if n.op == "call_function" and n.meta.get("from_node") and (obs := observer_of(n)) is not None:
             groups.setdefault(obs, set()).add(n.name)
+    nodes = list(gm.graph.nodes)
+    index = {n.name: i for i, n in enumerate(nodes)}
     roles: dict[str, tuple[str, str]] = {}
     for observer, members in groups.items():
-        users = {u for n in gm.graph.nodes if n.name in members for u in n.users if u.name not in members}
+        inside = (nodes[i] for i in sorted(index[m] for m in members))  # graph order, without a graph scan per group
+        users = {u for n in inside for u in n.users if u.name not in members}
         for user in users:
             for chain, _start in _chains(user, members):
                 for i, node in enumerate(chain):
