@@ -88,6 +88,7 @@ def test_an_added_observer_under_shifted_names_is_the_only_mark():
     d = view["diffs"][0]
     observers = {n.name for n in composed.graph.nodes if n.op == "call_module" and n.name != "_guards_fn"}
     assert [n for n in d["added"] if n in observers] == [output_observer(composed, "add")]
+    assert view["title"] == "only conv + add observes the output of add"  # nothing moved: one more observer
     assert not [n for n in d["removed"] if n.startswith("activation_post_process")]
 
 

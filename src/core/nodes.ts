@@ -198,6 +198,7 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
   const g = s(d, 'g', {
     class: `pl-group ${collapsed ? 'pl-collapsed' : 'pl-expanded'}`,
     'data-group': grp.key,
+    'data-total': grp.total,
     transform: `translate(${b.x - b.w / 2},${b.y - b.h / 2})`,
   });
   g.appendChild(s(d, 'rect', { class: 'pl-gbox', width: b.w, height: b.h, rx: collapsed ? 6 : 8 }));

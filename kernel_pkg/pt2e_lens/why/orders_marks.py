@@ -71,13 +71,18 @@ def mark_moved(d: dict, a: Served, b: Served) -> tuple[dict[str, Key], dict[str,
 
 
 def moved_line(gone: dict[str, Key], new: dict[str, Key], label_a: str, label_b: str) -> str | None:
-    """One sentence saying what moved between two panes, None when nothing did."""
+    """One sentence saying what moved between two panes (or, when only one pane has more, what only it observes),
+    None when nothing did."""
+    sep = i18n.t("orders.sep")
     sides = [
-        i18n.t("compare.moved.side", label=label, at=i18n.t("orders.sep").join(key_phrase(k) for k in found.values()))
+        (label, sep.join(key_phrase(k) for k in found.values()))
         for label, found in ((label_a, gone), (label_b, new))
         if found
     ]
-    return i18n.t("compare.moved.line", sides=i18n.t("orders.sep").join(sides)) if sides else None
+    if len(sides) == 1:
+        return i18n.t("compare.moved.only", label=sides[0][0], at=sides[0][1])
+    said = [i18n.t("compare.moved.side", label=label, at=at) for label, at in sides]
+    return i18n.t("compare.moved.line", sides=sep.join(said)) if said else None
 
 
 def moved_table(rows: list[tuple[str, str, str]], title: str) -> Table:
