@@ -114,6 +114,51 @@ describe('the course chapters on an nbconvert page, in zh-TW', { skip }, () => {
       });
     }
 
+  /** Every output area of a page, top to bottom: printed lines, tables and graphs alike. */
+  const outputAreas = (page, selector) =>
+    page.evaluate((sel) => [...document.querySelectorAll(sel)].map((o) => o.textContent), selector);
+
+  for (const chapter of CHAPTERS)
+    for (const scripts of [true, false]) {
+      const how = scripts ? 'scripts on' : 'scripts off';
+      it(`${chapter}, ${how}: every output area of the nbconvert page, top to bottom, has no English UI word`, async () => {
+        const page = await open(chapter, 'light', scripts);
+        const areas = await outputAreas(page, '.jp-OutputArea-output');
+        assert.ok(areas.length >= 8, `output areas: ${areas.length}`);
+        const english = areas.filter((t) => ENGLISH.test(t)).map((t) => t.slice(0, 120));
+        assert.deepEqual(english, []);
+        await page.close();
+      });
+
+      it(`${chapter}, ${how}: the Jupyter Book page reads in zh-TW, top to bottom`, async () => {
+        const context = await browser.newContext({
+          viewport: { width: 1300, height: 900 },
+          javaScriptEnabled: scripts,
+        });
+        const page = await context.newPage();
+        await page.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
+        page.on('pageerror', (e) => problems.errors.push(`book ${chapter}: ${e.message}`));
+        await page.goto(pathToFileURL(join(dir, '_build/html', `${chapter}.html`)).href);
+        const roots = scripts ? '.pt2e-lens' : '.pt2e-lens-root';
+        if (scripts)
+          await page.waitForFunction(
+            () => [...document.querySelectorAll('.pt2e-lens')].every((r) => r.getAttribute('data-state') === 'ready'),
+            null,
+            { timeout: 120000 },
+          );
+        const outs = await outputsText(page, roots);
+        assert.ok(outs.length >= 4, `outputs: ${outs.length}`);
+        for (const o of outs) assert.equal(o.lang, 'zh-TW');
+        const areas = await outputAreas(page, '.cell_output');
+        assert.ok(areas.length >= 5, `output areas: ${areas.length}`);
+        assert.deepEqual(
+          areas.filter((t) => ENGLISH.test(t)).map((t) => t.slice(0, 120)),
+          [],
+        );
+        await context.close();
+      });
+    }
+
   it('M00-3: the seed’s draw_stages call shows all four groups inside the panes, nothing cropped', async () => {
     const page = await open(CHAPTERS[0], 'light', true);
     const outside = await page.evaluate(() => {
