@@ -295,13 +295,13 @@ export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (
       if (it.dtype) {
         p.setAttribute('class', 'pl-edge pl-int');
         p.setAttribute('data-dtype', it.dtype);
-        p.appendChild(s(d, 'title', undefined, `${it.dtype} tensor (${it.src} → ${it.dst})`));
+        p.appendChild(s(d, 'title', undefined, sc.t('ui.tip.int_edge', { dtype: it.dtype, src: it.src, dst: it.dst })));
         layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: it.at[0], y: it.at[1] }, it.dtype));
       } else if (it.spec) {
         p.setAttribute('class', 'pl-edge pl-spec');
         p.setAttribute('style', `stroke:${it.color}`);
         p.setAttribute('data-spec', it.spec);
-        p.appendChild(s(d, 'title', undefined, `input spec ${it.spec} (${it.src} → ${it.dst})`));
+        p.appendChild(s(d, 'title', undefined, sc.t('ui.tip.spec_edge', { spec: it.spec, src: it.src, dst: it.dst })));
       }
       p.setAttribute('marker-end', `url(#${sc.marker(it.color)})`);
       layer.appendChild(p);

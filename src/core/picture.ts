@@ -65,16 +65,17 @@ function inlineStyles(from: Element, to: Element): void {
   }
 }
 
-/** A closed group says "click to open" in the live view; nothing can be clicked in the picture, so say what a
+/** A group says "click to open / close" in the live view; nothing can be clicked in the picture, so say what a
  * reader without scripts can do (run the cell, or open the notebook where pt2e-lens is installed). */
 function pictureWords(content: Element, t: Tr): void {
-  for (const g of content.querySelectorAll('.pl-group.pl-collapsed')) {
+  for (const g of content.querySelectorAll('.pl-group')) {
     const n = g.getAttribute('data-total') ?? '';
+    const closed = g.classList.contains('pl-collapsed');
     const sub = g.querySelector(':scope > .pl-gsub');
-    if (sub) sub.textContent = t('ui.picture.group_sub', { n });
+    if (sub && closed) sub.textContent = t('ui.picture.group_sub', { n });
+    const what = g.querySelector(':scope > .pl-glabel')?.textContent?.replace(/^[⊞⊟] /, '') ?? '';
     const tip = g.querySelector(':scope > title');
-    const what = g.querySelector(':scope > .pl-glabel')?.textContent?.replace(/^⊞ /, '') ?? '';
-    if (tip) tip.textContent = t('ui.picture.group_tip', { what, n });
+    if (tip) tip.textContent = t(closed ? 'ui.picture.group_tip' : 'ui.picture.group_open', { what, n });
   }
 }
 

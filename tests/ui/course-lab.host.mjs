@@ -4,14 +4,15 @@
 // Screenshots: tests/ui/artifacts/course-lab-orders-{light,dark}.png.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { builtCourse } from './course-build.mjs';
 import { PYTHON, startLab } from './lab_server.mjs';
-import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
+import { ARTIFACTS, MIME, ROOT, unpackOutputs } from './pages.mjs';
 
 const hasLab = spawnSync(PYTHON, ['-c', 'import jupyterlab, jupyter_book'], { encoding: 'utf8' }).status === 0;
 const built = existsSync(join(ROOT, 'extension/labextension/package.json'));
@@ -21,6 +22,8 @@ const ENGLISH =
   /Collapse all|Expand all|\bLegend\b|\bFit\b|\d nodes|observers,|sharing groups|\(output\)|observer added/;
 const zh = JSON.parse(readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/locales/zh-TW.json'), 'utf8'));
 const MOVED_LINE = zh['compare.moved.line'].split('{')[0];
+const SVG = 'image/svg+xml';
+const text = (v) => (Array.isArray(v) ? v.join('') : v);
 
 let lab;
 let browser;
@@ -32,7 +35,7 @@ before(async () => {
   expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')).moved_observer;
   const file = join(dir, `${CHAPTER}.ipynb`);
   const nb = JSON.parse(readFileSync(file, 'utf8'));
-  outputs = nb.cells.flatMap((c) => c.outputs ?? []).filter((o) => o.data?.[MIME]).length;
+  outputs = nbOutputs(nb).length;
   lab = await startLab({ [`${CHAPTER}.ipynb`]: file });
   browser = await launch();
 });
@@ -86,6 +89,62 @@ describe('the M03-6 chapter in JupyterLab', { skip }, () => {
     }
     assert.notEqual(backgrounds[0], backgrounds[1]); // the dark theme really drew dark
     assert.deepEqual(errors, []);
+    // point 2: the renderer stored a picture per graph; saved, the notebook shows them with scripts stripped
+    const chapterFile = JSON.parse(readFileSync(join(lab.root, `${CHAPTER}.ipynb`), 'utf8'));
+    const graphs = unpackOutputs(nbOutputs(chapterFile).map((o) => o.data[MIME])).filter((v) => v.panes.length).length;
+    await page.waitForFunction(
+      ([svg, n]) => {
+        const nb = window.jupyterapp.shell.currentWidget?.content?.model;
+        let k = 0;
+        for (const cell of nb?.cells ?? []) for (const o of cell.outputs?.toJSON?.() ?? []) if (o.data?.[svg]) k++;
+        return k === n;
+      },
+      [SVG, graphs],
+      { timeout: 60000 },
+    );
+    await page.evaluate(() => window.jupyterapp.commands.execute('docmanager:save'));
+    await page.waitForFunction(() => !window.jupyterapp.shell.currentWidget.context.model.dirty, null, {
+      timeout: 30000,
+    });
     await page.close();
+    const saved = nbOutputs(JSON.parse(readFileSync(join(lab.root, `${CHAPTER}.ipynb`), 'utf8')));
+    const pictures = saved.map((o) => text(o.data[SVG] ?? '')).filter(Boolean);
+    assert.equal(pictures.length, graphs);
+    for (const svg of pictures) {
+      const words = svg.replace(/<[^>]+>/g, ' ');
+      assert.doesNotMatch(words, ENGLISH);
+      assert.doesNotMatch(words, /點一下|click to open/); // nothing in a picture can be clicked
+    }
+    // part C's picture: both panes' moved observer, the first dashed (removed), the second framed green (added)
+    const orders = pictures.find((p) => p.includes(MOVED_LINE));
+    assert.equal(orders.split(`data-id="${expected[0]}"`).length - 1, 2);
+    assert.match(orders, /stroke-dasharray/);
+    for (const theme of ['light', 'dark']) {
+      const html = join(lab.root, `${CHAPTER}-${theme}.html`);
+      const code =
+        'import sys\nfrom nbconvert import HTMLExporter\nimport nbformat\n' +
+        'nb = nbformat.read(sys.argv[1], as_version=4)\n' +
+        'body, _ = HTMLExporter(template_name="lab", theme=sys.argv[3]).from_notebook_node(nb)\n' +
+        'open(sys.argv[2], "w", encoding="utf-8").write(body)';
+      execFileSync(PYTHON, ['-c', code, join(lab.root, `${CHAPTER}.ipynb`), html, theme]);
+      const context = await browser.newContext({
+        viewport: { width: 1300, height: 900 },
+        javaScriptEnabled: false,
+        colorScheme: theme,
+      });
+      const stripped = await context.newPage();
+      await stripped.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
+      await stripped.goto(pathToFileURL(html).href);
+      assert.equal(await stripped.locator('.pt2e-lens-root .pt2e-lens-picture > svg').count(), graphs);
+      const shown = stripped.locator('.pt2e-lens-picture', { hasText: MOVED_LINE });
+      await shown.scrollIntoViewIfNeeded();
+      await stripped.screenshot({ path: join(ARTIFACTS, `course-lab-saved-noscript-${theme}.png`) });
+      await context.close();
+    }
   });
 });
+
+/** The outputs with a pt2e-lens View, their MIME data as saved. */
+function nbOutputs(nb) {
+  return nb.cells.flatMap((c) => c.outputs ?? []).filter((o) => o.data?.[MIME]);
+}
