@@ -41,7 +41,10 @@ def snapshot_served(snap: Any) -> Served:
 def moved(a: Served, b: Served) -> tuple[list[tuple[str, str]], dict[str, Key], dict[str, Key]]:
     """(observer pairs `(a node, b node)` that serve a same edge/node, observers of `a` serving nothing `b`
     observes, the same of `b` against `a`), each moved one with the first edge/node it serves."""
-    by_key_b = {k: n for n, keys in b.items() for k in sorted(keys, reverse=True)}  # the first key wins
+    by_key_b: dict[Key, str] = {}
+    for n, keys in b.items():
+        for k in keys:
+            by_key_b.setdefault(k, n)  # a shared observer inserted twice: its first node in graph order
     pairs = []
     for n, keys in a.items():
         shared = sorted(keys & set(by_key_b))
