@@ -83,9 +83,9 @@ def test_nan_and_infinity(prepared, constant):
 
 def test_deep_nesting_is_refused_before_parsing(prepared):
     deep = "[" * 100_000 + "]" * 100_000
-    assert "nested 100000 levels deep" in refused(deep)
+    assert "nested 100,000 levels deep" in refused(deep)
     text = json.dumps(prepared).replace('"node_count": ', f'"deep": {deep}, "node_count": ', 1)
-    assert "nested 100002 levels deep" in refused(text)
+    assert "nested 100,002 levels deep" in refused(text)
     # brackets inside strings do not count
     data = copy.deepcopy(prepared)
     data["nodes"][0]["source"] = "[" * 1000

@@ -22,7 +22,7 @@ from .errors import Pt2eLensError
 from .schema import SCHEMA_VERSION, VIEW_FORMAT
 from .why import Accuracy, sharing
 from .why.orders import OrderComparison
-from .why.orders_marks import moved
+from .why.orders_marks import mark_moved, moved_line, moved_table, outcome_served, snapshot_served
 from .why.sensitivity import Sensitivity  # a heat overlay like Accuracy's
 
 FORMAT = VIEW_FORMAT
@@ -175,16 +175,37 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
         raise Pt2eLensError(i18n.t("error.compare_needs_two"))
     snaps = [snapshot(x) for x, _ in pairs]
     labels = [lbl or s.stage or f"#{i + 1}" for i, ((_, lbl), s) in enumerate(zip(pairs, snaps))]
+    # two Runs both at "prepared": number the panes so a line can tell them apart
+    labels = [f"{lbl} #{i + 1}" if labels.count(lbl) > 1 else lbl for i, lbl in enumerate(labels)]
     diffs = [stage_diff(snaps[i], snaps[i + 1], labels[i], labels[i + 1]) for i in range(len(snaps) - 1)]
     panes = [{"label": lbl, "snapshot": s.data} for lbl, s in zip(labels, snaps)]
-    return _view(
-        "compare",
-        title,
-        panes,
-        [d.to_dict(i, i + 1) for i, d in enumerate(diffs)],
-        _focus_per_pane(snaps, diffs, focus, hops, labels),
-        _notes(notes, snaps, labels),
-    )
+    dicts = [d.to_dict(i, i + 1) for i, d in enumerate(diffs)]
+    focus_ids = _focus_per_pane(snaps, diffs, focus, hops, labels)
+    pane_notes = _notes(notes, snaps, labels)
+    lines, tables = _moved_observers(snaps, labels, dicts, pane_notes if notes is None else None)
+    if lines and title is None:
+        title = i18n.t("orders.sep").join(lines)
+    return _view("compare", title, panes, dicts, focus_ids, pane_notes, tables)
+
+
+def _moved_observers(snaps: list, labels: list[str], diffs: list[dict], notes: list | None) -> tuple[list, list]:
+    """Two prepared graphs of one model (both with observers): observers paired by what they serve, not by name,
+    each moved one marked, and noted in its pane unless the caller wrote the notes; one line per pair of panes."""
+    lines: list[str] = []
+    rows: list[tuple[str, str, str]] = []
+    for i, d in enumerate(diffs):
+        a, b = snapshot_served(snaps[i]), snapshot_served(snaps[i + 1])
+        if not (a and b):
+            continue  # e.g. exported → prepared: every observer is new, nothing moved
+        gone, new = mark_moved(d, a, b)
+        for side, found, other in ((i, gone, labels[i + 1]), (i + 1, new, labels[i])):
+            for node, key in found.items():
+                if notes is not None:
+                    notes[side][node] = i18n.t("compare.moved.note", at=key_phrase(key), other=other)
+                rows.append((labels[side], node, key_phrase(key)))
+        if line := moved_line(gone, new, labels[i], labels[i + 1]):
+            lines.append(line)
+    return lines, [moved_table(rows, i18n.t("orders.sep").join(lines))] if rows else []
 
 
 def _from_stage(t: Table, stage: str) -> Table:
@@ -242,12 +263,7 @@ def orders_view(x: OrderComparison) -> dict:
     diffs = []
     for i in range(len(outs) - 1):
         d = stage_diff(snaps[i], snaps[i + 1], labels[i], labels[i + 1]).to_dict(i, i + 1)
-        gone, new = moved(outs[i], outs[i + 1])
-        # same names, different tensors: not the same observer
-        d["kept"] = [p for p in d["kept"] if p[0] not in gone and p[1] not in new]
-        d["became"] = {a: [b for b in bs if b not in new] for a, bs in d["became"].items() if a not in gone}
-        d["removed"] = list(dict.fromkeys([*d["removed"], *gone]))
-        d["added"] = list(dict.fromkeys([*d["added"], *new]))
+        gone, new = mark_moved(d, outcome_served(outs[i]), outcome_served(outs[i + 1]))
         for side, found in ((i, gone), (i + 1, new)):
             for node, key in found.items():
                 notes[side][node] = i18n.t("orders.view.moved", at=key_phrase(key))

@@ -3,13 +3,19 @@
 // unpack to a GB, a tabular reference chain to 2^40 values, one string to 400 M characters. Each size is
 // checked before the next step builds anything, and a breach is one line that names the bound.
 import { LIMITS } from './contract.generated';
+import { OutputProblem } from './problem';
 
 export type Limits = { -readonly [K in keyof typeof LIMITS]: number };
 
-export class TooBig extends Error {}
+export class TooBig extends OutputProblem {}
 
-function tooBig(what: string, limit: number, name: string): TooBig {
-  return new TooBig(`${what} (at most ${limit.toLocaleString('en')}: contract limit ${name}); it is refused unopened`);
+const num = (n: number): string => n.toLocaleString('en');
+
+/** The one line of a breach: `what` is an `output.bound.*` key filled with `n`. */
+function tooBig(what: string, n: number, limit: number, name: string): TooBig {
+  return new TooBig((t) =>
+    t('output.refused', { what: t(`output.bound.${what}`, { n: num(n) }), limit: num(limit), name }),
+  );
 }
 
 /** A gunzipped stream, read chunk by chunk and cancelled one chunk past max_json_bytes. */
@@ -24,7 +30,7 @@ export async function readBounded(stream: ReadableStream<Uint8Array>, limits: Li
     n += value.length;
     if (n > cap) {
       void reader.cancel().catch(() => undefined);
-      throw tooBig(`it unpacks to more than ${cap.toLocaleString('en')} bytes`, cap, 'max_json_bytes');
+      throw tooBig('unpacks', cap, cap, 'max_json_bytes');
     }
     chunks.push(value);
   }
@@ -39,12 +45,12 @@ export async function readBounded(stream: ReadableStream<Uint8Array>, limits: Li
 
 export function checkTextSize(length: number, limits: Limits = LIMITS): void {
   const cap = limits.max_json_bytes;
-  if (length > cap) throw tooBig(`it holds more than ${cap.toLocaleString('en')} bytes of JSON`, cap, 'max_json_bytes');
+  if (length > cap) throw tooBig('json_bytes', cap, cap, 'max_json_bytes');
 }
 
 function checkString(s: string, maxChars: number): void {
   if (s.length > maxChars) {
-    throw tooBig(`it has a string of ${s.length.toLocaleString('en')} characters`, maxChars, 'max_string_chars');
+    throw tooBig('string', s.length, maxChars, 'max_string_chars');
   }
 }
 
@@ -60,7 +66,7 @@ export function checkTree(doc: unknown, limits: Limits = LIMITS): void {
   while (stack.length) {
     const x = stack.pop() as object;
     const depth = depths.pop() as number;
-    if (depth > maxDepth) throw tooBig(`it nests more than ${maxDepth} levels deep`, maxDepth, 'max_depth');
+    if (depth > maxDepth) throw tooBig('depth', maxDepth, maxDepth, 'max_depth');
     const children: unknown[] = Array.isArray(x) ? x : Object.values(x);
     count += children.length;
     if (!Array.isArray(x)) {
@@ -76,7 +82,7 @@ export function checkTree(doc: unknown, limits: Limits = LIMITS): void {
       }
     }
     if (count > maxValues) {
-      throw tooBig(`it holds more than ${maxValues.toLocaleString('en')} values`, maxValues, 'max_values');
+      throw tooBig('values', maxValues, maxValues, 'max_values');
     }
   }
 }
@@ -122,14 +128,14 @@ export function checkTabular(values: unknown[], root: unknown, limits: Limits = 
   const check = ([n, depth, chars]: Size): void => {
     if (n > limits.max_values) {
       const cap = limits.max_values;
-      throw tooBig(`it expands to more than ${cap.toLocaleString('en')} values`, cap, 'max_values');
+      throw tooBig('expands_values', cap, cap, 'max_values');
     }
     if (depth > limits.max_depth) {
-      throw tooBig(`it expands to more than ${limits.max_depth} levels deep`, limits.max_depth, 'max_depth');
+      throw tooBig('expands_depth', limits.max_depth, limits.max_depth, 'max_depth');
     }
     if (chars > limits.max_json_bytes) {
       const cap = limits.max_json_bytes;
-      throw tooBig(`it expands to more than ${cap.toLocaleString('en')} bytes of JSON`, cap, 'max_json_bytes');
+      throw tooBig('expands_bytes', cap, cap, 'max_json_bytes');
     }
   };
   for (const entry of values) {

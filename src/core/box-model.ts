@@ -10,6 +10,7 @@ import { fmtNums, truncate } from './dom';
 import type { EdgeItem } from './edges';
 import { nodeKey } from './groups';
 import { type Box, groupLabel } from './hier-layout';
+import type { Tr } from './i18n';
 import type { Mark } from './marks';
 import type { Scene } from './scene';
 import { AGG_EDGE, groupFill, INT_EDGE } from './styles';
@@ -77,6 +78,8 @@ export interface GroupModel {
   key: string;
   /** the group's key in the hierarchy */
   group: string;
+  /** how many nodes it holds (all depths) */
+  total: number;
   /** `⊞ label` (closed) or `⊟ label` (open) */
   label: string;
   labelX: number;
@@ -182,6 +185,7 @@ export function groupModel(sc: Scene, b: Box): GroupModel {
     kind: collapsed ? 'collapsed' : 'expanded',
     key: b.key,
     group: grp.key,
+    total: grp.total,
     label: `${collapsed ? '⊞' : '⊟'} ${text}`,
     labelX: collapsed ? 10 : 8,
     labelY: collapsed ? 18 : 15,
@@ -370,11 +374,11 @@ export function edgeLook(it: Drawn): EdgeLook {
 }
 
 /** An edge's tooltip: the int tensor it carries, the input spec colouring it, or what a bundle holds. */
-export function edgeTitle(it: Drawn): string | null {
+export function edgeTitle(it: Drawn, t: Tr): string | null {
   if (it.kind === 'agg') {
     const n = it.count;
     return `${n} edge${n > 1 ? 's' : ''}${it.int ? `, ${it.int} carrying ${it.dtype} tensors` : ''}`;
   }
-  const pair = `(${it.src} → ${it.dst})`;
-  return it.dtype ? `${it.dtype} tensor ${pair}` : it.spec ? `input spec ${it.spec} ${pair}` : null;
+  if (it.dtype) return t('ui.tip.int_edge', { dtype: it.dtype, src: it.src, dst: it.dst });
+  return it.spec ? t('ui.tip.spec_edge', { spec: it.spec, src: it.src, dst: it.dst }) : null;
 }

@@ -305,7 +305,7 @@ export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (
       opacity: look.alpha < 1 ? look.alpha : undefined,
       'marker-end': `url(#${sc.marker(look.color)})`,
     });
-    const title = edgeTitle(it);
+    const title = edgeTitle(it, sc.t);
     if (title) p.appendChild(s(d, 'title', undefined, title));
     if (look.label) layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: it.at[0], y: it.at[1] }, look.label));
     layer.appendChild(p);

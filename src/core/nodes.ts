@@ -127,6 +127,7 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
   const g = s(d, 'g', {
     class: `pl-group ${collapsed ? 'pl-collapsed' : 'pl-expanded'}`,
     'data-group': m.group,
+    'data-total': m.total,
     transform: `translate(${b.x - b.w / 2},${b.y - b.h / 2})`,
   });
   g.appendChild(s(d, 'rect', { class: 'pl-gbox', width: b.w, height: b.h, rx: m.radius }));

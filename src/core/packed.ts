@@ -4,10 +4,11 @@
 // A plain View (pt2e-lens 0.1 outputs) passes through untouched: render() checks it as before.
 import { checkTextSize, checkTree, readBounded, TooBig } from './bounds';
 import { LIMITS, type Packed, SCHEMA_VERSION, VIEW_SCHEMA } from './contract.generated';
+import type { Tr } from './i18n';
+import { OutputProblem, PREFIX, prefixed } from './problem';
 import { schemaError } from './schema-check';
 import { decodeTabular } from './tabular';
 
-const PREFIX = 'pt2e-lens: ';
 const ROOT = VIEW_SCHEMA as Record<string, unknown>;
 const AS_PACKED = { $ref: '#/$defs/Packed' };
 export const PACKED_FORMAT = 'pt2e-lens.packed';
@@ -27,7 +28,7 @@ export function envelopeOf(input: unknown): Packed | null {
       checkTextSize(input.length);
       input = JSON.parse(input);
     } catch (e) {
-      throw new Error(`${PREFIX}a damaged packed View (${(e as Error).message}); re-run the cell`);
+      throw damaged(() => (e as Error).message);
     }
   }
   return isPacked(input) ? input : null;
@@ -38,7 +39,7 @@ function bytesOf(base64: string): Uint8Array {
   try {
     bin = atob(base64);
   } catch {
-    throw new Error(`${PREFIX}a damaged packed View (its data is not base64); re-run the cell`);
+    throw damaged((t) => t('output.not_base64'));
   }
   bounded(() => checkTextSize(bin.length)); // gzip never makes its input longer than the JSON it holds
   const out = new Uint8Array(bin.length);
@@ -67,7 +68,7 @@ function slices(bytes: Uint8Array, size = 1 << 14): ReadableStream<Uint8Array> {
 
 async function gunzip(bytes: Uint8Array): Promise<string> {
   if (typeof DecompressionStream === 'undefined') {
-    throw new Error(`${PREFIX}this browser cannot unpack the output (no DecompressionStream): use a current browser`);
+    throw new OutputProblem((t) => PREFIX + t('output.no_decompression'));
   }
   const stream = slices(bytes).pipeThrough(
     new DecompressionStream('gzip') as ReadableWritablePair<Uint8Array, Uint8Array>,
@@ -76,9 +77,9 @@ async function gunzip(bytes: Uint8Array): Promise<string> {
     // read with a byte budget: a 1 GB bomb stops at max_json_bytes instead of taking the tab down
     return new TextDecoder().decode(await readBounded(stream));
   } catch (e) {
-    if (e instanceof TooBig) throw new Error(`${PREFIX}${e.message}`);
+    if (e instanceof TooBig) throw prefixed(e);
     // the browser only says "Failed to fetch" or the like: name what is wrong instead
-    throw new Error(`${PREFIX}a damaged packed View (its data is not valid gzip); re-run the cell`);
+    throw damaged((t) => t('output.not_gzip'));
   }
 }
 
@@ -86,12 +87,10 @@ async function gunzip(bytes: Uint8Array): Promise<string> {
 export async function unpack(envelope: Packed): Promise<unknown> {
   const version = (envelope as { schema_version?: unknown }).schema_version;
   if (version !== SCHEMA_VERSION) {
-    throw new Error(
-      `${PREFIX}this output uses schema_version ${String(version)}; this viewer understands ${SCHEMA_VERSION} — upgrade pt2e-lens`,
-    );
+    throw new OutputProblem((t) => PREFIX + t('output.schema_version', { got: String(version), want: SCHEMA_VERSION }));
   }
   const err = schemaError(envelope, AS_PACKED, ROOT);
-  if (err) throw new Error(`${PREFIX}a damaged packed View (envelope: ${err}); re-run the cell`);
+  if (err) throw damaged((t) => t('output.envelope', { problem: err }));
   bounded(() => checkTextSize(envelope.data.length));
   const text = await gunzip(bytesOf(envelope.data));
   try {
@@ -99,8 +98,8 @@ export async function unpack(envelope: Packed): Promise<unknown> {
     checkTree(doc, LIMITS);
     return envelope.encoding === 'tabular+gzip+base64' ? decodeTabular(doc) : doc;
   } catch (e) {
-    if (e instanceof TooBig) throw new Error(`${PREFIX}${e.message}`); // not damaged: too big, and which bound
-    throw new Error(`${PREFIX}a damaged packed View (${(e as Error).message}); re-run the cell`);
+    if (e instanceof TooBig) throw prefixed(e); // not damaged: too big, and which bound
+    throw damaged(() => (e as Error).message);
   }
 }
 
@@ -109,6 +108,11 @@ function bounded(check: () => void): void {
   try {
     check();
   } catch (e) {
-    throw new Error(`${PREFIX}${(e as Error).message}`);
+    throw prefixed(e);
   }
+}
+
+/** `pt2e-lens: a damaged packed View (…); re-run the cell`, the part in brackets worded by `problem`. */
+function damaged(problem: (t: Tr) => string): OutputProblem {
+  return new OutputProblem((t) => PREFIX + t('output.damaged', { problem: problem(t) }));
 }

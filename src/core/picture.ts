@@ -1,5 +1,6 @@
 // A static SVG of what render() drew, for saved notebooks read where no script runs (GitHub, nbviewer, PDF):
 // each visible graph's content, unpanned, with its computed styles inlined (no stylesheet travels with it).
+import { type Tr, translator } from './i18n';
 import { legendPicture, textWidth } from './picture-legend';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -64,6 +65,20 @@ function inlineStyles(from: Element, to: Element): void {
   }
 }
 
+/** A group says "click to open / close" in the live view; nothing can be clicked in the picture, so say what a
+ * reader without scripts can do (run the cell, or open the notebook where pt2e-lens is installed). */
+function pictureWords(content: Element, t: Tr): void {
+  for (const g of content.querySelectorAll('.pl-group')) {
+    const n = g.getAttribute('data-total') ?? '';
+    const closed = g.classList.contains('pl-collapsed');
+    const sub = g.querySelector(':scope > .pl-gsub');
+    if (sub && closed) sub.textContent = t('ui.picture.group_sub', { n });
+    const what = g.querySelector(':scope > .pl-glabel')?.textContent?.replace(/^[⊞⊟] /, '') ?? '';
+    const tip = g.querySelector(':scope > title');
+    if (tip) tip.textContent = t(closed ? 'ui.picture.group_tip' : 'ui.picture.group_open', { what, n });
+  }
+}
+
 /** A shown pane's drawing: its SVG, or the overview of a canvas-drawn one (overview.ts) with its bounds. */
 function paneOf(area: Element): { svg: SVGSVGElement; box: DOMRect | null; caption: string | null } | null {
   const svg = area.querySelector<SVGSVGElement>(':scope > svg:not(.pl-overview)');
@@ -85,6 +100,10 @@ export function picture(root: Element): string | null {
     !e || e === root || ((e as HTMLElement).style?.display !== 'none' && shown(e.parentElement));
   const panes = [...root.querySelectorAll('.pl-canvas')].filter((a) => shown(a)).flatMap((a) => paneOf(a) ?? []);
   if (!panes.length) return null;
+  // the output's own language (render() sets it on its root), else the page's
+  const t = translator(
+    root.querySelector('.pt2e-lens[lang]')?.getAttribute('lang') ?? root.closest('[lang]')?.getAttribute('lang'),
+  );
   const out = doc.createElementNS(SVG_NS, 'svg'); // the serializer writes its xmlns
   out.setAttribute('role', 'img');
   const title = root.querySelector('.pl-title')?.textContent;
@@ -133,6 +152,7 @@ export function picture(root: Element): string | null {
       pane.appendChild(copy);
     }
     const content = vp.cloneNode(true) as SVGGElement;
+    pictureWords(content, t);
     inlineStyles(vp, content);
     content.removeAttribute('transform');
     pane.appendChild(content);

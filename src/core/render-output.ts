@@ -3,14 +3,19 @@
 // always did; a plain View (0.1 outputs, the widget) goes straight to render(). A damaged envelope shows one
 // line in the output, as render() does for a bad View.
 import { clear, h } from './dom';
+import { resolveLocale, translator } from './i18n';
 import { envelopeOf, unpack } from './packed';
+import { lineOf } from './problem';
 import { type RenderHandle, type RenderOptions, render } from './render';
 import { injectStyles } from './styles';
 
-function showError(el: HTMLElement, message: string): void {
+/** The problem in the host's language, else the View's or the page's (text/html's mount point says the View's). */
+function showError(el: HTMLElement, e: unknown, options: RenderOptions): void {
+  const lang = resolveLocale(options.locale ?? el.closest('[lang]')?.getAttribute('lang'));
+  const message = lineOf(e, translator(lang));
   injectStyles(el);
   clear(el);
-  const root = h(el.ownerDocument, 'div', { class: 'pt2e-lens', 'data-state': 'error' });
+  const root = h(el.ownerDocument, 'div', { class: 'pt2e-lens', 'data-state': 'error', lang });
   root.appendChild(h(el.ownerDocument, 'div', { class: 'pl-message', role: 'alert' }, message));
   el.appendChild(root);
 }
@@ -20,7 +25,7 @@ export function renderOutput(el: HTMLElement, data: unknown, options: RenderOpti
   try {
     envelope = envelopeOf(data);
   } catch (e) {
-    showError(el, (e as Error).message);
+    showError(el, e, options);
     return { ready: Promise.resolve(), panes: [], destroy: () => undefined };
   }
   if (!envelope) return render(el, data, options);
@@ -34,7 +39,7 @@ export function renderOutput(el: HTMLElement, data: unknown, options: RenderOpti
       return inner.ready;
     },
     (e: Error) => {
-      if (!destroyed) showError(el, e.message);
+      if (!destroyed) showError(el, e, options);
     },
   );
   return {

@@ -278,7 +278,8 @@ function show(
 ): Promise<void> {
   const doc = root.ownerDocument;
   if (!checked.ok) {
-    root.appendChild(h(doc, 'div', { class: 'pl-message', role: 'alert' }, checked.message));
+    const message = checked.line ? checked.line(tr) : checked.message;
+    root.appendChild(h(doc, 'div', { class: 'pl-message', role: 'alert' }, message));
     root.setAttribute('data-state', 'error');
     return Promise.resolve();
   }

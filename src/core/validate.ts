@@ -2,16 +2,25 @@
 // is drawn: a bad document shows one line, never a broken view. Never throws. Big documents are checked
 // in slices (`checkDocInSlices`), one page task each, so a 20k-node graph never blocks the page for long.
 import { checkTextSize, checkTree } from './bounds';
+import type { Tr } from './i18n';
 import { parseJsonInSlices } from './json-slices';
+import { prefixed } from './problem';
 import { itemsError, type Key, schemaError } from './schema-check';
 import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
-export type Checked = { ok: true; view: View } | { ok: false; message: string };
+/** `line`: the message in the reader's language, when it is one of the catalogues' (problem.ts). */
+export type Checked = { ok: true; view: View } | { ok: false; message: string; line?: (t: Tr) => string };
 
 const PREFIX = 'pt2e-lens: ';
 const ROOT = VIEW_SCHEMA as Record<string, unknown>;
 const AS_VIEW = { $ref: '#/$defs/View' };
 const AS_SNAPSHOT = { $ref: '#/$defs/Snapshot' };
+
+/** A breached bound: one line, in the reader's language. */
+function refused(e: unknown): { ok: false; message: string; line: (t: Tr) => string } {
+  const p = prefixed(e);
+  return { ok: false, message: p.message, line: p.line };
+}
 
 function versionMessage(v: unknown): string {
   return `${PREFIX}this output uses schema_version ${String(v)}; this viewer understands ${SCHEMA_VERSION} — upgrade pt2e-lens`;
@@ -58,7 +67,7 @@ function parse(input: unknown): Parsed {
     try {
       checkTextSize(doc.length);
     } catch (e) {
-      return { ok: false, message: `${PREFIX}${(e as Error).message}` };
+      return refused(e);
     }
     try {
       doc = JSON.parse(doc);
@@ -69,7 +78,7 @@ function parse(input: unknown): Parsed {
   try {
     checkTree(doc); // sizes first (strings, values, depth): a crafted output never reaches the schema or the DOM
   } catch (e) {
-    return { ok: false, message: `${PREFIX}${(e as Error).message}` };
+    return refused(e);
   }
   if (!isObj(doc)) return { ok: false, message: `${PREFIX}nothing to show (output is not a JSON object)` };
   if (doc.format !== 'pt2e-lens.view' && doc.format !== 'pt2e-lens.snapshot') {

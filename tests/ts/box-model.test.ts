@@ -243,7 +243,7 @@ describe('box model: edges', () => {
         expect(css.includes(sel), sel).toBe(true);
         expect(rule).toContain(`stroke-width:${look.width}`);
         counts[look.cls] = (counts[look.cls] ?? 0) + 1;
-        expect(edgeTitle(it) ?? '').toContain(dtype ?? spec ?? '');
+        expect(edgeTitle(it, EN) ?? '').toContain(dtype ?? spec ?? '');
       }
       expect(Object.keys(counts).length).toBeGreaterThan(1);
       const { el, handle } = await mount(fixture(name));

@@ -89,10 +89,41 @@ describe('the picture of a canvas-drawn pane', () => {
     const blocks = [...doc.querySelectorAll('g[data-group][data-fp32]')];
     expect(blocks.length).toBe(closed.length);
     expect(doc.querySelector('.pl-picture-legend')?.textContent).toContain(zh('ui.legend.closed_group'));
+    // nothing in a picture can be clicked: its closed groups say what a reader without scripts can do
+    const words = doc.documentElement.textContent ?? '';
+    expect(words).not.toContain('點一下');
+    const n = blocks[0].getAttribute('data-total') as string;
+    expect(words).toContain(zh('ui.picture.group_sub', { n }));
     // back to a scene SVG draws: the overview goes
     gv.expanded = new Set(['']);
     await gv.redraw();
     expect(gv.canvasMode).toBe(false);
     expect(el.querySelector('.pl-overview')).toBeNull();
+  });
+});
+
+describe('the picture of a flat graph over the canvas threshold (no module groups)', () => {
+  it('is its numbered sections, closed, saying what a reader without scripts can do', async () => {
+    const view = synthView(2000);
+    for (const n of view.panes[0].snapshot.nodes) {
+      n.module_stack = [];
+      n.module_path = '';
+    }
+    view.locale = 'zh-TW';
+    const { el, handle } = await mount(view, { worker: false, locale: 'zh-TW' });
+    const gv = handle.panes[0];
+    gv.expanded = new Set(gv.hier!.groups.keys()); // "expand all": every node drawn, on the canvas
+    await gv.redraw();
+    expect(gv.canvasMode).toBe(true);
+    const sections = [...gv.hier!.groups.values()].filter((g) => g.synthetic);
+    expect(sections.length).toBe(Math.ceil(gv.nodes.length / 400));
+    const svg = picture(el) as string;
+    expect(svg.length).toBeLessThan(400_000);
+    const doc = parsed(svg);
+    const closed = [...doc.querySelectorAll('g[data-group]')].map((g) => g.getAttribute('data-group'));
+    expect(closed.sort()).toEqual(sections.map((g) => g.key).sort());
+    const words = doc.documentElement.textContent ?? '';
+    expect(words).not.toContain('點一下');
+    expect(words).toContain(zh('ui.picture.group_sub', { n: 400 }));
   });
 });

@@ -66,7 +66,9 @@ def expected() -> dict:
     import torch
 
     from pt2e_lens.examples import (
+        ComposableQuantizer,
         ConvQuantizer,
+        ConvReluQuantizer,
         convert_pt2e,
         example_inputs,
         export_module,
@@ -88,6 +90,11 @@ def expected() -> dict:
     stem = {n for n in stem_only.graph.nodes if "stem" in [p for p, _ in n.meta.get("nn_module_stack", {}).values()]}
     near = stem | {m for n in stem for m in [*n.all_input_nodes, *n.users]}
     qdq = [n.name for n in near if n.op == "call_function" and "quantize" in str(n.target)]
+    # m03_6 part C: where torchao put the observer that moves with the order (after relu / between conv2d and relu)
+    cr = export_module(get_model("conv_relu").eval(), example_inputs(4))
+    big = prepare_pt2e(copy.deepcopy(cr), ComposableQuantizer([ConvReluQuantizer(), ConvQuantizer()]))
+    small = prepare_pt2e(copy.deepcopy(cr), ComposableQuantizer([ConvQuantizer(), ConvReluQuantizer()]))
+    relu_of = lambda gm: next(n for n in gm.graph.nodes if n.op == "call_function" and short(n) == "relu")  # noqa: E731
     groups = lambda gm, names: sorted(n.name for n in gm.graph.nodes if n.op == "call_function" and short(n) in names)  # noqa: E731
     return {
         # m00_3: the stem's conv → bn → relu before and after run_decompositions, one pane each
@@ -102,6 +109,8 @@ def expected() -> dict:
         "op_rows": len(ops(pre) | ops(post)),
         # m03_6: the q/dq nodes torchao put around the stem when only the stem is quantized
         "stem_only_qdq": sorted(qdq),
+        # m03_6 part C, the two orders side by side: [observer only the big-first graph has, only the small-first]
+        "moved_observer": [next(iter(relu_of(big).users)).name, relu_of(small).args[0].name],
     }
 
 

@@ -114,6 +114,51 @@ describe('the course chapters on an nbconvert page, in zh-TW', { skip }, () => {
       });
     }
 
+  /** Every output area of a page, top to bottom: printed lines, tables and graphs alike. */
+  const outputAreas = (page, selector) =>
+    page.evaluate((sel) => [...document.querySelectorAll(sel)].map((o) => o.textContent), selector);
+
+  for (const chapter of CHAPTERS)
+    for (const scripts of [true, false]) {
+      const how = scripts ? 'scripts on' : 'scripts off';
+      it(`${chapter}, ${how}: every output area of the nbconvert page, top to bottom, has no English UI word`, async () => {
+        const page = await open(chapter, 'light', scripts);
+        const areas = await outputAreas(page, '.jp-OutputArea-output');
+        assert.ok(areas.length >= 8, `output areas: ${areas.length}`);
+        const english = areas.filter((t) => ENGLISH.test(t)).map((t) => t.slice(0, 120));
+        assert.deepEqual(english, []);
+        await page.close();
+      });
+
+      it(`${chapter}, ${how}: the Jupyter Book page reads in zh-TW, top to bottom`, async () => {
+        const context = await browser.newContext({
+          viewport: { width: 1300, height: 900 },
+          javaScriptEnabled: scripts,
+        });
+        const page = await context.newPage();
+        await page.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
+        page.on('pageerror', (e) => problems.errors.push(`book ${chapter}: ${e.message}`));
+        await page.goto(pathToFileURL(join(dir, '_build/html', `${chapter}.html`)).href);
+        const roots = scripts ? '.pt2e-lens' : '.pt2e-lens-root';
+        if (scripts)
+          await page.waitForFunction(
+            () => [...document.querySelectorAll('.pt2e-lens')].every((r) => r.getAttribute('data-state') === 'ready'),
+            null,
+            { timeout: 120000 },
+          );
+        const outs = await outputsText(page, roots);
+        assert.ok(outs.length >= 4, `outputs: ${outs.length}`);
+        for (const o of outs) assert.equal(o.lang, 'zh-TW');
+        const areas = await outputAreas(page, '.cell_output');
+        assert.ok(areas.length >= 5, `output areas: ${areas.length}`);
+        assert.deepEqual(
+          areas.filter((t) => ENGLISH.test(t)).map((t) => t.slice(0, 120)),
+          [],
+        );
+        await context.close();
+      });
+    }
+
   it('M00-3: the seed’s draw_stages call shows all four groups inside the panes, nothing cropped', async () => {
     const page = await open(CHAPTERS[0], 'light', true);
     const outside = await page.evaluate(() => {
@@ -137,6 +182,57 @@ describe('the course chapters on an nbconvert page, in zh-TW', { skip }, () => {
     await page.screenshot({ path: join(ARTIFACTS, 'course-m00_3-groups.png') });
     await page.close();
   });
+
+  // issue 18.5: M03-6 part C shows the two orders side by side, the moved observer marked in both panes
+  const MOVED_LINE = zh['compare.moved.line'].split('{')[0]; // "observer 換了位置："
+  for (const theme of ['light', 'dark']) {
+    it(`M03-6 (${theme}): pl.compare of the two orders marks the observer torchao moved, in both panes`, async () => {
+      const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')).moved_observer;
+      const page = await open(CHAPTERS[1], theme, true);
+      const seen = await page.evaluate((line) => {
+        const root = [...document.querySelectorAll('.pt2e-lens')].find((r) =>
+          r.querySelector('.pl-title')?.textContent.startsWith(line),
+        );
+        root.scrollIntoView();
+        const panes = [...root.querySelectorAll('.pl-pane')];
+        const ids = (pane, cls) => [...pane.querySelectorAll(`.pl-node.${cls}`)].map((n) => n.getAttribute('data-id'));
+        return {
+          title: root.querySelector('.pl-title').textContent,
+          removed: ids(panes[0], 'pl-removed'),
+          added: ids(panes[1], 'pl-added'),
+          otherMarks: [...ids(panes[0], 'pl-added'), ...ids(panes[1], 'pl-removed')],
+          notes: panes.map((p) => [...p.querySelectorAll('.pl-callout')].map((c) => c.textContent).join(' ')),
+          labels: panes.map((p) => p.querySelector('.pl-pane-label')?.textContent),
+        };
+      }, MOVED_LINE);
+      // where torchao's own prepare_pt2e put it: after relu (big first), between conv2d and relu (small first)
+      assert.deepEqual(seen.removed, [expected[0]]);
+      assert.deepEqual(seen.added, [expected[1]]);
+      assert.deepEqual(seen.otherMarks, []);
+      assert.deepEqual(seen.labels, ['大 pattern 先', '小 pattern 先']);
+      assert.match(seen.title, /relu 的輸出.*conv2d 的輸出/);
+      assert.match(seen.notes[0], /relu/);
+      assert.match(seen.notes[1], /conv2d/);
+      for (const n of seen.notes) assert.ok(n.includes('那裡沒有'), n);
+      await page.screenshot({ path: join(ARTIFACTS, `course-m03_6-orders-${theme}.png`) });
+      await page.close();
+    });
+
+    it(`M03-6 (${theme}), scripts off: the line and the table say which observer moved`, async () => {
+      const page = await open(CHAPTERS[1], theme, false);
+      const text = await page.evaluate(
+        (line) =>
+          [...document.querySelectorAll('.pt2e-lens-root')]
+            .map((r) => r.textContent)
+            .find((t) => t.includes(line) && t.includes('大 pattern 先')),
+        MOVED_LINE,
+      );
+      assert.ok(text, 'no fallback says what moved');
+      assert.match(text, /大 pattern 先.*relu 的輸出/);
+      assert.match(text, /小 pattern 先.*conv2d 的輸出/);
+      await page.close();
+    });
+  }
 
   it('ran without page errors or dialogs', () => {
     assert.deepEqual(problems, { dialogs: [], errors: [] });

@@ -12,6 +12,7 @@ import re
 import zlib
 from typing import Any
 
+from .. import i18n
 from . import LIMITS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -21,15 +22,16 @@ class TooBig(ValueError):
     """The document breaks one of the contract's limits; the message is one line that names it."""
 
 
-def _too_big(what: str, limit: int, name: str) -> TooBig:
-    return TooBig(f"{what} (at most {limit:,}: contract limit {name}); it is refused unopened")
+def too_big(what: str, n: int, limit: int, name: str) -> TooBig:
+    """The one line of a breach, in the current locale: `what` is an `output.bound.*` key filled with `n`."""
+    return TooBig(
+        i18n.t("output.refused", what=i18n.t(f"output.bound.{what}", n=f"{n:,}"), limit=f"{limit:,}", name=name)
+    )
 
 
 def check_text_size(n: int, limits: dict = LIMITS) -> None:
     if n > limits["max_json_bytes"]:
-        raise _too_big(
-            f"it holds more than {limits['max_json_bytes']:,} bytes of JSON", limits["max_json_bytes"], "max_json_bytes"
-        )
+        raise too_big("json_bytes", limits["max_json_bytes"], limits["max_json_bytes"], "max_json_bytes")
 
 
 def gunzip(data: bytes, limits: dict = LIMITS) -> bytes:
@@ -41,7 +43,7 @@ def gunzip(data: bytes, limits: dict = LIMITS) -> bytes:
     d = zlib.decompressobj(wbits=31)
     out = d.decompress(data, cap + 1)
     if len(out) > cap:
-        raise _too_big(f"it unpacks to more than {cap:,} bytes", cap, "max_json_bytes")
+        raise too_big("unpacks", cap, cap, "max_json_bytes")
     if not d.eof:
         raise EOFError("Compressed file ended before the end-of-stream marker was reached")
     return out
@@ -61,10 +63,10 @@ def check_tree(doc: Any, limits: dict = LIMITS) -> None:
     while stack:
         x, depth = stack.pop()
         if depth > max_depth:
-            raise _too_big(f"it nests more than {max_depth} levels deep", max_depth, "max_depth")
+            raise too_big("depth", max_depth, max_depth, "max_depth")
         count += len(x)
         if count > max_values:
-            raise _too_big(f"it holds more than {max_values:,} values", max_values, "max_values")
+            raise too_big("values", max_values, max_values, "max_values")
         if type(x) is dict:
             for k in x:
                 _check_string(k, max_chars)
@@ -84,9 +86,9 @@ def _check_string(s: Any, max_chars: int) -> None:
     if not isinstance(s, str):
         return
     if len(s) > max_chars:
-        raise _too_big(f"it has a string of {len(s):,} characters", max_chars, "max_string_chars")
+        raise too_big("string", len(s), max_chars, "max_string_chars")
     if not s.isascii() and _SURROGATE.search(s):
-        raise TooBig(f"it has a string with a lone UTF-16 surrogate ({s[:20]!r}…), which is not valid Unicode")
+        raise TooBig(i18n.t("output.bound.surrogate", s=f"{s[:20]!r}"))
 
 
 def check_tabular(values: list, root: Any, limits: dict = LIMITS) -> None:
@@ -125,16 +127,12 @@ def check_tabular(values: list, root: Any, limits: dict = LIMITS) -> None:
     def check(size: tuple[int, int, int]) -> None:
         n, depth, chars = size
         if n > limits["max_values"]:
-            raise _too_big(
-                f"it expands to more than {limits['max_values']:,} values", limits["max_values"], "max_values"
-            )
+            raise too_big("expands_values", limits["max_values"], limits["max_values"], "max_values")
         if depth > limits["max_depth"]:
-            raise _too_big(
-                f"it expands to more than {limits['max_depth']} levels deep", limits["max_depth"], "max_depth"
-            )
+            raise too_big("expands_depth", limits["max_depth"], limits["max_depth"], "max_depth")
         if chars > limits["max_json_bytes"]:
             cap = limits["max_json_bytes"]
-            raise _too_big(f"it expands to more than {cap:,} bytes of JSON", cap, "max_json_bytes")
+            raise too_big("expands_bytes", cap, cap, "max_json_bytes")
 
     for entry in values:
         sizes.append(measure(entry))

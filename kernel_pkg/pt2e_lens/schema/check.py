@@ -9,7 +9,7 @@ from itertools import accumulate
 from typing import Any
 
 from . import LIMITS, PROTOCOL_SCHEMA, VIEW_SCHEMA
-from .bounds import TooBig, check_text_size, check_tree
+from .bounds import TooBig, check_text_size, check_tree, too_big
 
 # The deepest real document is ~8 levels (View > panes > snapshot > observers > serves > at > edge);
 # anything far deeper is not ours, and is refused before parsing so it cannot exhaust the stack.
@@ -70,10 +70,10 @@ def parse(text: str | bytes, limits: dict = LIMITS) -> Any:
         raise JsonProblem(f"expected JSON text, got {type(text).__name__}")
     depth, values = _outline(text)
     if depth > limits["max_depth"]:
-        raise JsonTooBig(f"nested {depth} levels deep (at most {limits['max_depth']}: contract limit max_depth)")
+        raise JsonTooBig(str(too_big("nested", depth, limits["max_depth"], "max_depth")))
     if values > limits["max_values"]:  # refused before json.loads builds them
         cap = limits["max_values"]
-        raise JsonTooBig(f"it holds more than {cap:,} values (at most {cap:,}: contract limit max_values)")
+        raise JsonTooBig(str(too_big("values", cap, cap, "max_values")))
     try:
         doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
         check_tree(doc, limits)  # strings (length, lone surrogates): one walk, ~0.6x the json.loads before it

@@ -20,6 +20,7 @@ import json
 import zlib
 from typing import Any
 
+from .. import i18n
 from . import LIMITS, SCHEMA_VERSION, VIEW_SCHEMA
 from .bounds import TooBig, check_tree, gunzip
 from .check import JsonProblem, parse, schema_error
@@ -34,6 +35,11 @@ _TEXT_LIMITS = {**LIMITS, "max_string_chars": LIMITS["max_json_bytes"]}
 
 class PackedProblem(ValueError):
     """The MIME data is neither a View nor a packed envelope we can open; the message is one line."""
+
+
+def _problem(line: object) -> PackedProblem:
+    """The one line, in the current locale (the product's name leads it in every language)."""
+    return PackedProblem(f"pt2e-lens output: {line}")
 
 
 def compact_json(view: Any) -> str:
@@ -66,37 +72,32 @@ def unpack(data: Any) -> Any:
             # an envelope's data string is longer than any string of a View: bounded by its own check below
             data = parse(bytes(data) if isinstance(data, bytearray) else data, _TEXT_LIMITS)
         except JsonProblem as e:
-            raise PackedProblem(f"pt2e-lens output: {e}") from None
+            raise _problem(e) from None
     if not is_packed(data):
         try:
             check_tree(data)  # a plain View straight from a notebook: bounded like a parsed one
         except TooBig as e:
-            raise PackedProblem(f"pt2e-lens output: {e}") from None
+            raise _problem(e) from None
         return data
     problem = schema_error(data, VIEW_SCHEMA, "Packed", root="envelope")
     if problem:
-        raise PackedProblem(f"pt2e-lens output: a damaged packed View ({problem}); re-run the cell")
+        raise _problem(i18n.t("output.damaged", problem=problem))
     if len(data["data"]) > LIMITS["max_json_bytes"]:  # base64 of gzip is never longer than the JSON it holds
-        cap = LIMITS["max_json_bytes"]
-        raise PackedProblem(f"pt2e-lens output: its data is over {cap:,} characters (contract limit max_json_bytes)")
+        raise _problem(i18n.t("output.data_over", n=f"{LIMITS['max_json_bytes']:,}"))
     try:
         compressed = base64.b64decode(data["data"], validate=True)
     except binascii.Error:
-        raise PackedProblem(
-            "pt2e-lens output: a damaged packed View (its data is not base64); re-run the cell"
-        ) from None
+        raise _problem(i18n.t("output.damaged", problem=i18n.t("output.not_base64"))) from None
     try:
         raw = gunzip(compressed)
     except TooBig as e:
-        raise PackedProblem(f"pt2e-lens output: {e}") from None
+        raise _problem(e) from None
     except (OSError, EOFError, zlib.error) as e:
-        raise PackedProblem(
-            f"pt2e-lens output: a damaged packed View (its data is not valid gzip: {e}); re-run the cell"
-        ) from None
+        raise _problem(i18n.t("output.damaged", problem=f"{i18n.t('output.not_gzip')}: {e}")) from None
     try:
         doc = parse(raw)
         return decode(doc) if data["encoding"] == TABULAR else doc
     except TooBig as e:  # not damaged: too big to open, and which bound says so
-        raise PackedProblem(f"pt2e-lens output: {e}") from None
+        raise _problem(e) from None
     except (JsonProblem, TabularProblem) as e:
-        raise PackedProblem(f"pt2e-lens output: a damaged packed View ({e}); re-run the cell") from None
+        raise _problem(i18n.t("output.damaged", problem=e)) from None
