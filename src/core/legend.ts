@@ -70,7 +70,7 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
         d,
         [
           line(d, c),
-          `${sp.id} ${sp.kind.replace('QuantizationSpec', '') || 'Quant'}${sp.dtype ? ` ${sp.dtype}` : ''}${sp.qscheme ? ` ${sp.qscheme}` : ''}`,
+          `${sp.id} ${sp.kind.replace('QuantizationSpec', '') || t('ui.legend.spec_plain')}${sp.dtype ? ` ${sp.dtype}` : ''}${sp.qscheme ? ` ${sp.qscheme}` : ''}`,
         ],
         'pl-legend-spec',
         t('ui.legend.spec_title', { kind: sp.kind }),

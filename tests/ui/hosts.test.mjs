@@ -109,13 +109,15 @@ describe('host entries', () => {
           }, 20);
         });
         const panes = el.querySelectorAll('.pl-pane').length;
-        r.disposeOutputItem('out-1');
-        return { panes, nodes: el.querySelectorAll('.pl-node').length };
+        const nodes = el.querySelectorAll('.pl-node').length;
+        r.disposeOutputItem('out-1'); // disposing empties the drawing: count before
+        return { panes, nodes, left: el.querySelectorAll('.pl-node').length };
       },
       { code: src('extension/vscode/renderer.js'), doc },
     );
     assert.equal(res.panes, 2);
     assert.equal(res.nodes, view.panes[0].snapshot.nodes.length + view.panes[1].snapshot.nodes.length);
+    assert.equal(res.left, 0, 'disposeOutputItem leaves no drawing behind');
     await page.screenshot({ path: join(ARTIFACTS, 'vscode-compare.png'), fullPage: true });
   }
 
