@@ -11,6 +11,7 @@ import { prepareHierarchy } from './groups';
 import { resolveLocale, type Tr, translator } from './i18n';
 import { getLayoutClient, type LayoutClient } from './layout-client';
 import { ScaleLink } from './pan-zoom';
+import { nextTask } from './slicer';
 import { injectStyles } from './styles';
 import { renderTable } from './tables';
 import type { Table, View } from './types';
@@ -206,19 +207,6 @@ function renderTables(ctx: Ctx, host: HTMLElement, list: Table[]): void {
   for (const t of list) host.appendChild(renderTable(ctx.doc, t, undefined, { skipTitle: ctx.view.title, t: ctx.t }));
 }
 
-/** End the current page task: a message-channel turn (not throttled like timers in background tabs). */
-function pause(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
-}
-
 export function render(el: HTMLElement, input: unknown, options: RenderOptions = {}): RenderHandle {
   const doc = el.ownerDocument;
   injectStyles(el);
@@ -243,11 +231,11 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
     return handle;
   }
   root.appendChild(h(doc, 'div', { class: 'pl-empty pl-loading' }, tr('ui.laying_out')));
-  handle.ready = pause()
-    .then(() => checkDocInSlices(input, pause))
+  handle.ready = nextTask()
+    .then(() => checkDocInSlices(input, nextTask))
     .then(async (checked) => {
       if (checked.ok) await prepareShownPanes(checked.view);
-      await pause();
+      await nextTask();
       if (destroyed) return;
       clear(root);
       return show(root, checked, handle, options, tr);
@@ -264,7 +252,7 @@ async function prepareShownPanes(view: View): Promise<void> {
     const snap = view.panes[i]?.snapshot;
     if (!snap || view.focus?.[i]) continue; // a focused pane groups only its focus: built when drawn
     const d = drawnGraph(snap, null); // the arrays GraphView draws: its buildHierarchy finds the groups ready
-    await prepareHierarchy(d.nodes, d.edges, d.fixed, pause);
+    await prepareHierarchy(d.nodes, d.edges, d.fixed, nextTask);
   }
 }
 
