@@ -9,6 +9,7 @@ On DeepNet(25) (51 sites under the XNNPACK-style quantizer), 8 batches:
   2. the same with `only=True` (two configurations per site) ÷ (2S forwards), for reference
   3. one private deep copy of the converted module ÷ one forward: what a copy per site would add
   4. the sweep on a 2-process Dask LocalCluster (started, warmed up, closed here) ÷ serial  goal ≤ 0.6
+     (workers started without Dask's MALLOC_TRIM_THRESHOLD_; --dask-trim keeps it, to see what it costs)
   5. pl.recipe's verification: how many prepares (captures) it runs                       goal 1
 Medians of a few repeats, one torch thread (--threads) in the serial run as in each worker. No assertions.
 """
@@ -53,6 +54,7 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=16)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--dask-trim", action="store_true", help="keep Dask's MALLOC_TRIM_THRESHOLD_ in its workers")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
     # the serial run gets the torch threads a worker gets: on a shared 2-core machine two OpenMP threads
@@ -85,8 +87,16 @@ def main() -> None:
     print(f"3. one private copy ÷ one forward             {copy_time / forward:.2f}   (a copy per site would add this)")
 
     if not args.no_dask:
+        import dask
         from distributed import Client, LocalCluster
 
+        # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which turns glibc's dynamic mmap
+        # threshold off: every tensor over 128 KiB is mmapped and faulted in anew (3.5x slower forwards of the
+        # 32x32 model in a worker); docs/accuracy.md tells users the same
+        env = dict(dask.config.get("distributed.nanny.pre-spawn-environ"))
+        if not args.dask_trim:
+            env.pop("MALLOC_TRIM_THRESHOLD_", None)
+        dask.config.set({"distributed.nanny.pre-spawn-environ": env})
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
             with Client(cluster) as client:
                 executor = client.get_executor()
