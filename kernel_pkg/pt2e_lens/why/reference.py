@@ -7,7 +7,7 @@ would measure training, not quantization. The fair reference is the trained mode
 off: the same float graph carrying the parameters and buffers of the run's observed stage (trained, or
 calibrated after it) and switched to eval mode with torchao's move_exported_model_to_eval, as convert is.
 It is the float graph rather than the trained module with its fake-quantize modules disabled: both compute
-the same (tests/test_qat_reference.py checks it with torchao's disable_fake_quant), but only the float
+the same (tests/test_qat.py checks it with torchao's disable_fake_quant), but only the float
 graph's nodes pair with the converted ones (the QAT pattern puts a scale, div and add between conv and bn).
 """
 
