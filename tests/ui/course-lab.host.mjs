@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { builtCourse } from './course-build.mjs';
-import { PYTHON, startLab } from './lab_server.mjs';
+import { PYTHON, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS, MIME, ROOT, unpackOutputs } from './pages.mjs';
 
 const hasLab = spawnSync(PYTHON, ['-c', 'import jupyterlab, jupyter_book'], { encoding: 'utf8' }).status === 0;
@@ -57,8 +57,7 @@ describe('the M03-6 chapter in JupyterLab', { skip }, () => {
     );
     const backgrounds = [];
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
-      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
-      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      await setLabTheme(page, theme);
       await page.waitForTimeout(500);
       const seen = await page.evaluate((line) => {
         const roots = [...document.querySelectorAll('.jp-Pt2eLens .pt2e-lens')];

@@ -106,3 +106,18 @@ function stopServer(proc) {
   timer.unref();
   proc.once('exit', () => clearTimeout(timer));
 }
+
+/** Answer "No Kernel" to each kernel dialog JupyterLab opens (one per restored notebook). */
+export async function dismissKernelDialogs(page) {
+  const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
+  for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
+    if (await nope.count()) await nope.first().click();
+    await page.waitForTimeout(300);
+  }
+}
+
+/** Switch JupyterLab's theme ('JupyterLab Light' / 'JupyterLab Dark') and wait until the page wears it. */
+export async function setLabTheme(page, theme) {
+  await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
+  await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+}

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
-import { PYTHON, startLab } from './lab_server.mjs';
+import { dismissKernelDialogs, PYTHON, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS, fixture, MIME, ROOT } from './pages.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
 
@@ -66,8 +66,7 @@ describe('views in JupyterLab themes', { skip }, () => {
     if (await nope.count()) await nope.click();
     const seen = {};
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
-      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
-      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      await setLabTheme(page, theme);
       await page.waitForTimeout(500);
       seen[theme] = await page.evaluate(() => {
         const root = document.querySelector('.jp-Pt2eLens .pt2e-lens');
@@ -108,14 +107,9 @@ describe('views in JupyterLab themes', { skip }, () => {
       .filter({ has: page.locator('.pl-stage-tabs') });
     await root.waitFor({ timeout: 90000 });
     // one kernel dialog per restored notebook
-    const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
-    for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
-      if (await nope.count()) await nope.first().click();
-      await page.waitForTimeout(300);
-    }
+    await dismissKernelDialogs(page);
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
-      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
-      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      await setLabTheme(page, theme);
       const slug = theme.endsWith('Dark') ? 'dark' : 'light';
       await checkStageTabs(page, root, (step) =>
         page.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-stages-${step}-${slug}.png`) }),
@@ -129,14 +123,9 @@ describe('views in JupyterLab themes', { skip }, () => {
     await page.goto(`${lab.url}/lab/tree/themes.ipynb`);
     const root = page.locator('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').nth(1); // real_large.json
     await root.waitFor({ timeout: 90000 });
-    const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
-    for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
-      if (await nope.count()) await nope.first().click();
-      await page.waitForTimeout(300);
-    }
+    await dismissKernelDialogs(page);
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
-      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
-      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      await setLabTheme(page, theme);
       await root.locator('button.pl-btn', { hasText: /^Fit$/ }).click();
       await root.scrollIntoViewIfNeeded();
       const box = await root.locator('.pl-canvas').boundingBox();
@@ -175,15 +164,10 @@ describe('views in JupyterLab themes', { skip }, () => {
       null,
       { timeout: 90000 },
     );
-    const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
-    for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
-      if (await nope.count()) await nope.first().click();
-      await page.waitForTimeout(300);
-    }
+    await dismissKernelDialogs(page);
     const [findings, compare, heat] = [outs.nth(0), outs.nth(1), outs.nth(2)];
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
-      await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
-      await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+      await setLabTheme(page, theme);
       const slug = theme.endsWith('Dark') ? 'dark' : 'light';
       // 1: one line per rule, below the graph
       const f = await findings.evaluate((r) => {
