@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
-import { ARTIFACTS, fixture, writePage } from './pages.mjs';
+import { ARTIFACTS, fixture, openReady, writePage } from './pages.mjs';
 
 let browser;
 before(async () => {
@@ -18,19 +18,8 @@ after(async () => {
   await browser?.close();
 });
 
-async function open(url, colorScheme, width = 1300) {
-  const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('.pt2e-lens')].every((r) => r.getAttribute('data-state') === 'ready'),
-    null,
-    { timeout: 120000 },
-  );
-  await page.waitForTimeout(150);
-  return { page, errors };
-}
+const open = (url, colorScheme, width = 1300) =>
+  openReady(browser, url, { width, colorScheme, timeout: 120000, settle: 150 });
 
 /** Node boxes drawn (any renderer that marks them with data-id, else none). */
 const drawnNodes = (page) => page.$$eval('[data-id]', (els) => els.length);
