@@ -25,7 +25,7 @@ from .errors import Pt2eLensError
 from .finding_groups import group_line, groups
 from .schema import MIME_TYPE as MIME
 from .schema.packed import pack
-from .views import check_hops, compare_view, graph_view, view_of
+from .views import check_hops, compare_args, compare_view, graph_view, view_of
 
 
 def script_json(view: dict) -> str:
@@ -211,6 +211,15 @@ def show(
     return View(graph_view(x, focus=focus, hops=hops, notes=notes, title=title, overlay=overlay))
 
 
-def compare(items: Any, focus: Any = None, hops: int = 1, notes: Any = None, title: str | None = None) -> View:
-    """2..N graphs side by side: `[(x1, "label"), (x2, "label"), …]` (the course's `draw_stages`)."""
+def compare(
+    *graphs: Any,
+    items: Any = None,
+    focus: Any = None,
+    hops: int = 1,
+    notes: Any = None,
+    title: str | None = None,
+) -> View:
+    """2..N graphs side by side (the course's `draw_stages`): `pl.compare(a, b, …)`, each graph `x` or
+    `(x, "label")`, or one list `pl.compare([(a, "label"), (b, "label"), …])`; focus, hops, notes, title by name."""
+    items = compare_args(graphs, items)
     return View(compare_view(items, focus=focus, hops=hops, notes=notes, title=title))

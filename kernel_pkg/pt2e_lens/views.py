@@ -158,6 +158,20 @@ def _compare_items(items: Any) -> list:
     return list(items)
 
 
+def compare_args(graphs: tuple, items: Any = None) -> Any:
+    """`pl.compare(a, b, …)` or `pl.compare([a, b, …])` / `items=[…]`: the graphs as one list.
+    A list next to other graphs is a mix of both forms (or an old positional focus): one line, not a guess."""
+    if items is not None:
+        if graphs:
+            raise Pt2eLensError(i18n.t("error.guard_compare_mixed"))
+        return items
+    if len(graphs) == 1:
+        return graphs[0]  # the list form (a lone graph gets guard_compare_items' line)
+    if any(isinstance(g, list) for g in graphs):
+        raise Pt2eLensError(i18n.t("error.guard_compare_mixed"))
+    return list(graphs)  # none, or 2..N graphs; fewer than two is compare_needs_two's line
+
+
 def _compare_item(it: Any, i: int) -> tuple[Any, str | None]:
     """`x` or `(x, "label")`; anything else is one line that shows the form."""
     if not isinstance(it, tuple):
