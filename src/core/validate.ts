@@ -4,26 +4,29 @@
 import { checkTextSize, checkTree } from './bounds';
 import type { Tr } from './i18n';
 import { parseJsonInSlices } from './json-slices';
-import { prefixed } from './problem';
+import { OutputProblem, prefixed } from './problem';
 import { itemsError, type Key, schemaError } from './schema-check';
 import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
-/** `line`: the message in the reader's language, when it is one of the catalogues' (problem.ts). */
+/** `message` is English (logs, callers without a translator); `line` the same in the reader's language. */
 export type Checked = { ok: true; view: View } | { ok: false; message: string; line?: (t: Tr) => string };
 
-const PREFIX = 'pt2e-lens: ';
 const ROOT = VIEW_SCHEMA as Record<string, unknown>;
 const AS_VIEW = { $ref: '#/$defs/View' };
 const AS_SNAPSHOT = { $ref: '#/$defs/Snapshot' };
 
+/** A refusal: one line, English in `message`, in the reader's language from `line`. */
+type Refusal = { ok: false; message: string; line: (t: Tr) => string };
+
 /** A breached bound: one line, in the reader's language. */
-function refused(e: unknown): { ok: false; message: string; line: (t: Tr) => string } {
+function refused(e: unknown): Refusal {
   const p = prefixed(e);
   return { ok: false, message: p.message, line: p.line };
 }
 
-function versionMessage(v: unknown): string {
-  return `${PREFIX}this output uses schema_version ${String(v)}; this viewer understands ${SCHEMA_VERSION} — upgrade pt2e-lens`;
+/** A refusal worded by the catalogues' `output.*` key `key` (problem.ts), with the product's name in front. */
+function said(key: string, params?: Record<string, string | number>): Refusal {
+  return refused(new OutputProblem((t) => t(key, params)));
 }
 
 function isObj(x: unknown): x is Record<string, unknown> {
@@ -55,13 +58,13 @@ export function snapshotView(s: Snapshot): View {
   };
 }
 
-type Parsed = { ok: false; message: string } | { ok: true; doc: Record<string, unknown>; bare: boolean };
+type Parsed = Refusal | { ok: true; doc: Record<string, unknown>; bare: boolean };
 
 /** Parse (when given text) and check what comes before the schema: format and schema_version. */
 function parse(input: unknown): Parsed {
   let doc = input;
   if (doc === undefined || doc === null || (typeof doc === 'string' && doc.trim() === '')) {
-    return { ok: false, message: `${PREFIX}nothing to show yet` };
+    return said('output.nothing_yet');
   }
   if (typeof doc === 'string') {
     try {
@@ -72,7 +75,7 @@ function parse(input: unknown): Parsed {
     try {
       doc = JSON.parse(doc);
     } catch (e) {
-      return { ok: false, message: `${PREFIX}output is not valid JSON (${(e as Error).message})` };
+      return said('output.not_json', { problem: (e as Error).message });
     }
   }
   try {
@@ -80,17 +83,17 @@ function parse(input: unknown): Parsed {
   } catch (e) {
     return refused(e);
   }
-  if (!isObj(doc)) return { ok: false, message: `${PREFIX}nothing to show (output is not a JSON object)` };
+  if (!isObj(doc)) return said('output.not_object');
   if (doc.format !== 'pt2e-lens.view' && doc.format !== 'pt2e-lens.snapshot') {
-    return { ok: false, message: `${PREFIX}unknown format ${JSON.stringify(doc.format)}; expected "pt2e-lens.view"` };
+    return said('output.unknown_format', { got: String(JSON.stringify(doc.format)) });
   }
   const version = otherVersion(doc);
-  if (version !== SCHEMA_VERSION) return { ok: false, message: versionMessage(version) };
+  if (version !== SCHEMA_VERSION) return said('output.schema_version', { got: String(version), want: SCHEMA_VERSION });
   return { ok: true, doc, bare: doc.format === 'pt2e-lens.snapshot' };
 }
 
 function done(doc: Record<string, unknown>, bare: boolean, err: string | null): Checked {
-  if (err) return { ok: false, message: `${PREFIX}malformed output: ${err}` };
+  if (err) return said('output.malformed', { problem: err });
   return { ok: true, view: bare ? snapshotView(doc as unknown as Snapshot) : (doc as unknown as View) };
 }
 
