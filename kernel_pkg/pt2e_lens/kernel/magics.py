@@ -14,6 +14,9 @@ from ..analyses.quantization import OBSERVER_STAGES
 from ..capture import Run
 from ..errors import Pt2eLensError
 from ..why import observer_ranges, recipe, sensitivity
+from ..why.blame import blame  # %pt2e check / blame / orders, with --qat
+from ..why.check import check
+from ..why.orders import compare_orders
 from .names import lookup, suggest
 from .tracker import Tracker
 
@@ -73,6 +76,19 @@ PARSERS["ranges"] = _parser("ranges", None)
 PARSERS["lower"].add_argument("--no-freezing", dest="freezing", action="store_false")
 
 
+# check, blame, orders (pl.check / pl.blame / pl.compare_orders): --qat where the Python call takes qat=True
+def _qat_args(p: _Parser) -> _Parser:
+    p.add_argument("--inputs")
+    p.add_argument("--qat", action="store_true")
+    return p
+
+
+PARSERS["check"] = _qat_args(_parser("check", 2))
+PARSERS["blame"] = _qat_args(_parser("blame", None))
+PARSERS["blame"].add_argument("quantizer", nargs="?")
+PARSERS["orders"] = _qat_args(_parser("orders", "+"))
+
+
 def _focus(args):
     """--focus ops and --module scopes as one focus (None: the whole graph)."""
     scopes = [analyses.module(m) for m in args.module]
@@ -112,6 +128,7 @@ class Pt2eMagics(Magics):
 
     def _help(self, args):
         print(i18n.t("course.magic.help"))
+        print(i18n.t("course.magic.help_why"))
 
     def _show(self, args):
         return display.show(self._get(args.x), focus=_focus(args), hops=args.hops, title=args.title)
@@ -179,6 +196,22 @@ class Pt2eMagics(Magics):
 
     def _ranges(self, args):
         return observer_ranges(self._get(args.x))
+
+    # check, blame, orders: kept together
+    def _inputs(self, args):
+        return None if args.inputs is None else self._get(args.inputs)
+
+    def _check(self, args):
+        quantizer, x = (self._get(r) for r in args.x)
+        return check(quantizer, x, self._inputs(args), qat=args.qat)
+
+    def _blame(self, args):
+        quantizer = None if args.quantizer is None else self._get(args.quantizer)
+        return blame(self._get(args.x), quantizer, self._inputs(args), qat=args.qat)
+
+    def _orders(self, args):
+        x, *quantizers = (self._get(r) for r in args.x)
+        return compare_orders(x, quantizers, self._inputs(args), qat=args.qat)
 
     def _report(self, args):
         check_html_arg(args.html, args.force)  # the CLI's checks: no empty name, no silent overwrite
