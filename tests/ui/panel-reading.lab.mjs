@@ -3,7 +3,7 @@
 // linear stay fp32: two fp32 islands) twice, in English and in zh-TW; the panel follows the newest Run. Checked there:
 // findings one line per rule below the graph, an entry selecting and centring its node (1); the drawer's why-not
 // lines for the fp32 add and linear, word for word what the kernel computed (2); search Enter stepping through the
-// hits, centring each (4); Expand all and the toolbar in the pane's width (6); the drawer docked below the canvas,
+// hits, centring each (4); Expand all, the minimap folded into the toolbar, the toolbar in the pane's width (6); the drawer docked below the canvas,
 // its labels on one line in zh-TW (7); torch.export's _guards_fn not drawn, the selection and drawer not leaking to
 // another stage tab, PNG/SVG export as downloads (9). Heat (5) has no place here: the panel draws Runs,
 // ExportedPrograms and GraphModules, never an overlay. Screenshots: tests/ui/artifacts/panel-reading-*.png.
@@ -230,13 +230,24 @@ for (const [theme, slug, lang] of [
       await view().locator('.pl-drawer-close').click();
     });
 
-    it('Expand all and the export buttons are in the toolbar; SVG and PNG download the view (6, 9)', async () => {
+    it('Expand all, the minimap toggle and the export buttons are in the toolbar; SVG and PNG download the view (6, 9)', async () => {
       assert.equal(
         await view()
           .locator('button.pl-btn', { hasText: lang === 'zh' ? '全部展開' : /^Expand all$/ })
           .isVisible(),
         true,
       );
+      // the graph is taller than the pane: a minimap, closed at this width with its toggle in the toolbar (not
+      // over the drawing); opened it sits inside the canvas, and closed again its toggle goes back
+      assert.equal(await view().locator('.pl-canvas .pl-minimap-toggle').count(), 0);
+      await view().locator('.pl-toolbar .pl-minimap-toggle').click();
+      const map = await rectOf('.pl-minimap canvas');
+      const c = await rectOf('.pl-canvas');
+      assert.ok(map.width > 100 && map.left >= c.left && map.right <= c.right && map.bottom <= c.bottom + 1);
+      await shot(`minimap-${slug}`);
+      await view().locator('.pl-minimap .pl-minimap-toggle').click();
+      assert.equal(await view().locator('.pl-toolbar .pl-minimap-toggle').isVisible(), true);
+      assert.equal(await view().locator('.pl-minimap canvas').isVisible(), false);
       const saved = async (kind) => {
         const [dl] = await Promise.all([
           page.waitForEvent('download'),
