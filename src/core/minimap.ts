@@ -81,7 +81,7 @@ export class Minimap {
     this.toggleBtn.textContent = open ? '×' : this.t('ui.minimap_toggle');
     this.toggleBtn.title = this.t('ui.minimap');
     if (open || !this.dock) this.el.appendChild(this.toggleBtn);
-    else this.dock.insertBefore(this.toggleBtn, this.dock.querySelector(':scope > .pl-status'));
+    else this.dock.appendChild(this.toggleBtn);
     if (open) this.update();
   }
 

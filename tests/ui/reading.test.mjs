@@ -1,7 +1,8 @@
 // Issue 15's reading points in chromium, static report, light and dark, normal width and the side panel's 250 px:
 // findings one line per rule below the graph (an entry centres and selects its node), compare panes that pan and
 // open groups together and whose Fit keeps every callout inside, the drawer at most a third of a pane (docked below
-// the canvas when narrow) with zh-TW labels on one line, search stepping. Screenshots: artifacts/reading-*.png.
+// the canvas when narrow) with zh-TW labels on one line, search stepping, the heat legend's range equal to the
+// accuracy table's. Screenshots: artifacts/reading-*.png.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
+import { checkHeatRange } from './heat-range.mjs';
 import { ARTIFACTS, fixture, openReady, ROOT, writePage } from './pages.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
 
@@ -224,6 +226,24 @@ describe('search', () => {
       }
       assert.equal(new Set(seen).size, 3);
       await shot(page, `search-${scheme}-${width}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+});
+
+describe("heat: the legend reads the range of the table's coloured nodes", () => {
+  for (const [scheme, width] of [
+    ['light', 1300],
+    ['dark', 250],
+  ]) {
+    it(`${scheme} at ${width} px`, async () => {
+      const { page, errors } = await open(writePage(`reading-heat-${scheme}.html`, [fixture('real_accuracy.json')]), {
+        width,
+        colorScheme: scheme,
+      });
+      await checkHeatRange(page.locator('.pt2e-lens').first());
+      await shot(page, `heat-${scheme}-${width}`);
       assert.deepEqual(errors, []);
       await page.close();
     });
