@@ -1,12 +1,13 @@
 // Issue 15's reading points in the PT2E side panel of a real JupyterLab, at the panel's default width, light and dark
 // (run with `npm run test:lab`, after a build). One kernel captures the tiny model with ConvQuantizer (its add and
-// linear stay fp32: two fp32 islands) twice, in English and in zh-TW; the panel follows the newest Run. Checked there:
-// findings one line per rule below the graph, an entry selecting and centring its node (1); the drawer's why-not
-// lines for the fp32 add and linear, word for word what the kernel computed (2); search Enter stepping through the
-// hits, centring each (4); Expand all, the minimap folded into the toolbar, the toolbar in the pane's width (6); the drawer docked below the canvas,
-// its labels on one line in zh-TW (7); torch.export's _guards_fn not drawn, the selection and drawer not leaking to
-// another stage tab, PNG/SVG export as downloads (9). Heat (5) has no place here: the panel draws Runs,
-// ExportedPrograms and GraphModules, never an overlay. Screenshots: tests/ui/artifacts/panel-reading-*.png.
+// linear stay fp32: two fp32 islands) twice, in English and in zh-TW, and exports it with a dynamic batch. Checked
+// in the panel: findings one line per rule below the graph, an entry selecting and centring its node (1); the
+// drawer's why-not lines for the fp32 add and linear, word for word what the kernel computed (2); search Enter
+// stepping through the hits, centring each (4); Expand all, the minimap folded into the toolbar, the toolbar in the
+// pane's width (6); the drawer docked below the canvas, its labels on one line in zh-TW (7); torch.export's
+// _guards_fn not drawn, the selection and drawer not leaking to another stage tab, a dynamic batch named `batch` on
+// the nodes, PNG/SVG export as downloads (9). Heat (5) has no place here: the panel draws Runs, ExportedPrograms and
+// GraphModules, never an overlay. Screenshots: tests/ui/artifacts/panel-reading-*.png.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,8 @@ run_en = pl.capture(get_model('tiny').eval(), example_inputs(), ConvQuantizer(),
 pl.set_locale('zh-TW')
 run_zh = pl.capture(get_model('tiny').eval(), example_inputs(), ConvQuantizer(), calibration=calibration_batches(1))
 pl.set_locale(None)
+batch = torch.export.Dim('batch', min=1, max=1 << 16)
+ep_dyn = torch.export.export(get_model('tiny').eval(), example_inputs(2), dynamic_shapes=({0: batch},))
 print('FACTS', json.dumps({'en': facts(run_en), 'zh': facts(run_zh)}))`;
 
 let lab;
@@ -264,6 +267,15 @@ for (const [theme, slug, lang] of [
       assert.equal(png.name, 'pt2e-lens.png');
       assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
       assert.ok(png.bytes.length > 5000, `a drawn picture (${png.bytes.length} B)`);
+    });
+
+    it('a dynamic batch reads `batch×…` on the nodes, not a torch-made size name (9)', async () => {
+      await show('ep_dyn', 'exported');
+      const subs = await view().locator('.pl-node text').allTextContents();
+      assert.ok(subs.filter((t) => /^batch×\d/.test(t)).length >= 3, subs.slice(0, 8).join('|'));
+      assert.ok(!subs.some((t) => /\bs\d+×/.test(t)), 'no s77×…');
+      await shot(`dims-${slug}`);
+      await show(name, 'converted');
     });
 
     it('stage tabs: nothing selected leaks to another stage; the exported stage hides _guards_fn (9)', async () => {
