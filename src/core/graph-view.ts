@@ -90,6 +90,8 @@ export class GraphView {
   private svg: SvgView | null = null;
   private cv: CanvasView | null = null;
   private map: Minimap | null = null;
+  /** the toolbar's place for a closed minimap's toggle */
+  private mapSlot: HTMLElement | null = null;
   /** the current scene is drawn on the canvas */
   canvasMode = false;
   /** drawn boxes above which the canvas draws (a test or an embedder may move it) */
@@ -169,6 +171,7 @@ export class GraphView {
       raster: () => (this.canvasMode ? (this.cv?.el ?? null) : null),
     });
     this.status = bar.status;
+    this.mapSlot = bar.mapSlot;
     const stage = h(d, 'div', { class: 'pl-stage' });
     const area = h(d, 'div', { class: 'pl-canvas' });
     this.svg = new SvgView(d, this.host, this.t('ui.graph_label'));
@@ -320,11 +323,11 @@ export class GraphView {
     const k = this.pz!.t.k;
     const big = this.canvasMode || (cw > 0 && (P.height * k > ch * 1.5 || P.width * k > cw * 1.5));
     if (big && !this.map) {
-      this.map = new Minimap(this.doc, this.area!, this.pz!, this.t);
+      this.map = new Minimap(this.doc, this.area!, this.pz!, this.t, this.mapSlot);
       this.area!.appendChild(this.map.el);
     }
     if (!this.map) return;
-    this.map.el.style.display = big ? '' : 'none';
+    this.map.show(big);
     if (big) this.map.setPlacement(P);
   }
 

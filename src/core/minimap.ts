@@ -1,6 +1,7 @@
 // An overview of a large pane: the whole layout in a small canvas (boxes only, in the theme's colours) with the
 // view's rectangle on it; a click or drag on it centres the view there. Collapsible; starts collapsed in a
-// narrow pane (the side panel's ~250 px) so it never covers the graph there.
+// narrow pane (the side panel's ~250 px) so it never covers the graph there: closed, its toggle sits in the toolbar
+// (`dock`), not over the drawing, where it covered the group titles of a zoomed-out graph.
 import { colorResolver } from './canvas-draw';
 import { bucket } from './canvas-index';
 import { h } from './dom';
@@ -32,6 +33,7 @@ export class Minimap {
     private surface: HTMLElement,
     private pz: PanZoom,
     private t: Tr,
+    private dock: HTMLElement | null = null,
   ) {
     this.el = h(doc, 'div', { class: 'pl-minimap' });
     this.toggleBtn = h(doc, 'button', { class: 'pl-btn pl-minimap-toggle', type: 'button', 'aria-expanded': 'true' });
@@ -78,7 +80,15 @@ export class Minimap {
     this.toggleBtn.setAttribute('aria-expanded', String(open));
     this.toggleBtn.textContent = open ? '×' : this.t('ui.minimap_toggle');
     this.toggleBtn.title = this.t('ui.minimap');
+    if (open || !this.dock) this.el.appendChild(this.toggleBtn);
+    else this.dock.appendChild(this.toggleBtn);
     if (open) this.update();
+  }
+
+  /** Show or hide the map and its toggle (wherever that sits). */
+  show(on: boolean): void {
+    this.el.style.display = on ? '' : 'none';
+    this.toggleBtn.style.display = on ? '' : 'none';
   }
 
   /** Draw the overview of a placement once (the view rectangle is drawn over it on every move). */

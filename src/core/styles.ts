@@ -120,6 +120,7 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-pane>.pl-graph{display:contents}
 .pt2e-lens .pl-pane-label{font-weight:600;padding:4px 8px;background:var(--pl-raised);border-bottom:1px solid var(--pl-border)}
 .pt2e-lens .pl-toolbar{display:flex;gap:6px;align-items:center;padding:4px 6px;border-bottom:1px solid var(--pl-border);flex-wrap:wrap}
+.pt2e-lens .pl-toolbar .pl-map-slot{display:contents}
 .pt2e-lens .pl-toolbar input{font:inherit;padding:2px 6px;border:1px solid var(--pl-border);border-radius:3px;width:14em;max-width:100%;background:var(--pl-bg);color:var(--pl-fg)}
 .pt2e-lens button.pl-btn{font:inherit;padding:2px 8px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
 .pt2e-lens button.pl-btn:hover{background:var(--pl-btn-hover)}

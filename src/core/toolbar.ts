@@ -24,7 +24,7 @@ export function toolbar(
   pane: HTMLElement,
   t: Tr,
   host: ToolbarHost,
-): { el: HTMLElement; status: HTMLElement } {
+): { el: HTMLElement; status: HTMLElement; mapSlot: HTMLElement } {
   const bar = h(doc, 'div', { class: 'pl-toolbar' });
   const button = (label: string, title: string, onClick: () => void, cls = 'pl-btn'): HTMLElement => {
     const b = h(doc, 'button', { class: cls, type: 'button', title }, label);
@@ -44,10 +44,13 @@ export function toolbar(
     if (search.value !== host.query()) host.search(search.value);
     host.step(e.shiftKey ? -1 : 1);
   });
+  // a closed minimap's toggle (minimap.ts) goes here: beside Fit, on a row with room for it at the panel's width
+  const mapSlot = h(doc, 'span', { class: 'pl-map-slot' });
   bar.append(
     search,
     button(t('ui.fit'), t('ui.fit_title'), () => host.fit()),
     button(t('ui.collapse_all'), t('ui.collapse_all_title'), () => host.collapseAll()),
+    mapSlot,
   );
   const w = host.worst;
   if (w)
@@ -65,5 +68,5 @@ export function toolbar(
     exportButtons(doc, pane, () => host.raster(), t),
     status,
   );
-  return { el: bar, status };
+  return { el: bar, status, mapSlot };
 }

@@ -1,7 +1,8 @@
 // Issue 15's reading points in chromium, static report, light and dark, normal width and the side panel's 250 px:
 // findings one line per rule below the graph (an entry centres and selects its node), compare panes that pan and
 // open groups together and whose Fit keeps every callout inside, the drawer at most a third of a pane (docked below
-// the canvas when narrow) with zh-TW labels on one line, search stepping. Screenshots: artifacts/reading-*.png.
+// the canvas when narrow) with zh-TW labels on one line, search stepping, the heat legend's range equal to the
+// accuracy table's. Screenshots: artifacts/reading-*.png.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
+import { checkHeatRange } from './heat-range.mjs';
 import { ARTIFACTS, fixture, openReady, ROOT, writePage } from './pages.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
 
@@ -230,6 +232,24 @@ describe('search', () => {
   }
 });
 
+describe("heat: the legend reads the range of the table's coloured nodes", () => {
+  for (const [scheme, width] of [
+    ['light', 1300],
+    ['dark', 250],
+  ]) {
+    it(`${scheme} at ${width} px`, async () => {
+      const { page, errors } = await open(writePage(`reading-heat-${scheme}.html`, [fixture('real_accuracy.json')]), {
+        width,
+        colorScheme: scheme,
+      });
+      await checkHeatRange(page.locator('.pt2e-lens').first());
+      await shot(page, `heat-${scheme}-${width}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+});
+
 describe('export and the report page', () => {
   it('the toolbar saves the current view as SVG and PNG', async () => {
     const { page, errors } = await open(writePage('reading-export.html', [fixture('conv_prepared.json')]), {
@@ -298,6 +318,7 @@ describe('symbolic sizes and the shape guard (point 9)', () => {
     const env = { ...process.env, PYTHONPATH: join(ROOT, 'kernel_pkg') };
     const view = JSON.parse(execFileSync(python, ['-c', code], { env, maxBuffer: 1 << 28 }).toString('utf8'));
     const guards = view.panes[0].snapshot.nodes.filter((n) => n.target === '_guards_fn').map((n) => n.id);
+    assert.ok(guards.length > 0, 'torch.export made a _guards_fn node: the check below checks something');
     for (const [scheme, width] of [
       ['light', 1300],
       ['dark', 260],

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
+import { checkHeatRange } from './heat-range.mjs';
 import { dismissKernelDialogs, PYTHON, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS, fixture, MIME, ROOT } from './pages.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
@@ -217,6 +218,7 @@ describe('views in JupyterLab themes', { skip }, () => {
       );
       assert.ok(fills >= 3, `heat fills: ${fills} distinct`);
       assert.match(await heat.locator('.pl-legend').textContent(), /SQNR/);
+      await checkHeatRange(heat);
       await heat.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-reading-heat-${slug}.png`) });
     }
     await page.close();

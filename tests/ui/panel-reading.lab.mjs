@@ -1,0 +1,299 @@
+// Issue 15's reading points in the PT2E side panel of a real JupyterLab, at the panel's default width, light and dark
+// (run with `npm run test:lab`, after a build). One kernel captures the tiny model with ConvQuantizer (its add and
+// linear stay fp32: two fp32 islands) twice, in English and in zh-TW, and exports it with a dynamic batch. Checked
+// in the panel: findings one line per rule below the graph, an entry selecting and centring its node (1); the
+// drawer's why-not lines for the fp32 add and linear, word for word what the kernel computed (2); search Enter
+// stepping through the hits, centring each (4); Expand all, the minimap folded into the toolbar, the toolbar in the
+// pane's width (6); the drawer docked below the canvas, its labels on one line in zh-TW (7); torch.export's
+// _guards_fn not drawn, the selection and drawer not leaking to another stage tab, a dynamic batch named `batch` on
+// the nodes, PNG/SVG export as downloads (9). Heat (5) has no place here: the panel draws Runs, ExportedPrograms and
+// GraphModules, never an overlay. Screenshots: tests/ui/artifacts/panel-reading-*.png.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { launch } from './browser.mjs';
+import { notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { ARTIFACTS } from './pages.mjs';
+
+// what the panel must show, from the kernel's own snapshots: the finding kinds and nodes, the why lines, the guard
+const CAPTURE = `import json, torch, pt2e_lens as pl
+pl.quiet()
+from pt2e_lens.examples import get_model, example_inputs, calibration_batches, ConvQuantizer
+def facts(run):
+    conv = run['converted'].snapshot
+    why = {n['id']: n.get('why') for n in conv.nodes if n['id'] in ('add', 'linear')}
+    return {
+        'kinds': sorted({f['kind'] for f in conv.findings}),
+        'findings': [f['nodes'] for f in conv.findings],
+        'why': why,
+        'guards': [n['id'] for n in run['exported'].snapshot.nodes if n['target'] == '_guards_fn'],
+        'dequantize': [n['id'] for n in conv.nodes if n['role'] == 'dequantize'],
+    }
+run_en = pl.capture(get_model('tiny').eval(), example_inputs(), ConvQuantizer(), calibration=calibration_batches(1))
+pl.set_locale('zh-TW')
+run_zh = pl.capture(get_model('tiny').eval(), example_inputs(), ConvQuantizer(), calibration=calibration_batches(1))
+pl.set_locale(None)
+batch = torch.export.Dim('batch', min=1, max=1 << 16)
+ep_dyn = torch.export.export(get_model('tiny').eval(), example_inputs(2), dynamic_shapes=({0: batch},))
+print('FACTS', json.dumps({'en': facts(run_en), 'zh': facts(run_zh)}))`;
+
+let lab;
+let browser;
+let page;
+let facts;
+const errors = [];
+before(async () => {
+  lab = await startLab({ 'r.ipynb': notebook([CAPTURE]) });
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  page.setDefaultTimeout(60000);
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${lab.url}/lab/tree/r.ipynb`);
+  await page.waitForFunction(
+    () => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
+    null,
+    { timeout: 120000 },
+  );
+  await page.evaluate(() => window.jupyterapp.commands.execute('pt2e-lens:open-panel'));
+  await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
+  const out = page.locator('.jp-OutputArea-output', { hasText: /^FACTS / }).first();
+  await out.waitFor({ timeout: 180000 });
+  facts = JSON.parse((await out.textContent()).trim().slice('FACTS '.length));
+  // JupyterLab asks about its news in a toast over the panel's bottom: answer it
+  const no = page.locator('#react-toastify-container button', { hasText: /^No$/ });
+  await no
+    .first()
+    .click({ timeout: 10000 })
+    .catch(() => {});
+});
+after(async () => {
+  await browser?.close();
+  lab?.stop();
+});
+
+const panel = () => page.locator('#pt2e-lens-panel');
+const view = () => panel().locator('.pl-panel-view .pt2e-lens[data-state="ready"]');
+const shot = (name) => panel().screenshot({ path: join(ARTIFACTS, `panel-reading-${name}.png`) });
+const kernelRun = (code) =>
+  page.evaluate(
+    (code) => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.requestExecute({ code }).done,
+    code,
+  );
+const rectOf = (sel) =>
+  panel()
+    .locator(sel)
+    .first()
+    .evaluate((e) => e.getBoundingClientRect().toJSON());
+
+/** Show Run `name`'s stage `stage` in the panel and wait until it is drawn. */
+async function show(name, stage) {
+  await panel().locator('select.pl-model-picker').selectOption(name);
+  await panel().locator(`.pl-panel-stages .pl-tab[data-stage="${stage}"]`).click();
+  await panel().locator(`.pl-panel-stages .pl-tab[data-stage="${stage}"][aria-selected="true"]`).waitFor();
+  await view()
+    .locator('.pl-title', { hasText: `${name} · ${stage}` })
+    .waitFor();
+  await page.waitForTimeout(300); // the first Fit
+}
+
+/** The node `id`'s box is inside the canvas, near its middle (within a quarter of the canvas width). */
+async function assertCentred(id) {
+  const c = await rectOf('.pl-canvas');
+  const b = await view().locator(`.pl-node[data-id="${id}"] rect.pl-box`).boundingBox();
+  assert.ok(b, `${id} is drawn`);
+  assert.ok(b.x >= c.left - 1 && b.x + b.width <= c.right + 1, `${id} inside the canvas`);
+  assert.ok(b.y >= c.top - 1 && b.y + b.height <= c.bottom + 1, `${id} inside the canvas`);
+  assert.ok(Math.abs(b.x + b.width / 2 - (c.left + c.right) / 2) < c.width / 4, `${id} centred`);
+}
+
+/** Select node `id` as a user finds one: type its name in the search box, Enter until it is the hit (centred),
+ * then click it. */
+async function pick(id) {
+  const input = view().locator('.pl-toolbar input[type="search"]');
+  await input.fill(id);
+  for (let i = 0; i < 5 && (await selected()).join() !== id; i++) {
+    await input.press('Enter');
+    await page.waitForTimeout(300);
+  }
+  await view().locator(`.pl-node[data-id="${id}"]`).click();
+  await view().locator('.pl-drawer:not([hidden])').waitFor();
+  assert.deepEqual(await selected(), [id]);
+}
+
+const selected = () =>
+  view()
+    .locator('.pl-node.pl-selected')
+    .evaluateAll((ns) => ns.map((n) => n.dataset.id));
+const openDrawers = () =>
+  view()
+    .locator('.pl-drawer')
+    .evaluateAll((ds) => ds.filter((d) => !d.hidden && d.offsetParent !== null).length);
+
+for (const [theme, slug, lang] of [
+  ['JupyterLab Light', 'light', 'en'],
+  ['JupyterLab Dark', 'dark', 'zh'],
+]) {
+  const name = `run_${lang}`;
+  describe(`the side panel at its default width (${slug}, ${lang})`, () => {
+    before(async () => {
+      await setLabTheme(page, theme);
+      // the panel's Views are made when it asks: in the language the kernel is set to then
+      await kernelRun(`pl.set_locale(${lang === 'zh' ? "'zh-TW'" : 'None'})`);
+      await show(name, 'converted');
+    });
+
+    it('is at its default width and nothing in it is wider than the panel', async () => {
+      const w = await panel().evaluate((e) => e.getBoundingClientRect().width);
+      assert.ok(w > 150 && w < 400, `default width ${w}`);
+      const over = await panel().evaluate((p) => {
+        const r = p.getBoundingClientRect();
+        return [...p.querySelectorAll('.pl-toolbar > *, .pl-findings summary, .pl-canvas')]
+          .filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > r.right + 0.5)
+          .map((e) => e.className || e.tagName);
+      });
+      assert.deepEqual(over, []);
+      await shot(`converted-${slug}`);
+      await page.screenshot({ path: join(ARTIFACTS, `panel-reading-page-${slug}.png`) });
+    });
+
+    it('findings: one line per rule below the graph; an entry selects and centres its node (1)', async () => {
+      const f = facts[lang];
+      const lines = await view()
+        .locator('.pl-findings > details')
+        .evaluateAll((ds) => ds.map((d) => ({ kind: d.dataset.kind, n: Number(d.dataset.count), h: d.offsetHeight })));
+      assert.deepEqual(
+        lines.map((l) => l.kind),
+        f.kinds,
+      );
+      assert.equal(
+        lines.reduce((s, l) => s + l.n, 0),
+        f.findings.length,
+      );
+      for (const l of lines) assert.ok(l.h < 30, `a closed rule is one line (${l.h} px)`);
+      const canvas = await rectOf('.pl-canvas');
+      const first = await rectOf('.pl-findings > details');
+      assert.ok(first.top >= canvas.bottom - 1, 'the graph comes first');
+      await view().locator('.pl-findings > details summary').first().click();
+      const target = f.findings[0].find((id) => id.startsWith('dequantize')) ?? f.findings[0][0];
+      await view()
+        .locator('.pl-flink', { hasText: new RegExp(`^${target}$`) })
+        .first()
+        .click();
+      await page.waitForTimeout(400);
+      assert.deepEqual(await selected(), [target]);
+      await assertCentred(target);
+      await shot(`finding-entry-${slug}`);
+      await view().locator('.pl-findings > details summary').first().click(); // closed again
+    });
+
+    it('the drawer: the why-not lines of the fp32 add and linear, docked below the canvas, labels on one line (2, 7)', async () => {
+      for (const id of ['add', 'linear']) {
+        await pick(id);
+        const why = await view().locator('.pl-drawer:not([hidden]) .pl-why li').allTextContents();
+        assert.ok(facts[lang].why[id].length > 0, `the kernel has a why line for ${id}`);
+        assert.deepEqual(why, facts[lang].why[id]);
+        const c = await rectOf('.pl-canvas');
+        const d = await rectOf('.pl-drawer:not([hidden])');
+        // in a pane this narrow the drawer sits below the canvas, never over a third of it
+        assert.ok(d.top >= c.bottom - 1 || d.width <= c.width / 3 + 1, JSON.stringify({ c, d }));
+        const dts = await view()
+          .locator('.pl-drawer:not([hidden]) .pl-details dt')
+          .evaluateAll((xs) =>
+            xs.map((x) => ({
+              t: x.textContent,
+              h: x.getBoundingClientRect().height,
+              lh: Number.parseFloat(getComputedStyle(x).lineHeight) || 16,
+            })),
+          );
+        assert.ok(dts.length > 0);
+        for (const x of dts) assert.ok(x.h < x.lh * 2.2, `label "${x.t}" wraps (${x.h} px)`);
+        if (id === 'add') await shot(`drawer-add-${slug}`);
+      }
+      await view().locator('.pl-drawer-close').click();
+      await view().locator('.pl-toolbar input[type="search"]').fill('');
+    });
+
+    it('search: Enter steps through the hits and centres each (4)', async () => {
+      const input = view().locator('.pl-toolbar input[type="search"]');
+      await input.fill('role:dequantize');
+      const seen = [];
+      for (let i = 0; i < 3; i++) {
+        await input.press('Enter');
+        await page.waitForTimeout(300);
+        const [id] = await selected();
+        assert.ok(facts[lang].dequantize.includes(id), `hit ${id} is a dequantize node`);
+        await assertCentred(id);
+        seen.push(id);
+      }
+      assert.equal(new Set(seen).size, 3, seen.join(','));
+      await shot(`search-${slug}`);
+      await input.fill('');
+      await view().locator('.pl-drawer-close').click();
+    });
+
+    it('Expand all, the minimap toggle and the export buttons are in the toolbar; SVG and PNG download the view (6, 9)', async () => {
+      assert.equal(
+        await view()
+          .locator('button.pl-btn', { hasText: lang === 'zh' ? '全部展開' : /^Expand all$/ })
+          .isVisible(),
+        true,
+      );
+      // the graph is taller than the pane: a minimap, closed at this width with its toggle in the toolbar (not
+      // over the drawing); opened it sits inside the canvas, and closed again its toggle goes back
+      assert.equal(await view().locator('.pl-canvas .pl-minimap-toggle').count(), 0);
+      await view().locator('.pl-toolbar .pl-minimap-toggle').click();
+      const map = await rectOf('.pl-minimap canvas');
+      const c = await rectOf('.pl-canvas');
+      assert.ok(map.width > 100 && map.left >= c.left && map.right <= c.right && map.bottom <= c.bottom + 1);
+      await shot(`minimap-${slug}`);
+      await view().locator('.pl-minimap .pl-minimap-toggle').click();
+      assert.equal(await view().locator('.pl-toolbar .pl-minimap-toggle').isVisible(), true);
+      assert.equal(await view().locator('.pl-minimap canvas').isVisible(), false);
+      const saved = async (kind) => {
+        const [dl] = await Promise.all([
+          page.waitForEvent('download'),
+          view().locator(`button[data-export="${kind}"]`).click(),
+        ]);
+        return { name: dl.suggestedFilename(), bytes: readFileSync(await dl.path()) };
+      };
+      const svg = await saved('svg');
+      assert.equal(svg.name, 'pt2e-lens.svg');
+      const text = svg.bytes.toString('utf8');
+      assert.ok(text.startsWith('<svg'), text.slice(0, 40));
+      for (const id of ['add', 'linear', facts[lang].dequantize[0]]) assert.ok(text.includes(`>${id}<`), id);
+      const png = await saved('png');
+      assert.equal(png.name, 'pt2e-lens.png');
+      assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+      assert.ok(png.bytes.length > 5000, `a drawn picture (${png.bytes.length} B)`);
+    });
+
+    it('a dynamic batch reads `batch×…` on the nodes, not a torch-made size name (9)', async () => {
+      await show('ep_dyn', 'exported');
+      const subs = await view().locator('.pl-node text').allTextContents();
+      assert.ok(subs.filter((t) => /^batch×\d/.test(t)).length >= 3, subs.slice(0, 8).join('|'));
+      assert.ok(!subs.some((t) => /\bs\d+×/.test(t)), 'no s77×…');
+      await shot(`dims-${slug}`);
+      await show(name, 'converted');
+    });
+
+    it('stage tabs: nothing selected leaks to another stage; the exported stage hides _guards_fn (9)', async () => {
+      await pick(facts[lang].dequantize[0]);
+      await show(name, 'exported');
+      assert.deepEqual(await selected(), []);
+      assert.equal(await openDrawers(), 0);
+      assert.ok(facts[lang].guards.length > 0, 'torch.export made a _guards_fn node');
+      for (const id of facts[lang].guards)
+        assert.equal(await view().locator(`.pl-node[data-id="${id}"]`).count(), 0, `${id} not drawn`);
+      assert.ok((await view().locator('.pl-node').count()) > 10);
+      await shot(`exported-${slug}`);
+    });
+  });
+}
+
+describe('the side panel', () => {
+  it('ran without page errors', () => {
+    assert.deepEqual(errors, []);
+  });
+});
