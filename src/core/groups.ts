@@ -54,48 +54,91 @@ function newGroup(key: string, label: string, cls: string, parent: Group | null,
 export type GroupedNode = Pick<GraphNode, 'id' | 'role' | 'module_stack'>;
 export type GroupedEdge = Pick<Edge, 'src' | 'dst'>;
 
-/** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers,
- * unless it is `fixed` (a partial graph's boundary: context, whose consumers are not all there). */
-function* displayStacks(
-  nodes: GroupedNode[],
-  edges: GroupedEdge[],
-  fixed: ReadonlySet<Id>,
-): Generator<void, { stacks: Map<Id, Array<[string, string]>>; users: Map<Id, Id[]> }> {
-  const users = new Map<Id, Id[]>();
-  let step = 0;
-  for (const e of edges) {
-    if (++step % STEP === 0) yield;
-    let u = users.get(e.src);
-    if (!u) {
-      u = [];
-      users.set(e.src, u);
+/** Node ids as indices 0..n-1 (the first node of an id), then any other id an edge names; edges as two index
+ * arrays and each index's consumers as one flat list (CSR): 100k-node graphs make no Map or array per node. */
+interface Indexed {
+  n: number;
+  /** index of each node's id (its first node's, when ids repeat) */
+  first: Int32Array;
+  src: Int32Array;
+  dst: Int32Array;
+  /** consumers of index i: usersOf[usersAt[i] .. usersAt[i + 1]) in edge order */
+  usersAt: Int32Array;
+  usersOf: Int32Array;
+  ids: Id[];
+  index: Map<Id, number>;
+}
+
+function* indexed(nodes: GroupedNode[], edges: GroupedEdge[]): Generator<void, Indexed> {
+  const index = new Map<Id, number>();
+  const ids: Id[] = [];
+  const first = new Int32Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    if (i % STEP === 0) yield;
+    let k = index.get(nodes[i].id);
+    if (k === undefined) {
+      k = ids.length;
+      index.set(nodes[i].id, k);
+      ids.push(nodes[i].id);
     }
-    u.push(e.dst);
+    first[i] = k;
   }
-  const stacks = new Map<Id, Array<[string, string]>>();
+  const of = (id: Id): number => {
+    let k = index.get(id);
+    if (k === undefined) {
+      k = ids.length;
+      index.set(id, k);
+      ids.push(id);
+    }
+    return k;
+  };
+  const src = new Int32Array(edges.length);
+  const dst = new Int32Array(edges.length);
+  for (let j = 0; j < edges.length; j++) {
+    if (j % STEP === 0) yield;
+    src[j] = of(edges[j].src);
+    dst[j] = of(edges[j].dst);
+  }
+  const usersAt = new Int32Array(ids.length + 1);
+  for (let j = 0; j < edges.length; j++) usersAt[src[j] + 1]++;
+  for (let i = 0; i < ids.length; i++) usersAt[i + 1] += usersAt[i];
+  const fill = usersAt.slice(0, ids.length);
+  const usersOf = new Int32Array(edges.length);
+  for (let j = 0; j < edges.length; j++) usersOf[fill[src[j]]++] = dst[j];
+  return { n: nodes.length, first, src, dst, usersAt, usersOf, ids, index };
+}
+
+type Stack = ReadonlyArray<readonly [string, string]>;
+const NO_STACK: Stack = [];
+
+/** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers,
+ * unless it is `fixed` (a partial graph's boundary: context, whose consumers are not all there).
+ * Indexed by id index (an id no node has keeps no stack). */
+function* displayStacks(nodes: GroupedNode[], ix: Indexed, fixed: ReadonlySet<Id>): Generator<void, Stack[]> {
+  const stacks: Stack[] = new Array(ix.ids.length).fill(NO_STACK);
   for (let i = nodes.length - 1; i >= 0; i--) {
-    if (++step % STEP === 0) yield;
+    if (i % STEP === 0) yield;
     const n = nodes[i];
-    let st = n.module_stack ?? [];
+    let st: Stack = n.module_stack ?? NO_STACK;
     const movable = n.role === 'param' || n.role === 'observer' || n.role === 'quantize' || n.role === 'dequantize';
+    const k = ix.first[i];
     if (st.length === 0 && movable && !fixed.has(n.id)) {
-      const us = users.get(n.id) ?? [];
-      let common: Array<[string, string]> | null = null;
-      for (const u of us) {
-        const us2 = stacks.get(u) ?? [];
+      let common: Array<readonly [string, string]> | null = null;
+      for (let u = ix.usersAt[k]; u < ix.usersAt[k + 1]; u++) {
+        const us2 = stacks[ix.usersOf[u]];
         if (common === null) common = us2.slice();
         else {
-          let k = 0;
-          while (k < common.length && k < us2.length && common[k][0] === us2[k][0]) k++;
-          common.length = k;
+          let m = 0;
+          while (m < common.length && m < us2.length && common[m][0] === us2[m][0]) m++;
+          common.length = m;
         }
         if (common.length === 0) break;
       }
       if (common) st = common;
     }
-    stacks.set(n.id, st);
+    stacks[k] = st;
   }
-  return { stacks, users };
+  return stacks;
 }
 
 function split(g: Group, groups: Map<string, Group>): void {
@@ -186,31 +229,45 @@ function* hierarchySteps(
   edges: GroupedEdge[],
   fixed: ReadonlySet<Id>,
 ): Generator<void, Hierarchy> {
-  const { stacks, users } = yield* displayStacks(nodes, edges, fixed);
+  const ix = yield* indexed(nodes, edges);
+  const stacks = yield* displayStacks(nodes, ix, fixed);
   const root = newGroup('', '', '', null);
   const groups = new Map<string, Group>([['', root]]);
-  let step = 0;
-  for (const n of nodes) {
-    if (++step % STEP === 0) yield;
+  let last: Stack | null = null;
+  let lastGroup = root;
+  for (let i = 0; i < nodes.length; i++) {
+    if (i % STEP === 0) yield;
+    const st = stacks[ix.first[i]];
+    // runs of nodes in one module: the walk from the root ends where the previous node's did
     let g = root;
-    for (const [path, cls] of stacks.get(n.id) ?? []) {
-      let child = groups.get(path);
-      if (!child) {
-        const label = path.startsWith(`${g.path}.`) && g.path ? path.slice(g.path.length + 1) : path;
-        child = newGroup(path, label, cls, g);
-        groups.set(path, child);
-        g.children.push({ kind: 'group', group: child });
+    if (last !== null && samePaths(st, last)) g = lastGroup;
+    else
+      for (const [path, cls] of st) {
+        let child = groups.get(path);
+        if (!child) {
+          const label = path.startsWith(`${g.path}.`) && g.path ? path.slice(g.path.length + 1) : path;
+          child = newGroup(path, label, cls, g);
+          groups.set(path, child);
+          g.children.push({ kind: 'group', group: child });
+        }
+        g = child;
       }
-      g = child;
-    }
-    g.children.push({ kind: 'node', id: n.id });
+    last = st;
+    lastGroup = g;
+    g.children.push({ kind: 'node', id: nodes[i].id });
   }
   // A leaf module holding a single node is shown as that node; so are the nodes of a leaf module called
   // several times with no edge between the calls (a reused nn.ReLU), which would otherwise tie distant
   // parts of the graph into one box.
   const connected = (ids: Id[]): boolean => {
     const set = new Set(ids);
-    for (const a of ids) for (const b of users.get(a) ?? []) if (a !== b && set.has(b)) return true;
+    for (const a of ids) {
+      const k = ix.index.get(a)!;
+      for (let u = ix.usersAt[k]; u < ix.usersAt[k + 1]; u++) {
+        const b = ix.ids[ix.usersOf[u]];
+        if (a !== b && set.has(b)) return true;
+      }
+    }
     return false;
   };
   // a generator (a pause after each group): 100k nodes hold ~10k groups, too many for one page task
@@ -238,62 +295,117 @@ function* hierarchySteps(
   const parentOf = new Map<Id, Group>();
   fixParents(root, parentOf);
   yield;
+  const stubbed = yield* stubbedSources(ix, parentOf);
+  const edgesAt = yield* edgesByGroup(ix, parentOf, stubbed);
+  return { root, groups, parentOf, edgesAt, stubbed };
+}
 
-  // Each edge belongs to the layout of the lowest group holding both ends.
-  const edgesAt = new Map<string, Array<[string, string]>>();
-  const seen = new Set<string>();
-  const chain = (id: Id): Group[] => {
-    const c: Group[] = [];
-    for (let g: Group | null = parentOf.get(id) ?? null; g; g = g.parent) c.push(g);
-    return c.reverse();
-  };
-  const chains = new Map<Id, Group[]>();
-  const chainOf = (id: Id): Group[] => {
-    let c = chains.get(id);
+function samePaths(a: Stack, b: Stack): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let m = 0; m < a.length; m++) if (a[m][0] !== b[m][0]) return false;
+  return true;
+}
+
+/** Producers feeding at least STUB_FANOUT distinct consumers in 3+ groups, in order of their first edge. */
+function* stubbedSources(ix: Indexed, parentOf: Map<Id, Group>): Generator<void, Set<Id>> {
+  const stubbed = new Set<Id>();
+  const seen = new Uint8Array(ix.ids.length);
+  for (let j = 0; j < ix.src.length; j++) {
+    if (j % STEP === 0) yield;
+    const k = ix.src[j];
+    if (seen[k]) continue;
+    seen[k] = 1;
+    if (ix.usersAt[k + 1] - ix.usersAt[k] < STUB_FANOUT) continue; // fewer edges than that: fewer consumers
+    const consumers = new Set<number>();
+    for (let u = ix.usersAt[k]; u < ix.usersAt[k + 1]; u++) consumers.add(ix.usersOf[u]);
+    if (consumers.size < STUB_FANOUT) continue;
+    const parents = new Set([...consumers].map((d) => parentOf.get(ix.ids[d])));
+    if (parents.size >= 3) stubbed.add(ix.ids[k]);
+  }
+  return stubbed;
+}
+
+/** A group's ancestry from the root down, with each level's item key and a number naming the item. */
+interface Chain {
+  groups: Group[];
+  keys: string[];
+  codes: number[];
+}
+
+/** Each edge belongs to the layout of the lowest group holding both ends: per group key, its edges between
+ * two distinct children (item keys), once each, in edge order. */
+function* edgesByGroup(
+  ix: Indexed,
+  parentOf: Map<Id, Group>,
+  stubbed: Set<Id>,
+): Generator<void, Map<string, Array<[string, string]>>> {
+  const parent: Array<Group | undefined> = new Array(ix.ids.length);
+  for (let k = 0; k < ix.ids.length; k++) {
+    if (k % STEP === 0) yield;
+    parent[k] = parentOf.get(ix.ids[k]);
+  }
+  const isStub = new Uint8Array(ix.ids.length);
+  for (const id of stubbed) isStub[ix.index.get(id)!] = 1;
+  // items are numbered: id indices first, then the groups (by first use)
+  const chains = new Map<Group, Chain>();
+  const chainOf = (g: Group): Chain => {
+    let c = chains.get(g);
     if (!c) {
-      c = chain(id);
-      chains.set(id, c);
+      const up = g.parent ? chainOf(g.parent) : { groups: [], keys: [], codes: [] };
+      c = {
+        groups: [...up.groups, g],
+        keys: [...up.keys, groupKey(g.key)],
+        codes: [...up.codes, ix.ids.length + chains.size],
+      };
+      chains.set(g, c);
     }
     return c;
   };
-  const consumers = new Map<Id, Set<Id>>();
-  for (const e of edges) {
-    if (++step % STEP === 0) yield;
-    let c = consumers.get(e.src);
-    if (!c) {
-      c = new Set();
-      consumers.set(e.src, c);
+  const nodeKeys: string[] = new Array(ix.ids.length);
+  const keyOfNode = (k: number): string => {
+    let s = nodeKeys[k];
+    if (s === undefined) {
+      s = nodeKey(ix.ids[k]);
+      nodeKeys[k] = s;
     }
-    c.add(e.dst);
-  }
-  const stubbed = new Set<Id>();
-  for (const [src, c] of consumers) {
-    if (c.size < STUB_FANOUT) continue;
-    const parents = new Set([...c].map((d) => parentOf.get(d)));
-    if (parents.size >= 3) stubbed.add(src);
-  }
-  for (const e of edges) {
-    if (++step % STEP === 0) yield;
-    if (!parentOf.has(e.src) || !parentOf.has(e.dst) || e.src === e.dst || stubbed.has(e.src)) continue;
-    const a = chainOf(e.src);
-    const b = chainOf(e.dst);
-    let k = 0;
-    while (k < a.length && k < b.length && a[k] === b[k]) k++;
-    const lca = a[k - 1];
-    const ka = k < a.length ? groupKey(a[k].key) : nodeKey(e.src);
-    const kb = k < b.length ? groupKey(b[k].key) : nodeKey(e.dst);
-    if (ka === kb) continue;
-    const sig = `${lca.key}\u0000${ka}\u0000${kb}`;
-    if (seen.has(sig)) continue;
-    seen.add(sig);
+    return s;
+  };
+  const edgesAt = new Map<string, Array<[string, string]>>();
+  // the pairs already listed, per first item: (a, b) determine their group (a's parent), so no key holds it
+  const listed = new Map<number, number[] | Set<number>>();
+  for (let j = 0; j < ix.src.length; j++) {
+    if (j % STEP === 0) yield;
+    const s = ix.src[j];
+    const d = ix.dst[j];
+    const ps = parent[s];
+    const pd = parent[d];
+    if (!ps || !pd || s === d || isStub[s]) continue;
+    const a = chainOf(ps);
+    const b = chainOf(pd);
+    let m = 0;
+    while (m < a.groups.length && m < b.groups.length && a.groups[m] === b.groups[m]) m++;
+    const lca = a.groups[m - 1];
+    const ca = m < a.groups.length ? a.codes[m] : s;
+    const cb = m < b.groups.length ? b.codes[m] : d;
+    if (ca === cb) continue;
+    let done = listed.get(ca);
+    if (done === undefined) {
+      done = [];
+      listed.set(ca, done);
+    }
+    if (Array.isArray(done) ? done.includes(cb) : done.has(cb)) continue;
+    if (Array.isArray(done) && done.length >= 16) listed.set(ca, new Set([...done, cb]));
+    else if (Array.isArray(done)) done.push(cb);
+    else done.add(cb);
     let list = edgesAt.get(lca.key);
     if (!list) {
       list = [];
       edgesAt.set(lca.key, list);
     }
-    list.push([ka, kb]);
+    list.push([m < a.groups.length ? a.keys[m] : keyOfNode(s), m < b.groups.length ? b.keys[m] : keyOfNode(d)]);
   }
-  return { root, groups, parentOf, edgesAt, stubbed };
+  return edgesAt;
 }
 
 const chainCache = new WeakMap<Hierarchy, Map<Id, Group[]>>();

@@ -19,6 +19,59 @@ describe('module groups', () => {
     expect(h.parentOf.get('out_7')!.key).toBe('layers.7');
   });
 
+  it('repeated ids, duplicate edges and edges to ids no node has group as the ids say', () => {
+    const nodes = [
+      { id: 'x', role: 'input', module_stack: [] },
+      { id: 'w', role: 'param', module_stack: [] },
+      {
+        id: 'a',
+        role: 'compute',
+        module_stack: [
+          ['m', 'M'],
+          ['m.l', 'Linear'],
+        ],
+      },
+      { id: 'a', role: 'compute', module_stack: [['k', 'K']] }, // a repeated id takes its first node's stack
+      { id: 'q', role: 'quantize', module_stack: [] },
+      {
+        id: 'b',
+        role: 'compute',
+        module_stack: [
+          ['m', 'M'],
+          ['m.l', 'Linear'],
+        ],
+      },
+    ] as Array<{ id: string; role: 'input' | 'param' | 'compute' | 'quantize'; module_stack: Array<[string, string]> }>;
+    const edges = [
+      { src: 'x', dst: 'a' },
+      { src: 'w', dst: 'a' },
+      { src: 'a', dst: 'b' },
+      { src: 'a', dst: 'b' },
+      { src: 'q', dst: 'b' },
+      { src: 'q', dst: 'ghost' }, // a consumer outside the graph: q has no module to join
+      { src: 'ghost', dst: 'b' },
+    ];
+    const h = buildHierarchy(nodes, edges);
+    expect([...h.parentOf].map(([k, v]) => `${k}→${v.key}`)).toEqual(['x→', 'w→m.l', 'a→m.l', 'b→m.l', 'q→']);
+    expect([...h.groups.keys()]).toEqual(['', 'm', 'm.l']);
+    expect([...h.edgesAt]).toEqual([
+      [
+        '',
+        [
+          ['n:x', 'g:m'],
+          ['n:q', 'g:m'],
+        ],
+      ],
+      [
+        'm.l',
+        [
+          ['n:w', 'n:a'],
+          ['n:a', 'n:b'],
+        ],
+      ],
+    ]);
+  });
+
   // how fast it opens is measured in bench/views.mjs, not asserted here (a wall clock fails on a loaded machine)
   it('a 20k-node graph opens collapsed and a group opens on click', async () => {
     const view = synthView(20000);
