@@ -24,7 +24,7 @@ import {
   viewRect,
 } from './canvas-index';
 import { h } from './dom';
-import { curveBounds, type EdgeItem, edgeItemGen, type SharedItem, sharedItems } from './edges';
+import { curveBounds, type EdgeItem, edgeItemSteps, type SharedItem, sharedItems } from './edges';
 import { type Box, HEADER } from './hier-layout';
 import { type Mark, markStroke } from './marks';
 import type { PanZoom } from './pan-zoom';
@@ -159,7 +159,11 @@ export class CanvasView implements PaneView {
       await tick();
     }
     let count = 0;
-    for (const it of edgeItemGen(sc, edges)) {
+    for (const it of edgeItemSteps(sc, edges)) {
+      if (!it) {
+        await tick(); // edges inside closed groups draw nothing, but walking them is work too
+        continue;
+      }
       // labels sit above-right of the target: widen the bounds so they are not culled away
       const r = it.kind === 'stub' ? { x: it.x - 2, y: it.y - 20, w: 160, h: 20 } : grow(curveBounds(it.curve), 8, 80);
       edgeIdx.add(r, it);

@@ -1,7 +1,7 @@
 // A pane's drawing in SVG, for scenes small enough that every box can be an element with its own events,
 // tooltip and styles (nodes.ts / edges.ts paint the box model); the counterpart of CanvasView.
 import { s } from './dom';
-import { drawEdges, drawSharedLinks } from './edges';
+import { drawEdgeItems, drawSharedLinks, type EdgeItem, edgeItems } from './edges';
 import { MARK_ORDER, type Mark } from './marks';
 import { drawGroup, drawNode } from './nodes';
 import type { PaneHost, PaneView } from './pane-view';
@@ -98,13 +98,15 @@ const MARK_CLASSES = MARK_ORDER.map((m) => `pl-${m}`);
 const IDLE: PaneHost = { pick() {}, toggle() {}, hover() {}, goTo() {} };
 
 /** A scene's boxes and edges as SVG into `viewport` (layers: open groups, edges, nodes and closed groups, shared
- * links); `els` gets each box's element by key. Also the static overview picture of a canvas pane (overview.ts). */
+ * links); `els` gets each box's element by key. Also the static overview picture of a canvas pane (overview.ts),
+ * which makes its edge items in slices beforehand (`items`). */
 export function paintScene(
   sc: Scene,
   viewport: SVGElement,
   edges: Edge[],
   host: PaneHost = IDLE,
   els = new Map<string, SVGElement>(),
+  items?: EdgeItem[],
 ): void {
   const [gGroups, gEdges, gNodes, gLinks] = ['pl-groups', 'pl-edges', 'pl-nodes', 'pl-links'].map((c) =>
     s(sc.doc, 'g', { class: c }),
@@ -122,6 +124,6 @@ export function paintScene(
     // a closed group sits above the edges, like a node; an open one is a frame below them
     (b.kind === 'expanded' ? gGroups : gNodes).appendChild(el);
   }
-  drawEdges(sc, gEdges, edges, (id) => host.goTo(id));
+  drawEdgeItems(sc, gEdges, items ?? edgeItems(sc, edges), (id) => host.goTo(id));
   drawSharedLinks(sc, gLinks);
 }
