@@ -30,6 +30,7 @@ import { type Mark, markStroke } from './marks';
 import type { PanZoom } from './pan-zoom';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
+import { nextTask } from './slicer';
 import type { Edge } from './types';
 import { type ZoomLabel, zoomedOut, zoomLabels } from './zoom-labels';
 
@@ -42,15 +43,8 @@ const IDLE_MS = 140;
 
 const NONE: Rect = { x: 0, y: 0, w: 1, h: 1 };
 
-/** Let the page run (input, frames) before the next slice: a message, not setTimeout (clamped to ≥ 4 ms when nested). */
-function yieldTask(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
-  return new Promise((r) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => r();
-    ch.port2.postMessage(null);
-  });
-}
+/** Let the page run (input, frames) before the next slice (one page task: slicer.ts). */
+const yieldTask = nextTask;
 
 export class CanvasView implements PaneView {
   readonly el: HTMLCanvasElement;

@@ -138,17 +138,28 @@ export class HierLayout {
     const levels: Group[][] = [[this.h.root]];
     for (let d = 0; d < levels.length; d++) {
       const next: Group[] = [];
-      for (const g of levels[d])
+      let n = 0;
+      for (const g of levels[d]) {
         for (const it of g.children) if (it.kind === 'group' && expanded.has(it.group.key)) next.push(it.group);
+        n += g.children.length;
+        if (n > 1024) {
+          n = 0;
+          await slicer.pace();
+        }
+      }
       if (next.length) levels.push(next);
-      await slicer.pace();
     }
     const sizeOf = new Map<Group, [number, number]>();
     for (let d = levels.length - 1; d >= 0; d--) {
       const jobs: Array<{ g: Group; sig: string; pending: Promise<Shape> }> = [];
       let n = 0;
       for (const g of levels[d]) {
-        if ((++n & 31) === 0) await slicer.pace();
+        // paced by children looked at: one section has 400, a block ten
+        n += g.children.length;
+        if (n > 512) {
+          n = 0;
+          await slicer.pace();
+        }
         const sizes = this.childSizes(g, expanded, sizeOf);
         const sig = sizes.map((s) => `${s[0]}x${s[1]}`).join(',');
         const hit = this.cache.get(g.key);
