@@ -1,31 +1,18 @@
 // Main-thread work split into page tasks: a 100k-node graph's placement (hier-layout.ts) is assembled over
 // many tasks of ~ms each, so input and frames run between them (no long task).
 
-/** End the current page task: a message-channel turn (setTimeout is clamped to ≥ 4 ms when nested). One channel
- * for the page: a new channel per turn showed as tens of ms of each 100k-node redraw in CPU profiles. */
+/** End the current page task: a message-channel turn (setTimeout is clamped to ≥ 4 ms when nested). */
 export function nextTask(): Promise<void> {
   if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
-  if (!channel) {
+  return new Promise((resolve) => {
     const ch = new MessageChannel();
     ch.port1.onmessage = () => {
-      waiting.shift()?.();
-      if (!waiting.length) (ch.port1 as NodePort).unref?.(); // Node: an idle port must not keep the process alive
+      ch.port1.close();
+      resolve();
     };
-    channel = ch;
-  }
-  const ch = channel;
-  return new Promise((resolve) => {
-    waiting.push(resolve);
-    (ch.port1 as NodePort).ref?.();
     ch.port2.postMessage(null);
   });
 }
-
-type NodePort = MessagePort & { ref?: () => void; unref?: () => void };
-
-let channel: MessageChannel | null = null;
-/** one resolver per message posted, in order */
-const waiting: Array<() => void> = [];
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
