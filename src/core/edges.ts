@@ -6,6 +6,7 @@ import type { Facts } from './facts';
 import { lcaItems } from './groups';
 import { type Box, HEADER } from './hier-layout';
 import type { Scene } from './scene';
+import type { Slicer } from './slicer';
 import { FLOAT_EDGE, INT_EDGE } from './styles';
 import type { Edge, Id } from './types';
 
@@ -206,6 +207,16 @@ export type EdgeItem =
   | { kind: 'stub'; src: Id; dst: Id | null; x: number; y: number };
 
 const STEP_EDGES = 4096;
+
+/** edgeItems in page tasks (`slicer` pauses it): the walk over every edge of a 100k-node graph takes tens of ms. */
+export async function edgeItemsSliced(sc: Scene, edges: Edge[], slicer: Slicer): Promise<EdgeItem[]> {
+  const items: EdgeItem[] = [];
+  for (const it of edgeItemSteps(sc, edges)) {
+    if (it) items.push(it);
+    else await slicer.pace();
+  }
+  return items;
+}
 
 /** Data edges of the current placement (aggregated between closed groups; stubs for widely shared producers),
  * in drawing order. */

@@ -2,7 +2,7 @@
 // top-level module groups as closed boxes with their badges (what such a pane opens on), drawn by the SVG path's
 // own painter (svg-view.ts) into a hidden <svg class="pl-overview"> beside the canvas, which picture.ts takes instead.
 import { s } from './dom';
-import { type EdgeItem, edgeItemSteps } from './edges';
+import { edgeItemsSliced } from './edges';
 import { type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import type { Placement } from './hier-layout';
 import type { Scene } from './scene';
@@ -89,11 +89,7 @@ export async function overviewSvg(
     repOf: await repsOfSliced(base.hier.root, expanded, slicer),
     solid: boxes.filter((b) => b.kind !== 'expanded'),
   };
-  const items: EdgeItem[] = [];
-  for (const it of edgeItemSteps(sc, edges)) {
-    if (it) items.push(it);
-    else await slicer.pace();
-  }
+  const items = await edgeItemsSliced(sc, edges, slicer);
   const vp = s(d, 'g', { class: 'pl-viewport' });
   paintScene(sc, vp, edges, undefined, undefined, items);
   let x0 = Infinity;

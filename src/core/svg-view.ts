@@ -1,11 +1,12 @@
 // A pane's drawing in SVG, for scenes small enough that every box can be an element with its own events,
 // tooltip and styles (nodes.ts / edges.ts paint the box model); the counterpart of CanvasView.
 import { s } from './dom';
-import { drawEdgeItems, drawSharedLinks, type EdgeItem, edgeItems } from './edges';
+import { drawEdgeItems, drawSharedLinks, type EdgeItem, edgeItems, edgeItemsSliced } from './edges';
 import { MARK_ORDER, type Mark } from './marks';
 import { drawGroup, drawNode } from './nodes';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
+import { Slicer } from './slicer';
 import { SvgZoomLabels } from './svg-zoom-labels';
 import type { Edge } from './types';
 
@@ -65,8 +66,10 @@ export class SvgView implements PaneView {
   }
 
   async setScene(sc: Scene, edges: Edge[]): Promise<void> {
+    // the walk over every edge in page tasks first; the old drawing stays until the new one is built in one go
+    const items = await edgeItemsSliced(sc, edges, new Slicer(25));
     this.clear();
-    paintScene(sc, this.viewport, edges, this.host, this.els);
+    paintScene(sc, this.viewport, edges, this.host, this.els, items);
     const layer = s(this.doc, 'g', { class: 'pl-zoom-labels' });
     this.viewport.appendChild(layer);
     this.zoomLabels = new SvgZoomLabels(this.el, layer);
