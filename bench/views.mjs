@@ -4,7 +4,9 @@
 //   expand       opening the group with the most direct children (its ancestors opened first, untimed)
 //   expand all   every group open, drawn and painted
 //   pan/zoom     frame times (requestAnimationFrame deltas) while CDP drives wheel zoom and a drag,
-//                with every node of the expanded graph inside the view
+//                with every node of the expanded graph inside the view; judged by frames, not fps (rAF never
+//                runs faster than the display): median and p90 frame within the display's frame interval
+//                (measured on the idle page), and no dropped frame (a delta over 1.5 intervals)
 //   long task    the longest 'longtask' entry of the PerformanceObserver, per phase
 // Medians of --repeats (3) fresh pages per document. Times vary with machine load: read the ratios.
 //
@@ -27,7 +29,10 @@ import { anchorTable, meGraphOf, meMeasure, meSetup } from './views_anchor.mjs';
 const ROOT = resolve(import.meta.dirname, '..');
 const BUNDLE = join(ROOT, 'kernel_pkg/pt2e_lens/_static/report.js');
 // issue 15's goals; the long-task goal is tighter up to 20k nodes than at 100k
-const GOALS = { interactive: 1500, expand: 250, expandAll: 3000, fps: 60, longTask: 100, longTaskSmall: 50 };
+const GOALS = { interactive: 1500, expand: 250, expandAll: 3000, longTask: 100, longTaskSmall: 50 };
+// a frame up to this much over the display's interval is on time (timer jitter); over DROPPED intervals, a frame was dropped
+const JITTER = 1.1;
+const DROPPED = 1.5;
 const SMALL = 20000; // nodes up to which longTaskSmall holds
 const longTaskGoal = (nodes) => (nodes <= SMALL * 1.05 ? GOALS.longTaskSmall : GOALS.longTask);
 const VIEWPORT = { width: 1280, height: 900 };
@@ -216,6 +221,23 @@ const inPage = {
     }
     return { ok: true, k, rect: [r.left, r.top, r.width, r.height], fullDraw };
   },
+  // the display's frame interval: rAF deltas of the idle page
+  async frameInterval() {
+    const ts = [];
+    await new Promise((done) => {
+      const tick = (t) => {
+        ts.push(t);
+        if (ts.length < 21) requestAnimationFrame(tick);
+        else done();
+      };
+      requestAnimationFrame(tick);
+    });
+    const d = ts
+      .slice(1)
+      .map((t, i) => t - ts[i])
+      .sort((a, b) => a - b);
+    return d[Math.floor(d.length / 2)];
+  },
   startFrames() {
     window.__frames = [];
     window.__framing = true;
@@ -245,6 +267,7 @@ async function gestures(pg, cdp, rect) {
   const y = Math.round(top + h / 2);
   const mouse = (type, extra = {}) => cdp.send('Input.dispatchMouseEvent', { type, x, y, button: 'none', ...extra });
   await mouse('mouseMoved');
+  const interval = await pg.evaluate(inPage.frameInterval);
   const t0 = await pg.evaluate(inPage.startFrames);
   const deadline = Date.now() + 6000;
   for (let i = 0; i < 24 && Date.now() < deadline; i++)
@@ -270,6 +293,8 @@ async function gestures(pg, cdp, rect) {
     medianFrame: median(d),
     p90Frame: d.length ? d.slice().sort((a, b) => a - b)[Math.floor(d.length * 0.9)] : null,
     worstFrame: d.length ? Math.max(...d) : null,
+    dropped: d.filter((x) => x > DROPPED * interval).length,
+    interval,
     frames: frames.length,
   };
 }
@@ -314,6 +339,8 @@ async function measure(browser, url, doc) {
     medianFrame: pan?.medianFrame ?? null,
     p90Frame: pan?.p90Frame ?? null,
     worstFrame: pan?.worstFrame ?? null,
+    dropped: pan?.dropped ?? null,
+    frameInterval: pan?.interval ?? null,
     framesSeen: pan?.frames ?? null,
     ltInteractive: longest(lt, ins.t0, exp.t0),
     ltExpand: longest(lt, exp.t0, all.t0),
@@ -327,12 +354,18 @@ async function measure(browser, url, doc) {
 
 // ---- report -------------------------------------------------------------------------------------
 
-function goalCell(v, goal, higherIsBetter = false, unit = 'ms') {
+function goalCell(v, goal) {
   if (v === null) return '—';
-  const ok = higherIsBetter ? v >= goal : v <= goal;
-  const shown = unit === 'fps' ? `${v.toFixed(1)} fps` : fmt(v);
-  const ratio = higherIsBetter ? v / goal : v / goal;
-  return `${shown} (${ratio.toFixed(2)}× goal${ok ? '' : ', not met'})`;
+  return `${fmt(v)} (${(v / goal).toFixed(2)}× goal${v <= goal ? '' : ', not met'})`;
+}
+
+// pan/zoom met: median and p90 frame within the display's interval, no frame dropped
+function framesCell(r) {
+  if (r.medianFrame === null || r.medianFrame === undefined) return '—';
+  if (r.frameInterval === undefined) return `${r.fps.toFixed(1)} fps`; // a run saved before frames were judged
+  const lim = r.frameInterval * JITTER;
+  const ok = r.medianFrame <= lim && r.p90Frame <= lim && r.dropped === 0;
+  return `${fmt(r.medianFrame)} / ${fmt(r.p90Frame)}, ${r.dropped} dropped (${r.fps.toFixed(1)} fps${ok ? '' : ', not met'})`;
 }
 
 async function main() {
@@ -416,14 +449,14 @@ function report(results, meta) {
       ` (${meta.load[1] > cpus().length ? 'busy machine: read ratios' : 'quiet'}), medians of ${meta.repeats}, ${meta.seconds} s\n`,
   );
   console.log(
-    '| graph | nodes | interactive (≤ 1.5 s) | expand biggest group (≤ 0.25 s) | expand all, drawn (≤ 3 s) | pan/zoom, all visible (≥ 60 fps) | longest task (≤ 50 ms to 20k, ≤ 100 ms above) |',
+    "| graph | nodes | interactive (≤ 1.5 s) | expand biggest group (≤ 0.25 s) | expand all, drawn (≤ 3 s) | pan/zoom, all visible: median / p90 frame (≤ the display's interval), dropped (none) | longest task (≤ 50 ms to 20k, ≤ 100 ms above) |",
   );
   console.log('|---|---|---|---|---|---|---|');
   for (const [name, r] of Object.entries(results)) {
     const lt = Math.max(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan ?? 0);
     console.log(
       `| ${name} | ${r.nodes} | ${goalCell(r.interactive, GOALS.interactive)} | ${goalCell(r.expand, GOALS.expand)} | ` +
-        `${goalCell(r.expandAll, GOALS.expandAll)} | ${goalCell(r.fps, GOALS.fps, true, 'fps')} | ${goalCell(lt, longTaskGoal(r.nodes))} |`,
+        `${goalCell(r.expandAll, GOALS.expandAll)} | ${framesCell(r)} | ${goalCell(lt, longTaskGoal(r.nodes))} |`,
     );
   }
   console.log(
@@ -432,14 +465,14 @@ function report(results, meta) {
       ' and paint until two frames later; full draw = a crisp canvas draw of the whole expanded graph (sliced).\n',
   );
   console.log(
-    '| graph | interactive: sync / layout / DOM / paint | expand: layout / DOM / paint | group expanded | expand all: layout / DOM / paint | nodes drawn, renderer (elements) | full draw | frames: median / p90 / worst (count) | longest task: open / expand / all / pan |',
+    '| graph | interactive: sync / layout / DOM / paint | expand: layout / DOM / paint | group expanded | expand all: layout / DOM / paint | nodes drawn, renderer (elements) | full draw | frames: median / p90 / worst (count; display interval) | longest task: open / expand / all / pan |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   const parts = (...xs) => xs.map(fmt).join(' / ');
   for (const [name, r] of Object.entries(results)) {
     console.log(
       `| ${name} | ${parts(r.renderSync, r.firstLayout, r.firstDraw, r.firstPaint)} | ${parts(r.expandLayout, r.expandDraw, r.expandPaint)} | \`${r.expandKey}\` | ` +
-        `${parts(r.expandAllLayout, r.expandAllDraw, r.expandAllPaint)} | ${r.drawn}, ${r.renderer ?? 'svg'} (${r.elements}) | ${fmt(r.fullDraw ?? null)} | ${parts(r.medianFrame, r.p90Frame, r.worstFrame)} (${r.framesSeen}) | ` +
+        `${parts(r.expandAllLayout, r.expandAllDraw, r.expandAllPaint)} | ${r.drawn}, ${r.renderer ?? 'svg'} (${r.elements}) | ${fmt(r.fullDraw ?? null)} | ${parts(r.medianFrame, r.p90Frame, r.worstFrame)} (${r.framesSeen}; ${fmt(r.frameInterval ?? null)}) | ` +
         `${parts(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan)} |`,
     );
   }

@@ -24,12 +24,13 @@ import {
   viewRect,
 } from './canvas-index';
 import { h } from './dom';
-import { curveBounds, type EdgeItem, edgeItemGen, type SharedItem, sharedItems } from './edges';
+import { curveBounds, type EdgeItem, edgeItemSteps, type SharedItem, sharedItems } from './edges';
 import { type Box, HEADER } from './hier-layout';
 import { type Mark, markStroke } from './marks';
 import type { PanZoom } from './pan-zoom';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
+import { nextTask } from './slicer';
 import type { Edge } from './types';
 import { type ZoomLabel, zoomedOut, zoomLabels } from './zoom-labels';
 
@@ -42,15 +43,8 @@ const IDLE_MS = 140;
 
 const NONE: Rect = { x: 0, y: 0, w: 1, h: 1 };
 
-/** Let the page run (input, frames) before the next slice: a message, not setTimeout (clamped to ≥ 4 ms when nested). */
-function yieldTask(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
-  return new Promise((r) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => r();
-    ch.port2.postMessage(null);
-  });
-}
+/** Let the page run (input, frames) before the next slice (one page task: slicer.ts). */
+const yieldTask = nextTask;
 
 export class CanvasView implements PaneView {
   readonly el: HTMLCanvasElement;
@@ -159,7 +153,11 @@ export class CanvasView implements PaneView {
       await tick();
     }
     let count = 0;
-    for (const it of edgeItemGen(sc, edges)) {
+    for (const it of edgeItemSteps(sc, edges)) {
+      if (!it) {
+        await tick(); // edges inside closed groups draw nothing, but walking them is work too
+        continue;
+      }
       // labels sit above-right of the target: widen the bounds so they are not culled away
       const r = it.kind === 'stub' ? { x: it.x - 2, y: it.y - 20, w: 160, h: 20 } : grow(curveBounds(it.curve), 8, 80);
       edgeIdx.add(r, it);

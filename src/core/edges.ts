@@ -6,6 +6,7 @@ import type { Facts } from './facts';
 import { lcaItems } from './groups';
 import { type Box, HEADER } from './hier-layout';
 import type { Scene } from './scene';
+import type { Slicer } from './slicer';
 import { FLOAT_EDGE, INT_EDGE } from './styles';
 import type { Edge, Id } from './types';
 
@@ -205,6 +206,18 @@ export type EdgeItem =
     }
   | { kind: 'stub'; src: Id; dst: Id | null; x: number; y: number };
 
+const STEP_EDGES = 4096;
+
+/** edgeItems in page tasks (`slicer` pauses it): the walk over every edge of a 100k-node graph takes tens of ms. */
+export async function edgeItemsSliced(sc: Scene, edges: Edge[], slicer: Slicer): Promise<EdgeItem[]> {
+  const items: EdgeItem[] = [];
+  for (const it of edgeItemSteps(sc, edges)) {
+    if (it) items.push(it);
+    else await slicer.pace();
+  }
+  return items;
+}
+
 /** Data edges of the current placement (aggregated between closed groups; stubs for widely shared producers),
  * in drawing order. */
 export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
@@ -213,11 +226,22 @@ export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
 
 /** edgeItems one at a time (the canvas builds its index in slices). */
 export function* edgeItemGen(sc: Scene, edges: Edge[]): Generator<EdgeItem> {
+  for (const it of edgeItemSteps(sc, edges)) if (it) yield it;
+}
+
+/** edgeItemGen, plus a null after every STEP_EDGES edges looked at: a caller working in slices can pause there
+ * even when most edges draw nothing (inside one closed group). */
+export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | null> {
   const P = sc.placement;
   const f = sc.facts;
   const agg = new Map<string, { n: number; src: Id; dst: Id; int: number; dtype: string | null }>();
   const stubs = new Set<string>();
+  let seen = 0;
   for (const e of edges) {
+    if (++seen === STEP_EDGES) {
+      seen = 0;
+      yield null;
+    }
     const ra = sc.repOf.get(e.src);
     const rb = sc.repOf.get(e.dst);
     if (!ra || !rb || ra === rb) continue;
@@ -286,8 +310,13 @@ export function* edgeItemGen(sc: Scene, edges: Edge[]): Generator<EdgeItem> {
 /** Data edges (aggregated between closed groups; stubs for widely shared producers) into `layer`, each as its
  * edgeLook and edgeTitle (box-model.ts) say. */
 export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (id: Id) => void): void {
+  drawEdgeItems(sc, layer, edgeItems(sc, edges), onPick);
+}
+
+/** drawEdges of items already made (edgeItems). */
+export function drawEdgeItems(sc: Scene, layer: SVGElement, items: EdgeItem[], onPick: (id: Id) => void): void {
   const d = sc.doc;
-  for (const it of edgeItems(sc, edges)) {
+  for (const it of items) {
     if (it.kind === 'stub') {
       layer.appendChild(stub(sc, it, onPick));
       continue;

@@ -2,9 +2,8 @@
 // boxes), bottom-up, and cached; opening a group lays out that group and re-lays its ancestors only.
 
 import { NOTE_GAP, type NoteBox } from './callout';
-import { type Group, groupKey, type Hierarchy, itemKey, nodeKey } from './groups';
+import { type Group, type Hierarchy, itemKey } from './groups';
 import type { LayoutClient } from './layout-client';
-import type { LayoutResult } from './layout-core';
 import { Slicer } from './slicer';
 import type { GraphNode, Id } from './types';
 
@@ -63,15 +62,23 @@ export function collapsedWidth(g: Group): number {
   return Math.ceil(clamp(Math.max(groupLabel(g).length * 6.8 + 40, sub), 120, 300) / 16) * 16;
 }
 
+/** One layout of a group's children, by child index (shared by every group of the same shape). */
+interface Shape {
+  pos: Array<[number, number]>;
+  routes: Array<Array<[number, number]>>;
+  width: number;
+  height: number;
+}
+
 export class HierLayout {
-  private cache = new Map<string, { sig: string; res: LayoutResult; size: [number, number] }>();
+  /** each group's last layout: its children's sizes (`sig`), the shared shape, its size */
+  private cache = new Map<string, { sig: string; shape: Shape; size: [number, number] }>();
   /** Layouts by shape (child sizes + edges by child index): identical layers are laid out once. */
-  private shapes = new Map<
-    string,
-    Promise<{ pos: Array<[number, number]>; routes: Array<Array<[number, number]>>; width: number; height: number }>
-  >();
+  private shapes = new Map<string, Promise<Shape>>();
   /** how many layouts were answered from `shapes` */
   reused = 0;
+  private orders = new Map<Group, { order: string[]; edges: string }>();
+  private nodeSizes = new Map<Id, [number, number]>();
   constructor(
     private h: Hierarchy,
     private nodes: Map<Id, GraphNode>,
@@ -79,79 +86,117 @@ export class HierLayout {
     private rules: SizeRules = {},
   ) {}
 
-  /** Layout size of a node item: the node plus its note callout, if any. */
+  /** Layout size of a node item: the node plus its note callout, if any (fixed: computed once). */
   private nodeSize(id: Id): [number, number] {
-    const w = nodeWidth(this.nodes.get(id)!);
-    const note = this.rules.noteOf?.(id);
-    return note ? [w + NOTE_GAP + note.w, Math.max(NODE_H, note.h)] : [w, NODE_H];
+    let sz = this.nodeSizes.get(id);
+    if (!sz) {
+      const w = nodeWidth(this.nodes.get(id)!);
+      const note = this.rules.noteOf?.(id);
+      sz = note ? [w + NOTE_GAP + note.w, Math.max(NODE_H, note.h)] : [w, NODE_H];
+      this.nodeSizes.set(id, sz);
+    }
+    return sz;
   }
 
   private closedSize(g: Group): [number, number] {
     return this.rules.collapsedSize?.(g) ?? [collapsedWidth(g), GROUP_H];
   }
 
-  private async layGroup(
-    g: Group,
+  /** A group's children as item keys, in order, and its edges by child index (fixed per hierarchy). */
+  private shapeOf(g: Group): { order: string[]; edges: string } {
+    let sh = this.orders.get(g);
+    if (!sh) {
+      const order = g.children.map(itemKey);
+      const index = new Map(order.map((k, i) => [k, i]));
+      const edges = (this.h.edgesAt.get(g.key) ?? []).map(([a, b]) => `${index.get(a)}>${index.get(b)}`).join(',');
+      sh = { order, edges };
+      this.orders.set(g, sh);
+    }
+    return sh;
+  }
+
+  /** Sizes of `g`'s children in this pass (open child groups from `sizeOf`). */
+  private childSizes(g: Group, expanded: Set<string>, sizeOf: Map<Group, [number, number]>): Array<[number, number]> {
+    const out: Array<[number, number]> = new Array(g.children.length);
+    g.children.forEach((it, i) => {
+      if (it.kind === 'node') out[i] = this.nodeSize(it.id);
+      else if (expanded.has(it.group.key)) {
+        const [w, hh] = sizeOf.get(it.group)!;
+        out[i] = [w + 2 * PAD, hh + HEADER + 2 * PAD];
+      } else out[i] = this.closedSize(it.group);
+    });
+    return out;
+  }
+
+  /** Lay out every open group of `expanded`, deepest level first (a group's size needs its open children's),
+   * each level's layouts requested together; one loop per level, so the slicer's pauses wake one caller. */
+  private async layAll(
     expanded: Set<string>,
     stats: { computed: number; ms: number },
     slicer: Slicer,
-  ): Promise<[number, number]> {
-    await slicer.pace(); // the descent into a big expanded tree is work too
-    const sizes = new Map<string, [number, number]>();
-    const opened: Array<Promise<void>> = []; // only open groups wait (a promise per node costs at 100k)
-    for (const it of g.children) {
-      if (it.kind === 'node') {
-        sizes.set(nodeKey(it.id), this.nodeSize(it.id));
-      } else if (expanded.has(it.group.key)) {
-        const key = groupKey(it.group.key);
-        opened.push(
-          this.layGroup(it.group, expanded, stats, slicer).then(([w, hh]) => {
-            sizes.set(key, [w + 2 * PAD, hh + HEADER + 2 * PAD]);
-          }),
-        );
-      } else {
-        sizes.set(groupKey(it.group.key), this.closedSize(it.group));
+  ): Promise<Map<Group, [number, number]>> {
+    const levels: Group[][] = [[this.h.root]];
+    for (let d = 0; d < levels.length; d++) {
+      const next: Group[] = [];
+      let n = 0;
+      for (const g of levels[d]) {
+        for (const it of g.children) if (it.kind === 'group' && expanded.has(it.group.key)) next.push(it.group);
+        n += g.children.length;
+        if (n > 1024) {
+          n = 0;
+          await slicer.pace();
+        }
       }
+      if (next.length) levels.push(next);
     }
-    if (opened.length) await Promise.all(opened);
-    await slicer.pace();
-    const order = g.children.map(itemKey);
-    const sig = order.map((k) => `${k}:${sizes.get(k)!.join('x')}`).join('|');
-    const hit = this.cache.get(g.key);
-    if (hit && hit.sig === sig) return hit.size;
-    const index = new Map(order.map((k, i) => [k, i]));
-    const edges = this.h.edgesAt.get(g.key) ?? [];
-    const shapeKey = `${order.map((k) => sizes.get(k)!.join('x')).join(',')}|${edges.map(([a, b]) => `${index.get(a)}>${index.get(b)}`).join(',')}`;
-    let pending = this.shapes.get(shapeKey);
-    if (pending) this.reused += 1;
-    else {
-      pending = this.client
-        .layout({ nodes: order.map((k) => ({ id: k, w: sizes.get(k)![0], h: sizes.get(k)![1] })), edges })
-        .then((r) => {
-          stats.computed += 1;
-          stats.ms += r.ms;
-          return { pos: order.map((k) => r.pos[k]), routes: r.routes, width: r.width, height: r.height };
-        });
-      this.shapes.set(shapeKey, pending);
+    const sizeOf = new Map<Group, [number, number]>();
+    for (let d = levels.length - 1; d >= 0; d--) {
+      const jobs: Array<{ g: Group; sig: string; pending: Promise<Shape> }> = [];
+      let n = 0;
+      for (const g of levels[d]) {
+        // paced by children looked at: one section has 400, a block ten
+        n += g.children.length;
+        if (n > 512) {
+          n = 0;
+          await slicer.pace();
+        }
+        const sizes = this.childSizes(g, expanded, sizeOf);
+        const sig = sizes.map((s) => `${s[0]}x${s[1]}`).join(',');
+        const hit = this.cache.get(g.key);
+        if (hit && hit.sig === sig) {
+          sizeOf.set(g, hit.size);
+          continue;
+        }
+        const { order, edges } = this.shapeOf(g);
+        const shapeKey = `${sig}|${edges}`;
+        let pending = this.shapes.get(shapeKey);
+        if (pending) this.reused += 1;
+        else {
+          pending = this.client
+            .layout({
+              nodes: order.map((k, i) => ({ id: k, w: sizes[i][0], h: sizes[i][1] })),
+              edges: this.h.edgesAt.get(g.key) ?? [],
+            })
+            .then((r) => {
+              stats.computed += 1;
+              stats.ms += r.ms;
+              return { pos: order.map((k) => r.pos[k]), routes: r.routes, width: r.width, height: r.height };
+            });
+          this.shapes.set(shapeKey, pending);
+        }
+        jobs.push({ g, sig, pending });
+      }
+      const shapes = await Promise.all(jobs.map((j) => j.pending));
+      for (let i = 0; i < jobs.length; i++) {
+        if ((i & 255) === 255) await slicer.pace();
+        const shape = shapes[i];
+        const size: [number, number] = [Math.max(shape.width, 60), Math.max(shape.height, 20)];
+        this.cache.set(jobs[i].g.key, { sig: jobs[i].sig, shape, size });
+        sizeOf.set(jobs[i].g, size);
+      }
+      await slicer.pace();
     }
-    const shape = await pending;
-    await slicer.pace(); // one layout answers every identical layer: they all wake up at once
-    const pos: Record<string, [number, number]> = {};
-    order.forEach((k, i) => {
-      pos[k] = shape.pos[i];
-    });
-    const res: LayoutResult = {
-      id: 0,
-      pos,
-      routes: shape.routes,
-      width: shape.width,
-      height: shape.height,
-      ms: 0,
-      engine: 'dagre',
-    };
-    const size: [number, number] = [Math.max(res.width, 60), Math.max(res.height, 20)];
-    this.cache.set(g.key, { sig, res, size });
-    return size;
+    return sizeOf;
   }
 
   /** Lay out what `expanded` shows (reusing cached group layouts) and return absolute boxes, in page tasks
@@ -159,49 +204,58 @@ export class HierLayout {
   async place(expanded: Set<string>): Promise<Placement> {
     const stats = { computed: 0, ms: 0 };
     const slicer = new Slicer(SLICE_MS);
-    const [w, hh] = await this.layGroup(this.h.root, expanded, stats, slicer);
+    const [w, hh] = (await this.layAll(expanded, stats, slicer)).get(this.h.root)!;
     const boxes = new Map<string, Box>();
     const routes = new Map<string, Array<[number, number]>>();
-    let n = 0;
-    const put = async (g: Group, ox: number, oy: number): Promise<void> => {
-      const res = this.cache.get(g.key)!.res;
+    // depth first, each box before the boxes of its open group (the drawing order), without a promise per group
+    type Frame = { g: Group; ox: number; oy: number; i: number; shape: Shape; order: string[] };
+    const enter = (g: Group, ox: number, oy: number): Frame => {
+      const shape = this.cache.get(g.key)!.shape;
       (this.h.edgesAt.get(g.key) ?? []).forEach(([a, b], i) => {
-        const r = res.routes[i];
+        const r = shape.routes[i];
         if (r?.length)
           routes.set(
             `${a}\u0000${b}`,
             r.map(([x, y]) => [ox + x, oy + y] as [number, number]),
           );
       });
-      for (const it of g.children) {
-        if ((++n & 255) === 0) await slicer.pace();
-        const k = itemKey(it);
-        const [cx, cy] = res.pos[k];
-        const x = ox + cx;
-        const y = oy + cy;
-        if (it.kind === 'node') {
-          const w = nodeWidth(this.nodes.get(it.id)!);
-          const note = this.rules.noteOf?.(it.id);
-          if (note) {
-            // node on the left of its layout box, the callout on the right, both centred vertically
-            const [lw] = this.nodeSize(it.id);
-            const nx = x - lw / 2 + w / 2;
-            const callout = { ...note, x: nx + w / 2 + NOTE_GAP, y: y - note.h / 2 };
-            boxes.set(k, { key: k, kind: 'node', x: nx, y, w, h: NODE_H, id: it.id, note: callout });
-          } else boxes.set(k, { key: k, kind: 'node', x, y, w, h: NODE_H, id: it.id });
-        } else if (expanded.has(it.group.key)) {
-          const [iw, ih] = this.cache.get(it.group.key)!.size;
-          const bw = iw + 2 * PAD;
-          const bh = ih + HEADER + 2 * PAD;
-          boxes.set(k, { key: k, kind: 'expanded', x, y, w: bw, h: bh, group: it.group });
-          await put(it.group, x - bw / 2 + PAD, y - bh / 2 + HEADER + PAD);
-        } else {
-          const [cw, ch] = this.closedSize(it.group);
-          boxes.set(k, { key: k, kind: 'collapsed', x, y, w: cw, h: ch, group: it.group });
-        }
-      }
+      return { g, ox, oy, i: 0, shape, order: this.shapeOf(g).order };
     };
-    await put(this.h.root, 0, 0);
+    const stack: Frame[] = [enter(this.h.root, 0, 0)];
+    let n = 0;
+    while (stack.length) {
+      const f = stack[stack.length - 1];
+      if (f.i >= f.g.children.length) {
+        stack.pop();
+        continue;
+      }
+      if ((++n & 255) === 0) await slicer.pace();
+      const i = f.i++;
+      const it = f.g.children[i];
+      const k = f.order[i];
+      const x = f.ox + f.shape.pos[i][0];
+      const y = f.oy + f.shape.pos[i][1];
+      if (it.kind === 'node') {
+        const w = nodeWidth(this.nodes.get(it.id)!);
+        const note = this.rules.noteOf?.(it.id);
+        if (note) {
+          // node on the left of its layout box, the callout on the right, both centred vertically
+          const [lw] = this.nodeSize(it.id);
+          const nx = x - lw / 2 + w / 2;
+          const callout = { ...note, x: nx + w / 2 + NOTE_GAP, y: y - note.h / 2 };
+          boxes.set(k, { key: k, kind: 'node', x: nx, y, w, h: NODE_H, id: it.id, note: callout });
+        } else boxes.set(k, { key: k, kind: 'node', x, y, w, h: NODE_H, id: it.id });
+      } else if (expanded.has(it.group.key)) {
+        const [iw, ih] = this.cache.get(it.group.key)!.size;
+        const bw = iw + 2 * PAD;
+        const bh = ih + HEADER + 2 * PAD;
+        boxes.set(k, { key: k, kind: 'expanded', x, y, w: bw, h: bh, group: it.group });
+        stack.push(enter(it.group, x - bw / 2 + PAD, y - bh / 2 + HEADER + PAD));
+      } else {
+        const [cw, ch] = this.closedSize(it.group);
+        boxes.set(k, { key: k, kind: 'collapsed', x, y, w: cw, h: ch, group: it.group });
+      }
+    }
     return { boxes, routes, width: w, height: hh, computed: stats.computed, ms: stats.ms };
   }
 }

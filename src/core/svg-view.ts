@@ -1,11 +1,12 @@
 // A pane's drawing in SVG, for scenes small enough that every box can be an element with its own events,
 // tooltip and styles (nodes.ts / edges.ts paint the box model); the counterpart of CanvasView.
 import { s } from './dom';
-import { drawEdges, drawSharedLinks } from './edges';
+import { drawEdgeItems, drawSharedLinks, type EdgeItem, edgeItems, edgeItemsSliced } from './edges';
 import { MARK_ORDER, type Mark } from './marks';
 import { drawGroup, drawNode } from './nodes';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
+import { Slicer } from './slicer';
 import { SvgZoomLabels } from './svg-zoom-labels';
 import type { Edge } from './types';
 
@@ -65,8 +66,10 @@ export class SvgView implements PaneView {
   }
 
   async setScene(sc: Scene, edges: Edge[]): Promise<void> {
+    // the walk over every edge in page tasks first; the old drawing stays until the new one is built in one go
+    const items = await edgeItemsSliced(sc, edges, new Slicer(25));
     this.clear();
-    paintScene(sc, this.viewport, edges, this.host, this.els);
+    paintScene(sc, this.viewport, edges, this.host, this.els, items);
     const layer = s(this.doc, 'g', { class: 'pl-zoom-labels' });
     this.viewport.appendChild(layer);
     this.zoomLabels = new SvgZoomLabels(this.el, layer);
@@ -98,13 +101,15 @@ const MARK_CLASSES = MARK_ORDER.map((m) => `pl-${m}`);
 const IDLE: PaneHost = { pick() {}, toggle() {}, hover() {}, goTo() {} };
 
 /** A scene's boxes and edges as SVG into `viewport` (layers: open groups, edges, nodes and closed groups, shared
- * links); `els` gets each box's element by key. Also the static overview picture of a canvas pane (overview.ts). */
+ * links); `els` gets each box's element by key. Also the static overview picture of a canvas pane (overview.ts),
+ * which makes its edge items in slices beforehand (`items`). */
 export function paintScene(
   sc: Scene,
   viewport: SVGElement,
   edges: Edge[],
   host: PaneHost = IDLE,
   els = new Map<string, SVGElement>(),
+  items?: EdgeItem[],
 ): void {
   const [gGroups, gEdges, gNodes, gLinks] = ['pl-groups', 'pl-edges', 'pl-nodes', 'pl-links'].map((c) =>
     s(sc.doc, 'g', { class: c }),
@@ -122,6 +127,6 @@ export function paintScene(
     // a closed group sits above the edges, like a node; an open one is a frame below them
     (b.kind === 'expanded' ? gGroups : gNodes).appendChild(el);
   }
-  drawEdges(sc, gEdges, edges, (id) => host.goTo(id));
+  drawEdgeItems(sc, gEdges, items ?? edgeItems(sc, edges), (id) => host.goTo(id));
   drawSharedLinks(sc, gLinks);
 }
