@@ -75,8 +75,14 @@ def test_sorted_worst_first_with_a_heat_map(setup):
     _, run, _, table = setup
     values = [r[2] for r in table.rows if r[2] is not None]
     assert values == sorted(values)
-    names = {n.name for n in run["exported"].graph_module.graph.nodes}
-    assert table.per_node and set(table.per_node) <= names
+    # the heat colours the converted graph it is drawn on, a value for every row that has one (the legend's
+    # range is the table's column): an op's row its op, an input-edge q/dq row that q/dq's dequantize
+    converted = {n.name: n for n in run["converted"].graph_module.graph.nodes}
+    assert table.per_node and set(table.per_node) <= set(converted)
+    assert sorted(table.per_node.values()) == values
+    for node, seen_as, sqnr, *_ in table.rows:
+        if " (q/dq " in node and sqnr is not None:
+            assert converted[seen_as].target.__name__.startswith("dequantize") and table.per_node[seen_as] == sqnr
     assert table.to_dict()["columns"] == ["node", "compared_with", "sqnr_db", "mse", "note"]
 
 

@@ -52,8 +52,13 @@ class Accuracy(Table):
 
     @property
     def per_node(self) -> dict[str, float]:
-        """Float node id → SQNR, for the graph's own nodes (input-edge q/dq rows are left out)."""
-        return {r[0]: r[2] for r in self.rows if r[2] is not None and " (q/dq " not in r[0]}
+        """Converted node id → SQNR: an op's row colours the op, an input-edge q/dq row its dequantize (the
+        tensor it compared), so the heat's range is the table's whole column."""
+        out = {}
+        for r in self.rows:
+            if r[2] is not None:
+                out[r[1] if " (q/dq " in r[0] else r[0]] = r[2]
+        return out
 
 
 def _worst_first(row: tuple) -> tuple[int, float]:
