@@ -1,6 +1,7 @@
 // Module hierarchy for display: groups from each node's module_stack (as given by the JSON), plus two
 // display-only rules: a leaf module holding one node is drawn as that node, and a group with more than
 // MAX_CHILDREN children is split into numbered sections so no single layout call gets too big.
+import { PairSet } from './pair-set';
 import type { Edge, GraphNode, Id } from './types';
 
 export const MAX_CHILDREN = 400;
@@ -54,78 +55,117 @@ function newGroup(key: string, label: string, cls: string, parent: Group | null,
 export type GroupedNode = Pick<GraphNode, 'id' | 'role' | 'module_stack'>;
 export type GroupedEdge = Pick<Edge, 'src' | 'dst'>;
 
+/** Node indices and edges as index arrays: the passes below look a node up by its id once, not per use. */
+interface Indexed {
+  index: Map<Id, number>;
+  /** each edge's src and dst as node indices (-1: not a node of `nodes`) */
+  src: Int32Array;
+  dst: Int32Array;
+  /** the out-edges of node i (edge indices, in order): out[from[i] .. from[i + 1]) */
+  from: Int32Array;
+  out: Int32Array;
+}
+
+function* indexed(nodes: GroupedNode[], edges: GroupedEdge[]): Generator<void, Indexed> {
+  const index = new Map<Id, number>();
+  for (let i = 0; i < nodes.length; i++) {
+    if ((i + 1) % STEP === 0) yield;
+    index.set(nodes[i].id, i);
+  }
+  const src = new Int32Array(edges.length);
+  const dst = new Int32Array(edges.length);
+  const from = new Int32Array(nodes.length + 1);
+  for (let k = 0; k < edges.length; k++) {
+    if ((k + 1) % STEP === 0) yield;
+    const s = index.get(edges[k].src) ?? -1;
+    src[k] = s;
+    dst[k] = index.get(edges[k].dst) ?? -1;
+    if (s >= 0) from[s + 1]++;
+  }
+  for (let i = 0; i < nodes.length; i++) from[i + 1] += from[i];
+  const fill = from.slice(0, nodes.length);
+  const out = new Int32Array(from[nodes.length]);
+  for (let k = 0; k < edges.length; k++) if (src[k] >= 0) out[fill[src[k]]++] = k;
+  return { index, src, dst, from, out };
+}
+
+const NO_STACK: Array<[string, string]> = [];
+
 /** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers,
  * unless it is `fixed` (a partial graph's boundary: context, whose consumers are not all there). */
 function* displayStacks(
   nodes: GroupedNode[],
-  edges: GroupedEdge[],
+  ix: Indexed,
   fixed: ReadonlySet<Id>,
-): Generator<void, { stacks: Map<Id, Array<[string, string]>>; users: Map<Id, Id[]> }> {
-  const users = new Map<Id, Id[]>();
-  let step = 0;
-  for (const e of edges) {
-    if (++step % STEP === 0) yield;
-    let u = users.get(e.src);
-    if (!u) {
-      u = [];
-      users.set(e.src, u);
-    }
-    u.push(e.dst);
-  }
-  const stacks = new Map<Id, Array<[string, string]>>();
+): Generator<void, Array<Array<[string, string]>>> {
+  // stacks[i] stays undefined until node i is placed: a consumer placed later (or no node) counts as no stack
+  const stacks: Array<Array<[string, string]> | undefined> = new Array(nodes.length);
   for (let i = nodes.length - 1; i >= 0; i--) {
-    if (++step % STEP === 0) yield;
+    if ((i + 1) % STEP === 0) yield;
     const n = nodes[i];
-    let st = n.module_stack ?? [];
+    let st = n.module_stack ?? NO_STACK;
     const movable = n.role === 'param' || n.role === 'observer' || n.role === 'quantize' || n.role === 'dequantize';
     if (st.length === 0 && movable && !fixed.has(n.id)) {
-      const us = users.get(n.id) ?? [];
       let common: Array<[string, string]> | null = null;
-      for (const u of us) {
-        const us2 = stacks.get(u) ?? [];
+      for (let k = ix.from[i]; k < ix.from[i + 1]; k++) {
+        const u = ix.dst[ix.out[k]];
+        const us2 = (u >= 0 ? stacks[u] : undefined) ?? NO_STACK;
         if (common === null) common = us2.slice();
         else {
-          let k = 0;
-          while (k < common.length && k < us2.length && common[k][0] === us2[k][0]) k++;
-          common.length = k;
+          let c = 0;
+          while (c < common.length && c < us2.length && common[c][0] === us2[c][0]) c++;
+          common.length = c;
         }
         if (common.length === 0) break;
       }
       if (common) st = common;
     }
-    stacks.set(n.id, st);
+    stacks[i] = st;
   }
-  return { stacks, users };
+  return stacks as Array<Array<[string, string]>>;
 }
 
-function split(g: Group, groups: Map<string, Group>): void {
-  for (const it of g.children) if (it.kind === 'group') split(it.group, groups);
+/** The node children of each group as node indices, in the order of its node items. */
+type Kids = Map<Group, number[]>;
+
+function split(g: Group, groups: Map<string, Group>, kids: Kids): void {
+  for (const it of g.children) if (it.kind === 'group') split(it.group, groups, kids);
   while (g.children.length > MAX_CHILDREN) {
     const chunks: Item[][] = [];
     for (let i = 0; i < g.children.length; i += MAX_CHILDREN) chunks.push(g.children.slice(i, i + MAX_CHILDREN));
     const level = g.depth + 1;
+    const mine = kids.get(g) ?? [];
+    let p = 0;
     g.children = chunks.map((chunk, ci) => {
       const key = `${g.key}#${level}.${ci}.${groups.size}`;
       const name = (it: Item): string => (it.kind === 'node' ? it.id : it.group.label);
       const span = `${name(chunk[0])} … ${name(chunk[chunk.length - 1])}`;
       const sec = newGroup(key, `§${ci + 1}/${chunks.length}: ${span}`, `${chunk.length} items`, g, true);
       sec.children = chunk;
+      let n = 0;
+      for (const it of chunk) if (it.kind === 'node') n++;
+      kids.set(sec, mine.slice(p, p + n));
+      p += n;
       groups.set(key, sec);
       return { kind: 'group' as const, group: sec };
     });
+    kids.set(g, []);
   }
 }
 
-function fixParents(g: Group, parentOf: Map<Id, Group>): number {
+function fixParents(g: Group, parentOf: Map<Id, Group>, kids: Kids, parents: Group[]): number {
   let total = 0;
+  const mine = kids.get(g) ?? [];
+  let p = 0;
   for (const it of g.children) {
     if (it.kind === 'node') {
       parentOf.set(it.id, g);
+      parents[mine[p++]] = g;
       total += 1;
     } else {
       it.group.parent = g;
       it.group.depth = g.depth + 1;
-      total += fixParents(it.group, parentOf);
+      total += fixParents(it.group, parentOf, kids, parents);
     }
   }
   g.total = total;
@@ -186,110 +226,169 @@ function* hierarchySteps(
   edges: GroupedEdge[],
   fixed: ReadonlySet<Id>,
 ): Generator<void, Hierarchy> {
-  const { stacks, users } = yield* displayStacks(nodes, edges, fixed);
+  const ix = yield* indexed(nodes, edges);
+  const stacks = yield* displayStacks(nodes, ix, fixed);
   const root = newGroup('', '', '', null);
-  const groups = new Map<string, Group>([['', root]]);
-  let step = 0;
-  for (const n of nodes) {
-    if (++step % STEP === 0) yield;
+  const byPath = new Map<string, Group>([['', root]]);
+  const created: Group[] = [root];
+  // the node children of each group as node indices (kept along through dissolve: `connected` reads them)
+  const kids = new Map<Group, number[]>([[root, []]]);
+  // consecutive nodes mostly share their module path: the groups of the previous node's stack, by depth,
+  // spare a lookup by path (a path names one group, wherever it appears)
+  const lastPath: string[] = [];
+  const lastGroup: Group[] = [];
+  let lastKids = kids.get(root) as number[];
+  let lastOwner = root;
+  for (let i = 0; i < nodes.length; i++) {
+    if ((i + 1) % STEP === 0) yield;
+    const st = stacks[i];
     let g = root;
-    for (const [path, cls] of stacks.get(n.id) ?? []) {
-      let child = groups.get(path);
+    for (let d = 0; d < st.length; d++) {
+      const path = st[d][0];
+      if (lastPath[d] === path) {
+        g = lastGroup[d];
+        continue;
+      }
+      let child = byPath.get(path);
       if (!child) {
         const label = path.startsWith(`${g.path}.`) && g.path ? path.slice(g.path.length + 1) : path;
-        child = newGroup(path, label, cls, g);
-        groups.set(path, child);
+        child = newGroup(path, label, st[d][1], g);
+        byPath.set(path, child);
+        created.push(child);
+        kids.set(child, []);
         g.children.push({ kind: 'group', group: child });
       }
+      lastPath[d] = path;
+      lastGroup[d] = child;
+      lastPath.length = d + 1; // deeper levels belonged to another parent
       g = child;
     }
-    g.children.push({ kind: 'node', id: n.id });
+    if (lastPath.length > st.length) lastPath.length = st.length;
+    g.children.push({ kind: 'node', id: nodes[i].id });
+    if (g !== lastOwner) {
+      lastOwner = g;
+      lastKids = kids.get(g) as number[];
+    }
+    lastKids.push(i);
   }
   // A leaf module holding a single node is shown as that node; so are the nodes of a leaf module called
   // several times with no edge between the calls (a reused nn.ReLU), which would otherwise tie distant
   // parts of the graph into one box.
-  const connected = (ids: Id[]): boolean => {
-    const set = new Set(ids);
-    for (const a of ids) for (const b of users.get(a) ?? []) if (a !== b && set.has(b)) return true;
+  const mark = new Int32Array(nodes.length);
+  let stamp = 0;
+  const connected = (ids: number[]): boolean => {
+    stamp++;
+    for (const a of ids) mark[a] = stamp;
+    for (const a of ids) {
+      for (let k = ix.from[a]; k < ix.from[a + 1]; k++) {
+        const b = ix.dst[ix.out[k]];
+        if (b >= 0 && b !== a && mark[b] === stamp) return true;
+      }
+    }
     return false;
   };
+  const gone = new Set<Group>();
   // a generator (a pause after each group): 100k nodes hold ~10k groups, too many for one page task
   const dissolve = function* (g: Group): Generator<void, void> {
     const out: Item[] = [];
+    const was = kids.get(g) as number[];
+    const mine: number[] = [];
+    let p = 0;
     for (const it of g.children) {
       if (it.kind === 'group') {
         yield* dissolve(it.group);
         yield;
         const c = it.group.children;
-        const leaf = c.every((x) => x.kind === 'node');
-        if (leaf && (c.length === 1 || (c.length <= 32 && !connected(c.map((x) => (x as { id: Id }).id))))) {
-          groups.delete(it.group.key);
-          out.push(...c);
+        const ids = kids.get(it.group) as number[];
+        const leaf = ids.length === c.length; // only nodes
+        if (leaf && (c.length === 1 || (c.length <= 32 && !connected(ids)))) {
+          gone.add(it.group);
+          for (const x of c) out.push(x);
+          for (const a of ids) mine.push(a);
           continue;
         }
-      }
+      } else mine.push(was[p++]);
       out.push(it);
     }
     g.children = out;
+    kids.set(g, mine);
   };
   yield* dissolve(root);
   yield;
-  split(root, groups);
+  const groups = new Map<string, Group>();
+  for (const g of created) if (!gone.has(g)) groups.set(g.key, g);
+  split(root, groups, kids);
   const parentOf = new Map<Id, Group>();
-  fixParents(root, parentOf);
+  const parents: Group[] = new Array(nodes.length);
+  fixParents(root, parentOf, kids, parents);
   yield;
 
-  // Each edge belongs to the layout of the lowest group holding both ends.
-  const edgesAt = new Map<string, Array<[string, string]>>();
-  const seen = new Set<string>();
-  const chain = (id: Id): Group[] => {
-    const c: Group[] = [];
-    for (let g: Group | null = parentOf.get(id) ?? null; g; g = g.parent) c.push(g);
-    return c.reverse();
-  };
-  const chains = new Map<Id, Group[]>();
-  const chainOf = (id: Id): Group[] => {
-    let c = chains.get(id);
-    if (!c) {
-      c = chain(id);
-      chains.set(id, c);
-    }
-    return c;
-  };
-  const consumers = new Map<Id, Set<Id>>();
-  for (const e of edges) {
-    if (++step % STEP === 0) yield;
-    let c = consumers.get(e.src);
-    if (!c) {
-      c = new Set();
-      consumers.set(e.src, c);
-    }
-    c.add(e.dst);
-  }
+  // A node feeding STUB_FANOUT+ distinct consumers in 3+ groups is stubbed (in order of its first edge).
   const stubbed = new Set<Id>();
-  for (const [src, c] of consumers) {
-    if (c.size < STUB_FANOUT) continue;
-    const parents = new Set([...c].map((d) => parentOf.get(d)));
-    if (parents.size >= 3) stubbed.add(src);
+  const looked = new Uint8Array(nodes.length);
+  let other: Map<Id, Set<Id>> | null = null; // edges from ids that are not nodes (a kernel's partial outline)
+  for (let k = 0; k < edges.length; k++) {
+    const s = ix.src[k];
+    if (s < 0) {
+      other ??= new Map();
+      let c = other.get(edges[k].src);
+      if (!c) {
+        c = new Set();
+        other.set(edges[k].src, c);
+      }
+      c.add(edges[k].dst);
+      continue;
+    }
+    if (looked[s] || ix.from[s + 1] - ix.from[s] < STUB_FANOUT) continue;
+    looked[s] = 1;
+    const c = new Set<Id>();
+    for (let j = ix.from[s]; j < ix.from[s + 1]; j++) c.add(edges[ix.out[j]].dst);
+    if (c.size >= STUB_FANOUT && new Set([...c].map((d) => parentOf.get(d))).size >= 3) stubbed.add(edges[k].src);
   }
-  for (const e of edges) {
-    if (++step % STEP === 0) yield;
-    if (!parentOf.has(e.src) || !parentOf.has(e.dst) || e.src === e.dst || stubbed.has(e.src)) continue;
-    const a = chainOf(e.src);
-    const b = chainOf(e.dst);
-    let k = 0;
-    while (k < a.length && k < b.length && a[k] === b[k]) k++;
-    const lca = a[k - 1];
-    const ka = k < a.length ? groupKey(a[k].key) : nodeKey(e.src);
-    const kb = k < b.length ? groupKey(b[k].key) : nodeKey(e.dst);
-    if (ka === kb) continue;
-    const sig = `${lca.key}\u0000${ka}\u0000${kb}`;
-    if (seen.has(sig)) continue;
-    seen.add(sig);
-    let list = edgesAt.get(lca.key);
+  for (const [src, c] of other ?? [])
+    if (c.size >= STUB_FANOUT && new Set([...c].map((d) => parentOf.get(d))).size >= 3) stubbed.add(src);
+
+  // Each edge belongs to the layout of the lowest group holding both ends, as the two children of that
+  // group that hold them (deduplicated).
+  const edgesAt = new Map<string, Array<[string, string]>>();
+  // an item as a number (a node: its index, a group: after them) for a pair's signature
+  const number = new Map<Group, number>();
+  for (const g of groups.values()) number.set(g, nodes.length + number.size);
+  const seen = new PairSet(edges.length);
+  const keyOf = (x: Group | number): string => (typeof x === 'number' ? nodeKey(nodes[x].id) : groupKey(x.key));
+  const numberOf = (x: Group | number): number => (typeof x === 'number' ? x : (number.get(x) as number));
+  for (let k = 0; k < edges.length; k++) {
+    if ((k + 1) % STEP === 0) yield;
+    const s = ix.src[k];
+    const t = ix.dst[k];
+    if (s < 0 || t < 0 || s === t || stubbed.has(edges[k].src)) continue;
+    let ga = parents[s] as Group;
+    let gb = parents[t] as Group;
+    let a: Group | number = s;
+    let b: Group | number = t;
+    while (ga.depth > gb.depth) {
+      a = ga;
+      ga = ga.parent as Group;
+    }
+    while (gb.depth > ga.depth) {
+      b = gb;
+      gb = gb.parent as Group;
+    }
+    while (ga !== gb) {
+      a = ga;
+      ga = ga.parent as Group;
+      b = gb;
+      gb = gb.parent as Group;
+    }
+    if (a === b) continue;
+    // the two items name their lowest common group: the pair alone tells a repeat
+    if (!seen.add(numberOf(a), numberOf(b))) continue;
+    const ka = keyOf(a);
+    const kb = keyOf(b);
+    let list = edgesAt.get(ga.key);
     if (!list) {
       list = [];
-      edgesAt.set(lca.key, list);
+      edgesAt.set(ga.key, list);
     }
     list.push([ka, kb]);
   }
