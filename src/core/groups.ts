@@ -1,6 +1,7 @@
 // Module hierarchy for display: groups from each node's module_stack (as given by the JSON), plus two
 // display-only rules: a leaf module holding one node is drawn as that node, and a group with more than
 // MAX_CHILDREN children is split into numbered sections so no single layout call gets too big.
+import { nodeIndex } from './node-index';
 import { PairSet } from './pair-set';
 import type { Edge, GraphNode, Id } from './types';
 
@@ -67,11 +68,7 @@ interface Indexed {
 }
 
 function* indexed(nodes: GroupedNode[], edges: GroupedEdge[]): Generator<void, Indexed> {
-  const index = new Map<Id, number>();
-  for (let i = 0; i < nodes.length; i++) {
-    if ((i + 1) % STEP === 0) yield;
-    index.set(nodes[i].id, i);
-  }
+  const index = nodeIndex(nodes);
   const src = new Int32Array(edges.length);
   const dst = new Int32Array(edges.length);
   const from = new Int32Array(nodes.length + 1);
