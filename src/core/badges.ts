@@ -66,6 +66,11 @@ export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map
   const islandOps = new Set<Id>();
   for (const fi of f.snap.findings) if (fi.kind === 'fp32-island' && fi.nodes.length) islandOps.add(fi.nodes[0]);
   const better = heat?.overlay.higher_is_better ?? true;
+  // what a stage has not (no findings, no backend, no overlay) is not looked up per node
+  const islands = islandOps.size > 0;
+  const lowered = f.snap.backend != null;
+  const values = heat?.overlay.values ?? null;
+  const annotations = f.annotation.size > 0;
   const out = new Map<string, Summary>();
   const walk = (g: Group): Summary => {
     const s = empty();
@@ -92,15 +97,19 @@ export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map
       else if (n.role === 'dequantize') s.dequantize++;
       else if (n.role === 'observer') s.observers++;
       else if (n.role === 'compute' && n.op === 'call_function') {
-        if (f.annotation.get(n.id)?.annotated) s.annotated++;
+        if (annotations && f.annotation.get(n.id)?.annotated) s.annotated++;
         else if (quantized) s.fp32++;
       }
-      if (islandOps.has(n.id)) s.islands++;
-      const ran = int8Of(f.snap, n.id);
-      if (ran?.annotated) s.lowered++;
-      if (ran?.int8) s.int8++;
-      const v = heat?.overlay.values[n.id];
-      if (typeof v === 'number' && Number.isFinite(v)) worse(v);
+      if (islands && islandOps.has(n.id)) s.islands++;
+      if (lowered) {
+        const ran = int8Of(f.snap, n.id);
+        if (ran?.annotated) s.lowered++;
+        if (ran?.int8) s.int8++;
+      }
+      if (values) {
+        const v = values[n.id];
+        if (typeof v === 'number' && Number.isFinite(v)) worse(v);
+      }
     }
     out.set(g.key, s);
     return s;

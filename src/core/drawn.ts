@@ -1,13 +1,14 @@
 // Which nodes and edges a pane draws. One function, memoized per snapshot, so that render()'s module
 // groups built ahead in slices (groups.ts prepareHierarchy, keyed by the nodes array) are the very ones
 // GraphView then asks for: a copy of the array would miss them and group a 100k-node graph again in one task.
+import { nodeIndex } from './node-index';
 import type { Edge, GraphNode, Id, Snapshot } from './types';
 
 export interface Drawn {
   nodes: GraphNode[];
   edges: Edge[];
-  /** ids of `nodes` */
-  keep: Set<Id>;
+  /** ids of `nodes` (→ their index) */
+  keep: ReadonlyMap<Id, number>;
   /** a partial snapshot's boundary nodes (the neighbours the kernel sent along with a group: docs/protocol.md) */
   fixed: Set<Id>;
 }
@@ -26,7 +27,7 @@ export function drawnGraph(snap: Snapshot, focus: ReadonlySet<Id> | null): Drawn
     if (hit) return hit;
   }
   const nodes = focus ? snap.nodes.filter((n) => focus.has(n.id)) : snap.nodes.filter((n) => !isGuards(n));
-  const keep = new Set(nodes.map((n) => n.id));
+  const keep = nodeIndex(nodes);
   const edges = snap.edges.filter((e) => keep.has(e.src) && keep.has(e.dst));
   const partial = snap.meta.partial as { boundary?: unknown } | undefined;
   const fixed = new Set(Array.isArray(partial?.boundary) ? (partial.boundary as Id[]) : []);

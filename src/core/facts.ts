@@ -82,3 +82,16 @@ export function edgeOrNodeText(x: EdgeOrNode | null): string {
   if (!x) return '—';
   return 'edge' in x ? `edge ${x.edge[0]} → ${x.edge[1]}` : `node ${x.node}`;
 }
+
+const made = new WeakMap<Snapshot, Facts>();
+
+/** The Facts of a snapshot, made once (read-only, so panes and render()'s preparation share them): render()
+ * makes those of a big pane in a page task of their own before the pane is built. */
+export function factsOf(snap: Snapshot): Facts {
+  let f = made.get(snap);
+  if (!f) {
+    f = new Facts(snap);
+    made.set(snap, f);
+  }
+  return f;
+}

@@ -12,7 +12,7 @@ import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h } from './dom';
 import { drawnGraph } from './drawn';
-import { Facts } from './facts';
+import { type Facts, factsOf } from './facts';
 import { ancestors, buildHierarchy, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
 import { collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layout';
@@ -110,7 +110,7 @@ export class GraphView {
   ) {
     this.doc = doc;
     this.t = opts.t ?? EN;
-    this.facts = new Facts(snap);
+    this.facts = factsOf(snap);
     this.heat = makeHeat(opts.overlay);
     const focus = opts.focus ? new Set(opts.focus) : null;
     // torch.export's shape-guard module is no step of the model: drawn only when a focus names it

@@ -1,6 +1,8 @@
 // Module hierarchy for display: groups from each node's module_stack (as given by the JSON), plus two
 // display-only rules: a leaf module holding one node is drawn as that node, and a group with more than
 // MAX_CHILDREN children is split into numbered sections so no single layout call gets too big.
+import { nodeIndex } from './node-index';
+import { PairSet } from './pair-set';
 import type { Edge, GraphNode, Id } from './types';
 
 export const MAX_CHILDREN = 400;
@@ -54,121 +56,113 @@ function newGroup(key: string, label: string, cls: string, parent: Group | null,
 export type GroupedNode = Pick<GraphNode, 'id' | 'role' | 'module_stack'>;
 export type GroupedEdge = Pick<Edge, 'src' | 'dst'>;
 
-/** Node ids as indices 0..n-1 (the first node of an id), then any other id an edge names; edges as two index
- * arrays and each index's consumers as one flat list (CSR): 100k-node graphs make no Map or array per node. */
+/** Node indices and edges as index arrays: the passes below look a node up by its id once, not per use. */
 interface Indexed {
-  n: number;
-  /** index of each node's id (its first node's, when ids repeat) */
-  first: Int32Array;
+  index: Map<Id, number>;
+  /** each edge's src and dst as node indices (-1: not a node of `nodes`) */
   src: Int32Array;
   dst: Int32Array;
-  /** consumers of index i: usersOf[usersAt[i] .. usersAt[i + 1]) in edge order */
-  usersAt: Int32Array;
-  usersOf: Int32Array;
-  ids: Id[];
-  index: Map<Id, number>;
+  /** the out-edges of node i (edge indices, in order): out[from[i] .. from[i + 1]) */
+  from: Int32Array;
+  out: Int32Array;
 }
 
 function* indexed(nodes: GroupedNode[], edges: GroupedEdge[]): Generator<void, Indexed> {
-  const index = new Map<Id, number>();
-  const ids: Id[] = [];
-  const first = new Int32Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) {
-    if (i % STEP === 0) yield;
-    let k = index.get(nodes[i].id);
-    if (k === undefined) {
-      k = ids.length;
-      index.set(nodes[i].id, k);
-      ids.push(nodes[i].id);
-    }
-    first[i] = k;
-  }
-  const of = (id: Id): number => {
-    let k = index.get(id);
-    if (k === undefined) {
-      k = ids.length;
-      index.set(id, k);
-      ids.push(id);
-    }
-    return k;
-  };
+  const index = nodeIndex(nodes);
   const src = new Int32Array(edges.length);
   const dst = new Int32Array(edges.length);
-  for (let j = 0; j < edges.length; j++) {
-    if (j % STEP === 0) yield;
-    src[j] = of(edges[j].src);
-    dst[j] = of(edges[j].dst);
+  const from = new Int32Array(nodes.length + 1);
+  for (let k = 0; k < edges.length; k++) {
+    if ((k + 1) % STEP === 0) yield;
+    const s = index.get(edges[k].src) ?? -1;
+    src[k] = s;
+    dst[k] = index.get(edges[k].dst) ?? -1;
+    if (s >= 0) from[s + 1]++;
   }
-  const usersAt = new Int32Array(ids.length + 1);
-  for (let j = 0; j < edges.length; j++) usersAt[src[j] + 1]++;
-  for (let i = 0; i < ids.length; i++) usersAt[i + 1] += usersAt[i];
-  const fill = usersAt.slice(0, ids.length);
-  const usersOf = new Int32Array(edges.length);
-  for (let j = 0; j < edges.length; j++) usersOf[fill[src[j]]++] = dst[j];
-  return { n: nodes.length, first, src, dst, usersAt, usersOf, ids, index };
+  for (let i = 0; i < nodes.length; i++) from[i + 1] += from[i];
+  const fill = from.slice(0, nodes.length);
+  const out = new Int32Array(from[nodes.length]);
+  for (let k = 0; k < edges.length; k++) if (src[k] >= 0) out[fill[src[k]]++] = k;
+  return { index, src, dst, from, out };
 }
 
-type Stack = ReadonlyArray<readonly [string, string]>;
-const NO_STACK: Stack = [];
+const NO_STACK: Array<[string, string]> = [];
 
 /** Display placement: a node without module stack (weights, observers, q/dq) sits with its consumers,
- * unless it is `fixed` (a partial graph's boundary: context, whose consumers are not all there).
- * Indexed by id index (an id no node has keeps no stack). */
-function* displayStacks(nodes: GroupedNode[], ix: Indexed, fixed: ReadonlySet<Id>): Generator<void, Stack[]> {
-  const stacks: Stack[] = new Array(ix.ids.length).fill(NO_STACK);
+ * unless it is `fixed` (a partial graph's boundary: context, whose consumers are not all there). */
+function* displayStacks(
+  nodes: GroupedNode[],
+  ix: Indexed,
+  fixed: ReadonlySet<Id>,
+): Generator<void, Array<Array<[string, string]>>> {
+  // stacks[i] stays undefined until node i is placed: a consumer placed later (or no node) counts as no stack
+  const stacks: Array<Array<[string, string]> | undefined> = new Array(nodes.length);
   for (let i = nodes.length - 1; i >= 0; i--) {
-    if (i % STEP === 0) yield;
+    if ((i + 1) % STEP === 0) yield;
     const n = nodes[i];
-    let st: Stack = n.module_stack ?? NO_STACK;
+    let st = n.module_stack ?? NO_STACK;
     const movable = n.role === 'param' || n.role === 'observer' || n.role === 'quantize' || n.role === 'dequantize';
-    const k = ix.first[i];
     if (st.length === 0 && movable && !fixed.has(n.id)) {
-      let common: Array<readonly [string, string]> | null = null;
-      for (let u = ix.usersAt[k]; u < ix.usersAt[k + 1]; u++) {
-        const us2 = stacks[ix.usersOf[u]];
+      let common: Array<[string, string]> | null = null;
+      for (let k = ix.from[i]; k < ix.from[i + 1]; k++) {
+        const u = ix.dst[ix.out[k]];
+        const us2 = (u >= 0 ? stacks[u] : undefined) ?? NO_STACK;
         if (common === null) common = us2.slice();
         else {
-          let m = 0;
-          while (m < common.length && m < us2.length && common[m][0] === us2[m][0]) m++;
-          common.length = m;
+          let c = 0;
+          while (c < common.length && c < us2.length && common[c][0] === us2[c][0]) c++;
+          common.length = c;
         }
         if (common.length === 0) break;
       }
       if (common) st = common;
     }
-    stacks[k] = st;
+    stacks[i] = st;
   }
-  return stacks;
+  return stacks as Array<Array<[string, string]>>;
 }
 
-function split(g: Group, groups: Map<string, Group>): void {
-  for (const it of g.children) if (it.kind === 'group') split(it.group, groups);
+/** The node children of each group as node indices, in the order of its node items. */
+type Kids = Map<Group, number[]>;
+
+function split(g: Group, groups: Map<string, Group>, kids: Kids): void {
+  for (const it of g.children) if (it.kind === 'group') split(it.group, groups, kids);
   while (g.children.length > MAX_CHILDREN) {
     const chunks: Item[][] = [];
     for (let i = 0; i < g.children.length; i += MAX_CHILDREN) chunks.push(g.children.slice(i, i + MAX_CHILDREN));
     const level = g.depth + 1;
+    const mine = kids.get(g) ?? [];
+    let p = 0;
     g.children = chunks.map((chunk, ci) => {
       const key = `${g.key}#${level}.${ci}.${groups.size}`;
       const name = (it: Item): string => (it.kind === 'node' ? it.id : it.group.label);
       const span = `${name(chunk[0])} … ${name(chunk[chunk.length - 1])}`;
       const sec = newGroup(key, `§${ci + 1}/${chunks.length}: ${span}`, `${chunk.length} items`, g, true);
       sec.children = chunk;
+      let n = 0;
+      for (const it of chunk) if (it.kind === 'node') n++;
+      kids.set(sec, mine.slice(p, p + n));
+      p += n;
       groups.set(key, sec);
       return { kind: 'group' as const, group: sec };
     });
+    kids.set(g, []);
   }
 }
 
-function fixParents(g: Group, parentOf: Map<Id, Group>): number {
+function fixParents(g: Group, parentOf: Map<Id, Group>, kids: Kids, parents: Group[]): number {
   let total = 0;
+  const mine = kids.get(g) ?? [];
+  let p = 0;
   for (const it of g.children) {
     if (it.kind === 'node') {
       parentOf.set(it.id, g);
+      parents[mine[p++]] = g;
       total += 1;
     } else {
       it.group.parent = g;
       it.group.depth = g.depth + 1;
-      total += fixParents(it.group, parentOf);
+      total += fixParents(it.group, parentOf, kids, parents);
     }
   }
   g.total = total;
@@ -232,180 +226,171 @@ function* hierarchySteps(
   const ix = yield* indexed(nodes, edges);
   const stacks = yield* displayStacks(nodes, ix, fixed);
   const root = newGroup('', '', '', null);
-  const groups = new Map<string, Group>([['', root]]);
-  let last: Stack | null = null;
-  let lastGroup = root;
+  const byPath = new Map<string, Group>([['', root]]);
+  const created: Group[] = [root];
+  // the node children of each group as node indices (kept along through dissolve: `connected` reads them)
+  const kids = new Map<Group, number[]>([[root, []]]);
+  // consecutive nodes mostly share their module path: the groups of the previous node's stack, by depth,
+  // spare a lookup by path (a path names one group, wherever it appears)
+  const lastPath: string[] = [];
+  const lastGroup: Group[] = [];
+  let lastKids = kids.get(root) as number[];
+  let lastOwner = root;
   for (let i = 0; i < nodes.length; i++) {
-    if (i % STEP === 0) yield;
-    const st = stacks[ix.first[i]];
-    // runs of nodes in one module: the walk from the root ends where the previous node's did
+    if ((i + 1) % STEP === 0) yield;
+    const st = stacks[i];
     let g = root;
-    if (last !== null && samePaths(st, last)) g = lastGroup;
-    else
-      for (const [path, cls] of st) {
-        let child = groups.get(path);
-        if (!child) {
-          const label = path.startsWith(`${g.path}.`) && g.path ? path.slice(g.path.length + 1) : path;
-          child = newGroup(path, label, cls, g);
-          groups.set(path, child);
-          g.children.push({ kind: 'group', group: child });
-        }
-        g = child;
+    for (let d = 0; d < st.length; d++) {
+      const path = st[d][0];
+      if (lastPath[d] === path) {
+        g = lastGroup[d];
+        continue;
       }
-    last = st;
-    lastGroup = g;
+      let child = byPath.get(path);
+      if (!child) {
+        const label = path.startsWith(`${g.path}.`) && g.path ? path.slice(g.path.length + 1) : path;
+        child = newGroup(path, label, st[d][1], g);
+        byPath.set(path, child);
+        created.push(child);
+        kids.set(child, []);
+        g.children.push({ kind: 'group', group: child });
+      }
+      lastPath[d] = path;
+      lastGroup[d] = child;
+      lastPath.length = d + 1; // deeper levels belonged to another parent
+      g = child;
+    }
+    if (lastPath.length > st.length) lastPath.length = st.length;
     g.children.push({ kind: 'node', id: nodes[i].id });
+    if (g !== lastOwner) {
+      lastOwner = g;
+      lastKids = kids.get(g) as number[];
+    }
+    lastKids.push(i);
   }
   // A leaf module holding a single node is shown as that node; so are the nodes of a leaf module called
   // several times with no edge between the calls (a reused nn.ReLU), which would otherwise tie distant
   // parts of the graph into one box.
-  const connected = (ids: Id[]): boolean => {
-    const set = new Set(ids);
+  const mark = new Int32Array(nodes.length);
+  let stamp = 0;
+  const connected = (ids: number[]): boolean => {
+    stamp++;
+    for (const a of ids) mark[a] = stamp;
     for (const a of ids) {
-      const k = ix.index.get(a)!;
-      for (let u = ix.usersAt[k]; u < ix.usersAt[k + 1]; u++) {
-        const b = ix.ids[ix.usersOf[u]];
-        if (a !== b && set.has(b)) return true;
+      for (let k = ix.from[a]; k < ix.from[a + 1]; k++) {
+        const b = ix.dst[ix.out[k]];
+        if (b >= 0 && b !== a && mark[b] === stamp) return true;
       }
     }
     return false;
   };
-  // a generator (a pause after each group): 100k nodes hold ~10k groups, too many for one page task
+  const gone = new Set<Group>();
+  // a generator (a chance to pause every 64 groups): 100k nodes hold ~60k groups, too many for one page task
+  let visited = 0;
   const dissolve = function* (g: Group): Generator<void, void> {
     const out: Item[] = [];
+    const was = kids.get(g) as number[];
+    const mine: number[] = [];
+    let p = 0;
     for (const it of g.children) {
       if (it.kind === 'group') {
         yield* dissolve(it.group);
-        yield;
+        if (++visited % 64 === 0) yield;
         const c = it.group.children;
-        const leaf = c.every((x) => x.kind === 'node');
-        if (leaf && (c.length === 1 || (c.length <= 32 && !connected(c.map((x) => (x as { id: Id }).id))))) {
-          groups.delete(it.group.key);
-          out.push(...c);
+        const ids = kids.get(it.group) as number[];
+        const leaf = ids.length === c.length; // only nodes
+        if (leaf && (c.length === 1 || (c.length <= 32 && !connected(ids)))) {
+          gone.add(it.group);
+          for (const x of c) out.push(x);
+          for (const a of ids) mine.push(a);
           continue;
         }
-      }
+      } else mine.push(was[p++]);
       out.push(it);
     }
     g.children = out;
+    kids.set(g, mine);
   };
   yield* dissolve(root);
   yield;
-  split(root, groups);
+  const groups = new Map<string, Group>();
+  for (const g of created) if (!gone.has(g)) groups.set(g.key, g);
+  split(root, groups, kids);
   const parentOf = new Map<Id, Group>();
-  fixParents(root, parentOf);
+  const parents: Group[] = new Array(nodes.length);
+  fixParents(root, parentOf, kids, parents);
   yield;
-  const stubbed = yield* stubbedSources(ix, parentOf);
-  const edgesAt = yield* edgesByGroup(ix, parentOf, stubbed);
-  return { root, groups, parentOf, edgesAt, stubbed };
-}
 
-function samePaths(a: Stack, b: Stack): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let m = 0; m < a.length; m++) if (a[m][0] !== b[m][0]) return false;
-  return true;
-}
-
-/** Producers feeding at least STUB_FANOUT distinct consumers in 3+ groups, in order of their first edge. */
-function* stubbedSources(ix: Indexed, parentOf: Map<Id, Group>): Generator<void, Set<Id>> {
+  // A node feeding STUB_FANOUT+ distinct consumers in 3+ groups is stubbed (in order of its first edge).
   const stubbed = new Set<Id>();
-  const seen = new Uint8Array(ix.ids.length);
-  for (let j = 0; j < ix.src.length; j++) {
-    if (j % STEP === 0) yield;
-    const k = ix.src[j];
-    if (seen[k]) continue;
-    seen[k] = 1;
-    if (ix.usersAt[k + 1] - ix.usersAt[k] < STUB_FANOUT) continue; // fewer edges than that: fewer consumers
-    const consumers = new Set<number>();
-    for (let u = ix.usersAt[k]; u < ix.usersAt[k + 1]; u++) consumers.add(ix.usersOf[u]);
-    if (consumers.size < STUB_FANOUT) continue;
-    const parents = new Set([...consumers].map((d) => parentOf.get(ix.ids[d])));
-    if (parents.size >= 3) stubbed.add(ix.ids[k]);
-  }
-  return stubbed;
-}
-
-/** A group's ancestry from the root down, with each level's item key and a number naming the item. */
-interface Chain {
-  groups: Group[];
-  keys: string[];
-  codes: number[];
-}
-
-/** Each edge belongs to the layout of the lowest group holding both ends: per group key, its edges between
- * two distinct children (item keys), once each, in edge order. */
-function* edgesByGroup(
-  ix: Indexed,
-  parentOf: Map<Id, Group>,
-  stubbed: Set<Id>,
-): Generator<void, Map<string, Array<[string, string]>>> {
-  const parent: Array<Group | undefined> = new Array(ix.ids.length);
-  for (let k = 0; k < ix.ids.length; k++) {
-    if (k % STEP === 0) yield;
-    parent[k] = parentOf.get(ix.ids[k]);
-  }
-  const isStub = new Uint8Array(ix.ids.length);
-  for (const id of stubbed) isStub[ix.index.get(id)!] = 1;
-  // items are numbered: id indices first, then the groups (by first use)
-  const chains = new Map<Group, Chain>();
-  const chainOf = (g: Group): Chain => {
-    let c = chains.get(g);
-    if (!c) {
-      const up = g.parent ? chainOf(g.parent) : { groups: [], keys: [], codes: [] };
-      c = {
-        groups: [...up.groups, g],
-        keys: [...up.keys, groupKey(g.key)],
-        codes: [...up.codes, ix.ids.length + chains.size],
-      };
-      chains.set(g, c);
+  const looked = new Uint8Array(nodes.length);
+  let other: Map<Id, Set<Id>> | null = null; // edges from ids that are not nodes (a kernel's partial outline)
+  for (let k = 0; k < edges.length; k++) {
+    const s = ix.src[k];
+    if (s < 0) {
+      other ??= new Map();
+      let c = other.get(edges[k].src);
+      if (!c) {
+        c = new Set();
+        other.set(edges[k].src, c);
+      }
+      c.add(edges[k].dst);
+      continue;
     }
-    return c;
-  };
-  const nodeKeys: string[] = new Array(ix.ids.length);
-  const keyOfNode = (k: number): string => {
-    let s = nodeKeys[k];
-    if (s === undefined) {
-      s = nodeKey(ix.ids[k]);
-      nodeKeys[k] = s;
-    }
-    return s;
-  };
+    if (looked[s] || ix.from[s + 1] - ix.from[s] < STUB_FANOUT) continue;
+    looked[s] = 1;
+    const c = new Set<Id>();
+    for (let j = ix.from[s]; j < ix.from[s + 1]; j++) c.add(edges[ix.out[j]].dst);
+    if (c.size >= STUB_FANOUT && new Set([...c].map((d) => parentOf.get(d))).size >= 3) stubbed.add(edges[k].src);
+  }
+  for (const [src, c] of other ?? [])
+    if (c.size >= STUB_FANOUT && new Set([...c].map((d) => parentOf.get(d))).size >= 3) stubbed.add(src);
+
+  // Each edge belongs to the layout of the lowest group holding both ends, as the two children of that
+  // group that hold them (deduplicated).
   const edgesAt = new Map<string, Array<[string, string]>>();
-  // the pairs already listed, per first item: (a, b) determine their group (a's parent), so no key holds it
-  const listed = new Map<number, number[] | Set<number>>();
-  for (let j = 0; j < ix.src.length; j++) {
-    if (j % STEP === 0) yield;
-    const s = ix.src[j];
-    const d = ix.dst[j];
-    const ps = parent[s];
-    const pd = parent[d];
-    if (!ps || !pd || s === d || isStub[s]) continue;
-    const a = chainOf(ps);
-    const b = chainOf(pd);
-    let m = 0;
-    while (m < a.groups.length && m < b.groups.length && a.groups[m] === b.groups[m]) m++;
-    const lca = a.groups[m - 1];
-    const ca = m < a.groups.length ? a.codes[m] : s;
-    const cb = m < b.groups.length ? b.codes[m] : d;
-    if (ca === cb) continue;
-    let done = listed.get(ca);
-    if (done === undefined) {
-      done = [];
-      listed.set(ca, done);
+  // an item as a number (a node: its index, a group: after them) for a pair's signature
+  const number = new Map<Group, number>();
+  for (const g of groups.values()) number.set(g, nodes.length + number.size);
+  const seen = new PairSet(edges.length);
+  const keyOf = (x: Group | number): string => (typeof x === 'number' ? nodeKey(nodes[x].id) : groupKey(x.key));
+  const numberOf = (x: Group | number): number => (typeof x === 'number' ? x : (number.get(x) as number));
+  for (let k = 0; k < edges.length; k++) {
+    if ((k + 1) % STEP === 0) yield;
+    const s = ix.src[k];
+    const t = ix.dst[k];
+    if (s < 0 || t < 0 || s === t || stubbed.has(edges[k].src)) continue;
+    let ga = parents[s] as Group;
+    let gb = parents[t] as Group;
+    let a: Group | number = s;
+    let b: Group | number = t;
+    while (ga.depth > gb.depth) {
+      a = ga;
+      ga = ga.parent as Group;
     }
-    if (Array.isArray(done) ? done.includes(cb) : done.has(cb)) continue;
-    if (Array.isArray(done) && done.length >= 16) listed.set(ca, new Set([...done, cb]));
-    else if (Array.isArray(done)) done.push(cb);
-    else done.add(cb);
-    let list = edgesAt.get(lca.key);
+    while (gb.depth > ga.depth) {
+      b = gb;
+      gb = gb.parent as Group;
+    }
+    while (ga !== gb) {
+      a = ga;
+      ga = ga.parent as Group;
+      b = gb;
+      gb = gb.parent as Group;
+    }
+    if (a === b) continue;
+    // the two items name their lowest common group: the pair alone tells a repeat
+    if (!seen.add(numberOf(a), numberOf(b))) continue;
+    const ka = keyOf(a);
+    const kb = keyOf(b);
+    let list = edgesAt.get(ga.key);
     if (!list) {
       list = [];
-      edgesAt.set(lca.key, list);
+      edgesAt.set(ga.key, list);
     }
-    list.push([m < a.groups.length ? a.keys[m] : keyOfNode(s), m < b.groups.length ? b.keys[m] : keyOfNode(d)]);
+    list.push([ka, kb]);
   }
-  return edgesAt;
+  return { root, groups, parentOf, edgesAt, stubbed };
 }
 
 const chainCache = new WeakMap<Hierarchy, Map<Id, Group[]>>();

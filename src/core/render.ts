@@ -5,6 +5,7 @@ import { counterparts, diffMarks } from './compare';
 import { CompareSync } from './compare-sync';
 import { clear, h } from './dom';
 import { drawnGraph } from './drawn';
+import { factsOf } from './facts';
 import { findingsList } from './findings-list';
 import { GraphView } from './graph-view';
 import { prepareHierarchy } from './groups';
@@ -253,6 +254,8 @@ async function prepareShownPanes(view: View): Promise<void> {
     if (!snap || view.focus?.[i]) continue; // a focused pane groups only its focus: built when drawn
     const d = drawnGraph(snap, null); // the arrays GraphView draws: its buildHierarchy finds the groups ready
     await prepareHierarchy(d.nodes, d.edges, d.fixed, nextTask);
+    await nextTask();
+    factsOf(snap); // its lookup tables: a task of their own, not part of the one that builds the pane
   }
 }
 

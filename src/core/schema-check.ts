@@ -7,14 +7,16 @@
 
 type Schema = Record<string, unknown>;
 export type Key = string | number;
-type Err = { path: Key[]; what: string } | null;
+// `what` is spelled only when the error is reported: a failed oneOf branch (a node's `shape` is no null) is
+// the common case and never shown
+type Err = { path: Key[]; what: () => string } | null;
 type Check = (v: unknown) => Err;
 
 /** The first way `value` breaks `schema`, as `path: what` (one line), or null. Never throws. */
 export function schemaError(value: unknown, schema: Schema, root: Schema): string | null {
   stack.length = 0;
   const err = compile(schema, root)(value);
-  return err && `${spell(err.path) || 'the document'}: ${err.what}`;
+  return err && `${spell(err.path) || 'the document'}: ${err.what()}`;
 }
 
 /** The first way an item of `items[from..to)` breaks `item`, spelled with `at` as its path (e.g. `nodes`):
@@ -32,14 +34,14 @@ export function itemsError(
     stack.length = 0;
     stack.push(...at, i);
     const err = check(items[i]);
-    if (err) return `${spell(err.path)}: ${err.what}`;
+    if (err) return `${spell(err.path)}: ${err.what()}`;
   }
   return null;
 }
 
 // the path to the value being checked; copied only into an error
 const stack: Key[] = [];
-const fail = (what: string): Err => ({ path: stack.slice(), what });
+const fail = (what: () => string): Err => ({ path: stack.slice(), what });
 const spell = (path: Key[]) => path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 
 function typeOf(v: unknown): string {
@@ -65,10 +67,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 // an own field: inherited ones (Object.prototype's "constructor", "__proto__") are functions or objects,
 // so a primitive value needs no further look (Object.hasOwn is ES2022)
+const hasOwn = Object.prototype.hasOwnProperty;
+
 function present(o: Record<string, unknown>, k: string): boolean {
   const v = o[k];
   if (v === undefined) return false;
-  return (typeof v !== 'object' && typeof v !== 'function') || Object.getOwnPropertyDescriptor(o, k) !== undefined;
+  return (typeof v !== 'object' && typeof v !== 'function') || hasOwn.call(o, k);
 }
 
 function show(v: unknown): string {
@@ -109,27 +113,28 @@ function compile(s: Schema, root: Schema): Check {
   }
   if ('const' in s) {
     const c = s.const;
-    parts.push((v) => (v === c ? null : fail(`expected ${show(c)}, got ${show(v)}`)));
+    parts.push((v) => (v === c ? null : fail(() => `expected ${show(c)}, got ${show(v)}`)));
   }
   if (Array.isArray(s.enum)) {
     const values = s.enum;
     parts.push((v) =>
-      values.includes(v) ? null : fail(`expected one of ${values.map(show).join(', ')}, got ${show(v)}`),
+      values.includes(v) ? null : fail(() => `expected one of ${values.map(show).join(', ')}, got ${show(v)}`),
     );
   }
   if (s.type !== undefined) {
     const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
     const tests = types.map((t) => TYPE_TESTS[t] ?? (() => false));
-    parts.push((v) =>
-      tests.some((t) => t(v)) ? null : fail(`expected ${types.join(' or ')}, got ${typeOf(v)} ${show(v)}`),
-    );
+    parts.push((v) => {
+      for (const t of tests) if (t(v)) return null;
+      return fail(() => `expected ${types.join(' or ')}, got ${typeOf(v)} ${show(v)}`);
+    });
   }
   if (Array.isArray(s.oneOf)) parts.push(oneOf(s, root));
   if ('items' in s || 'minItems' in s || 'maxItems' in s) parts.push(array(s, root));
   if ('properties' in s || 'required' in s || 'additionalProperties' in s) parts.push(object(s, root));
   if (typeof s.minimum === 'number') {
     const min = s.minimum;
-    parts.push((v) => (typeof v === 'number' && v < min ? fail(`expected at least ${min}, got ${v}`) : null));
+    parts.push((v) => (typeof v === 'number' && v < min ? fail(() => `expected at least ${min}, got ${v}`) : null));
   }
   const check: Check =
     parts.length === 1
@@ -150,18 +155,19 @@ function oneOf(s: Schema, root: Schema): Check {
   const branches = forms.map((b) => compile(b, root));
   return (v) => {
     const depth = stack.length;
-    const errors: Err[] = [];
+    let matches = 0;
+    let deepest: Err = null; // the branch that got furthest explains best
     for (const branch of branches) {
-      errors.push(branch(v));
-      stack.length = depth; // a failed branch leaves its path behind
+      const err = branch(v);
+      if (err === null) matches++;
+      else if (stack.length !== depth) stack.length = depth; // a failed branch leaves its path behind
+      if (err && (!deepest || err.path.length > deepest.path.length)) deepest = err;
     }
-    const matches = errors.filter((e) => e === null).length;
     if (matches === 1) return null;
-    if (matches > 1) return fail('matches more than one form');
-    // the branch that got furthest explains best; if none got past `v`, name them all
-    const deepest = errors.reduce((a, b) => ((b?.path.length ?? 0) > (a?.path.length ?? 0) ? b : a));
+    if (matches > 1) return fail(() => 'matches more than one form');
+    // if no branch got past `v`, name them all
     if (deepest && deepest.path.length > depth) return deepest;
-    return fail(`expected ${forms.map(describe).join(' or ')}, got ${typeOf(v)} ${show(v)}`);
+    return fail(() => `expected ${forms.map(describe).join(' or ')}, got ${typeOf(v)} ${show(v)}`);
   };
 }
 
@@ -171,8 +177,8 @@ function array(s: Schema, root: Schema): Check {
   const item = isObject(s.items) ? compile(s.items, root) : null;
   return (v) => {
     if (!Array.isArray(v)) return null;
-    if (v.length < min) return fail(`expected at least ${min} items, got ${v.length}`);
-    if (v.length > max) return fail(`expected at most ${max} items, got ${v.length}`);
+    if (v.length < min) return fail(() => `expected at least ${min} items, got ${v.length}`);
+    if (v.length > max) return fail(() => `expected at most ${max} items, got ${v.length}`);
     if (item) {
       for (let i = 0; i < v.length; i++) {
         stack.push(i);
@@ -193,11 +199,11 @@ function object(s: Schema, root: Schema): Check {
   const other = isObject(extra) ? compile(extra, root) : null;
   return (v) => {
     if (!isObject(v)) return null;
-    for (const k of required) if (!present(v, k)) return fail(`missing the field "${k}"`);
+    for (const k of required) if (!present(v, k)) return fail(() => `missing the field "${k}"`);
     for (const k of Object.keys(v)) {
       const check = props.get(k) ?? other;
       if (!check) {
-        if (extra === false) return fail(`unknown field ${show(k)}`);
+        if (extra === false) return fail(() => `unknown field ${show(k)}`);
         continue;
       }
       stack.push(k);

@@ -17,6 +17,10 @@ const TEXTS = [
   '{"__proto__": {"polluted": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]}, "x": [{"__proto__": 1}, 2, 3, 4, 5]}',
   '{"dup": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20], "dup": 2, "tail": "\\\\\\""}',
   '[[[[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]]]]]',
+  // arrays of objects and of arrays: runs of members are guessed at "}, {" / "], [", some inside strings or
+  // nested containers (those guesses must fail and be scanned instead)
+  '[{"a": "}, {"}, {"b": [{"c": 1}, {"d": 2}]}, {"e": "x\\"}, {"}, {"f": 1},{"g": 2} , {"h": [3]}, {"i": "}, {\\\\"}, {"j": 4}]',
+  '{"m": [[1, [2, 3]], [4, "], ["], [[5], [6]], [7], [8, 9], [10, 11], [12, 13], [14, 15]], "n": [{"o": {"p": [{}, {}]}}, {}, {"q": 1}, {"r": 2}]}',
   '"just a string that is longer than forty characters"',
   '42',
 ];
@@ -29,6 +33,10 @@ const BAD = [
   '{"a": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}',
   '{"a": "unterminated, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]',
   '[{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}, {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}] [1]',
+  '[{"a": 1}, {"b": 2}, {"c": 3}, {"d": 4}, {"e": 5}, {"f": 6}, {"g": 7}, {"h": 8}, {"i": 9},]',
+  '[{"a": 1}, {"b": 2}, {"c": 3}, {"d": 4}, {"e": 5}, {"f": 6}, {"g": 7}, {"h": 8}, {"i": 9}}',
+  '[{"a": 1}, {"b": 2}, {"c": 3}, {"d": 4}, {"e": 5}, {"f": 6}, {"g": 7}, {"h": 8}, {"i": 9}]]',
+  '{"x": [{"a": 1}, {"b": 2}, {"c": 3}, {"d": 4}, {"e": 5}, {"f": 6}, {"g": 7}, {"h": 8}, {"i" 9}]}',
 ];
 
 function nativeError(text: string): string {
@@ -63,7 +71,7 @@ describe('parseJsonInSlices', () => {
     pauses = 0;
     const got = await parseJsonInSlices(text, pause, { sliceMs: 0 });
     expect(got).toStrictEqual(JSON.parse(text));
-    // a pause per scanned step (128k characters) and per parsed batch (64k): the parse was taken apart
-    expect(pauses).toBeGreaterThan(text.length / (1 << 17) + (0.9 * text.length) / (1 << 16));
+    // a pause per parsed batch (~64k characters, most of them guessed runs of nodes): the parse was taken apart
+    expect(pauses).toBeGreaterThan((0.9 * text.length) / (1 << 16));
   });
 });
