@@ -27,6 +27,7 @@ from ..prepare.checks import CheckedPrepare
 from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 from ..snapshot.inserted import observer_sites, roles_from_diff
 from ..snapshot.keys import serves_from_callback
+from ._calibrated import Baseline, remake
 from ._calibration import BadBatch, expected_inputs, feed
 from ._run_args import check_run_args
 from ._strip import without_observers
@@ -54,6 +55,7 @@ class Run(HasSnapshot, Displayable):
         self.export_mode: str | None = None
         # the prepared module being calibrated; convert consumes it (see _observed_module)
         self._working: torch.fx.GraphModule | None = None
+        self._baseline: Baseline | None = None  # the stage _working was last a copy of (see _calibrated)
         self._calibrated = False
         self._observed_batches = 0  # over every calibrate() call since prepare
         self.quantizer: Quantizer | None = None  # the user's own, as given to prepare (pl.recipe wraps it)
@@ -173,12 +175,13 @@ class Run(HasSnapshot, Displayable):
         if qat:
             make = lambda: private_copy(annotated["graph"])  # noqa: E731
         else:
-            make = lambda: without_observers(prepared_stage.graph_module)  # noqa: E731
+            make = lambda: without_observers(prepared_stage.own_graph())  # noqa: E731
         self._add(
             Stage("annotated", record=CaptureRecord(**known), info=info, snapshot=annotated["snapshot"], make=make)
         )
         self._add(prepared_stage)
         self._working, self._calibrated, self._observed_batches = prepared, False, 0
+        self._baseline = Baseline(prepared_stage, prepared)
         self.quantizer = quantizer
         self._qat = qat
         return self
@@ -197,10 +200,11 @@ class Run(HasSnapshot, Displayable):
         try:
             done = train_module(working, steps, loss, optimizer)
         except Pt2eLensError:
-            self._working = None  # trained half way: re-made from the last stage
+            self._working = self._baseline = None  # trained half way: re-made from the last stage
             raise
         record = dataclasses.replace(self._stages["prepared"].record, qparams={})
         self._add(Stage("trained", private_copy(working), record, info={"steps": done}))
+        self._baseline = Baseline(self._stages["trained"], working)
         self._calibrated = False  # a calibrated stage before it is gone: the trained one holds all it saw
         return self
 
@@ -224,13 +228,14 @@ class Run(HasSnapshot, Displayable):
                 with torch.no_grad():
                     batches(working)
             except BaseException as e:  # Ctrl-C / a signal too: a half-run callable is never kept
-                self._working = None  # the callable may have stopped half way: re-made from the last stage
+                self._working = self._baseline = None  # the callable may have stopped half way: re-made later
                 if not isinstance(e, Exception):
                     raise
                 raise Pt2eLensError(
                     i18n.t("error.calibrate_fn_raised", error=type(e).__name__, reason=first_line(e)), original=e
                 ) from None
             done, failure = 1, None
+            self._baseline = None  # the callable may have changed more than observers: copy the whole module
         else:
             done, failure = feed(working, batches, expected_inputs(working), self.dynamic_batch)
         if done:
@@ -239,7 +244,7 @@ class Run(HasSnapshot, Displayable):
             record = dataclasses.replace(self._stages["prepared"].record, qparams={})  # its own qparams cache
             # every batch the observers have seen, over all calls since prepare (they accumulate)
             info = {"batches": self._observed_batches}
-            self._add(Stage("calibrated", private_copy(working), record, info=info))
+            self._add(self._calibrated_stage(working, record, info))
         if failure is not None:
             if not isinstance(failure[1], Exception):  # Ctrl-C / SIGALRM: the batches before it are kept
                 raise failure[1]
@@ -248,11 +253,24 @@ class Run(HasSnapshot, Displayable):
             raise Pt2eLensError(i18n.t("error.calibrate_no_batches"))
         return self
 
+    def _calibrated_stage(self, working: torch.fx.GraphModule, record: CaptureRecord, info: dict) -> Stage:
+        """The working module as it is now: copies of what calibration changed, not of the whole graph."""
+        base = self._baseline
+        changes = base.changes(working) if base is not None else None
+        if base is None or changes is None:
+            stage = Stage("calibrated", private_copy(working), record, info=info)
+            self._baseline = Baseline(stage, working)
+            return stage
+        made_from = base.stage  # not the Baseline: it holds the working module's tensors, which convert drops
+        stage = Stage("calibrated", record=record, info=info, make=lambda: remake(made_from, changes))
+        return stage.made_from(made_from)
+
     def _observed_module(self) -> torch.fx.GraphModule:
         """The prepared module with every batch seen so far; re-made from the last stage after a convert."""
         if self._working is None:
             last = self._stages["calibrated" if self._calibrated else "trained" if "trained" in self else "prepared"]
-            self._working = private_copy(last.graph_module)
+            self._working = private_copy(last.own_graph())
+            self._baseline = Baseline(last, self._working)
         return self._working
 
     def _calibration_error(self, index: int, e: BaseException, kept: int) -> Pt2eLensError:
@@ -283,6 +301,7 @@ class Run(HasSnapshot, Displayable):
             warnings.simplefilter("ignore")
             # the latest stage holds its own copy: convert the working module itself, in place
             working, self._working = self._observed_module(), None
+            self._baseline = None  # convert consumes the working module
             if self._qat:
                 to_eval(working)  # torchao's move_exported_model_to_eval: batch norm and dropout to eval
             modules = dict(working.named_modules())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from functools import cached_property
 from typing import Any
@@ -45,12 +46,29 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         self.info = info or {}
         # taken when the graph was live (the annotated stage); its why lines wait until it is first viewed
         self._taken = snapshot
+        # stages still to be made from this one's graph (a lazy calibrated stage): made before it is handed out
+        self._dependents: weakref.WeakSet[Stage] = weakref.WeakSet()
+        self.handed_out = False  # its graph went to someone who may have changed it since
 
     @property
     def graph_module(self) -> torch.fx.GraphModule:
+        # whoever gets the graph may change it (run it, edit it): what is made from it is made first
+        for later in list(self._dependents):
+            later.own_graph()
+        self._dependents.clear()
+        self.handed_out = True
+        return self.own_graph()
+
+    def own_graph(self) -> torch.fx.GraphModule:
+        """The graph, for pt2e-lens's own reading and copying (never handed out: see graph_module)."""
         if self._graph_module is None:
             self._graph_module = self._remake()
         return self._graph_module
+
+    def made_from(self, base: Stage) -> Stage:
+        """This stage's graph is made from `base`'s when first asked for: `base` makes it before handing its own out."""
+        base._dependents.add(self)
+        return self
 
     def _remake(self) -> torch.fx.GraphModule:
         assert self._make is not None  # __init__ took one of the two
@@ -68,7 +86,7 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         if self._taken is not None:
             snap, self._taken = self._taken, None
         else:  # the findings run here, where the problems prepare recorded are known
-            snap = with_findings(build(self.graph_module, stage=self.name, record=self.record), self.record.problems)
+            snap = with_findings(build(self.own_graph(), stage=self.name, record=self.record), self.record.problems)
         return with_why(snap, self.record.annotators)
 
     def __repr__(self) -> str:
