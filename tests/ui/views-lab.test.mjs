@@ -122,7 +122,11 @@ describe('views in JupyterLab themes', { skip }, () => {
   it('zoomed out, group titles stay 11 px on screen on their plates (semantic zoom; light, dark)', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${lab.url}/lab/tree/themes.ipynb`);
-    const root = page.locator('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').nth(1); // real_large.json
+    // the second output of the notebook on show (real_large.json), in document order: outputs get ready in any order
+    const root = page
+      .locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Pt2eLens')
+      .nth(1)
+      .locator('.pt2e-lens[data-state="ready"]');
     await root.waitFor({ timeout: 90000 });
     await dismissKernelDialogs(page);
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
