@@ -240,11 +240,18 @@ export class GraphView {
     const P = this.placement!;
     let nodeCount = 0;
     let groupCount = 0;
+    // what the SVG would hold, in boxes: each badge of a closed group is a chip, text and tooltip, about a box's
+    // worth (400 closed blocks of a quantized decoder are ~13k elements: a canvas scene, not SVG to lay out)
+    let weight = 0;
     for (const b of P.boxes.values()) {
       if (b.kind === 'node') nodeCount++;
-      else if (b.kind === 'collapsed') groupCount++;
+      else if (b.kind === 'collapsed') {
+        groupCount++;
+        const sm = this.summary?.get(b.group!.key);
+        weight += sm ? badgesOf(sm, this.heat, this.t).length : 0;
+      }
     }
-    this.canvasMode = useCanvas(nodeCount + groupCount, this.canvasThreshold);
+    this.canvasMode = useCanvas(nodeCount + groupCount + weight, this.canvasThreshold);
     this.showRenderer();
     const sc: Scene = {
       doc: this.doc,
