@@ -323,6 +323,8 @@ function* hierarchySteps(
 
   // A node feeding STUB_FANOUT+ distinct consumers in 3+ groups is stubbed (in order of its first edge).
   const stubbed = new Set<Id>();
+  const spread = (consumers: Set<Id>): boolean =>
+    consumers.size >= STUB_FANOUT && new Set([...consumers].map((d) => parentOf.get(d))).size >= 3;
   const looked = new Uint8Array(nodes.length);
   let other: Map<Id, Set<Id>> | null = null; // edges from ids that are not nodes (a kernel's partial outline)
   for (let k = 0; k < edges.length; k++) {
@@ -341,10 +343,9 @@ function* hierarchySteps(
     looked[s] = 1;
     const c = new Set<Id>();
     for (let j = ix.from[s]; j < ix.from[s + 1]; j++) c.add(edges[ix.out[j]].dst);
-    if (c.size >= STUB_FANOUT && new Set([...c].map((d) => parentOf.get(d))).size >= 3) stubbed.add(edges[k].src);
+    if (spread(c)) stubbed.add(edges[k].src);
   }
-  for (const [src, c] of other ?? [])
-    if (c.size >= STUB_FANOUT && new Set([...c].map((d) => parentOf.get(d))).size >= 3) stubbed.add(src);
+  for (const [src, c] of other ?? []) if (spread(c)) stubbed.add(src);
 
   // Each edge belongs to the layout of the lowest group holding both ends, as the two children of that
   // group that hold them (deduplicated).
@@ -360,66 +361,54 @@ function* hierarchySteps(
     const s = ix.src[k];
     const t = ix.dst[k];
     if (s < 0 || t < 0 || s === t || stubbed.has(edges[k].src)) continue;
-    let ga = parents[s] as Group;
-    let gb = parents[t] as Group;
-    let a: Group | number = s;
-    let b: Group | number = t;
-    while (ga.depth > gb.depth) {
-      a = ga;
-      ga = ga.parent as Group;
-    }
-    while (gb.depth > ga.depth) {
-      b = gb;
-      gb = gb.parent as Group;
-    }
-    while (ga !== gb) {
-      a = ga;
-      ga = ga.parent as Group;
-      b = gb;
-      gb = gb.parent as Group;
-    }
+    const m = meet(parents[s] as Group, parents[t] as Group);
+    const a: Group | number = m.a ?? s;
+    const b: Group | number = m.b ?? t;
     if (a === b) continue;
     // the two items name their lowest common group: the pair alone tells a repeat
     if (!seen.add(numberOf(a), numberOf(b))) continue;
     const ka = keyOf(a);
     const kb = keyOf(b);
-    let list = edgesAt.get(ga.key);
+    let list = edgesAt.get(m.at.key);
     if (!list) {
       list = [];
-      edgesAt.set(ga.key, list);
+      edgesAt.set(m.at.key, list);
     }
     list.push([ka, kb]);
   }
   return { root, groups, parentOf, edgesAt, stubbed };
 }
 
-const chainCache = new WeakMap<Hierarchy, Map<Id, Group[]>>();
+/** The lowest common group of two nodes whose groups are `ga` and `gb`, and its children that hold each node
+ * (null: the node itself sits in it). A climb by depth: no chain of ancestors is built per node. */
+function meet(ga: Group, gb: Group): { at: Group; a: Group | null; b: Group | null } {
+  let a: Group | null = null;
+  let b: Group | null = null;
+  while (ga.depth > gb.depth) {
+    a = ga;
+    ga = ga.parent as Group;
+  }
+  while (gb.depth > ga.depth) {
+    b = gb;
+    gb = gb.parent as Group;
+  }
+  while (ga !== gb) {
+    a = ga;
+    ga = ga.parent as Group;
+    b = gb;
+    gb = gb.parent as Group;
+  }
+  return { at: ga, a, b };
+}
 
 /** The two children of the lowest common group of a and b that hold them (item keys), or null. */
 export function lcaItems(h: Hierarchy, a: Id, b: Id): [string, string] | null {
-  let cache = chainCache.get(h);
-  if (!cache) {
-    cache = new Map();
-    chainCache.set(h, cache);
-  }
-  const chainOf = (id: Id): Group[] | null => {
-    let c = cache!.get(id);
-    if (!c) {
-      if (!h.parentOf.has(id)) return null;
-      c = [];
-      for (let g: Group | null = h.parentOf.get(id)!; g; g = g.parent) c.push(g);
-      c.reverse();
-      cache!.set(id, c);
-    }
-    return c;
-  };
-  const ca = chainOf(a);
-  const cb = chainOf(b);
-  if (!ca || !cb || a === b) return null;
-  let k = 0;
-  while (k < ca.length && k < cb.length && ca[k] === cb[k]) k++;
-  const ka = k < ca.length ? groupKey(ca[k].key) : nodeKey(a);
-  const kb = k < cb.length ? groupKey(cb[k].key) : nodeKey(b);
+  const ga = h.parentOf.get(a);
+  const gb = h.parentOf.get(b);
+  if (!ga || !gb || a === b) return null;
+  const m = meet(ga, gb);
+  const ka = m.a ? groupKey(m.a.key) : nodeKey(a);
+  const kb = m.b ? groupKey(m.b.key) : nodeKey(b);
   return ka === kb ? null : [ka, kb];
 }
 
