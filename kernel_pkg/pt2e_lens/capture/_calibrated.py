@@ -94,9 +94,7 @@ class Baseline:
             return any(".".join(parts[:i]) in inside for i in range(1, len(parts) + 1))
 
         now = {k: t for k, t in _tensors(working).items() if not (inside and copied_whole(k[0]))}
-        if not now.keys() <= self._seen.keys():
-            return None
-        if len(now) != sum(1 for k in self._seen if not (inside and copied_whole(k[0]))):
+        if now.keys() != {k for k in self._seen if not (inside and copied_whole(k[0]))}:  # a tensor came or went
             return None
         moved = {k: t for k, t in now.items() if self._seen[k][0] is not t or self._seen[k][1] != t._version}
         modules = {name: working.get_submodule(name) for name in whole}
