@@ -23,12 +23,20 @@ export function useCanvas(drawnBoxes: number, threshold = CANVAS_THRESHOLD): boo
 const BIG_CELLS = 64;
 
 /** A uniform grid of buckets over a known area (the layout's): each item is listed in every cell its rectangle
- * touches; items reaching outside the area are kept in its border cells. */
+ * touches; items reaching outside the area are kept in its border cells. Adding only records the rectangle (in a
+ * typed array: no object per item for the garbage collector to trace); the buckets are built, all at once and
+ * flat (one list of item numbers, cell by cell), by the first query after an add. */
 export class GridIndex<T> {
-  private cells: Array<number[] | undefined>;
+  private vals: T[] = [];
+  /** per item: x0, y0, x1, y1 */
+  private box = new Float64Array(256);
+  /** cell k's items are list[start[k]] … list[start[k + 1] - 1], in insertion order; null until built */
+  private start: Int32Array | null = null;
+  private list = new Int32Array(0);
   /** items spanning many cells (an open model's frame): checked on every query instead */
   private big: number[] = [];
-  private items: Array<{ r: Rect; v: T }> = [];
+  /** how many items the built buckets hold */
+  private built = 0;
   private stamp: Int32Array = new Int32Array(64);
   private queries = 0;
   private cols: number;
@@ -43,7 +51,6 @@ export class GridIndex<T> {
     this.cell = Math.max(cell, Math.sqrt((area.w * area.h) / (1 << 20)));
     this.cols = Math.max(1, Math.ceil(area.w / this.cell) + 1);
     this.rows = Math.max(1, Math.ceil(area.h / this.cell) + 1);
-    this.cells = new Array(this.cols * this.rows);
   }
 
   private cx(x: number): number {
@@ -55,55 +62,119 @@ export class GridIndex<T> {
   }
 
   add(r: Rect, v: T): void {
-    const i = this.items.length;
-    this.items.push({ r, v });
-    const x0 = this.cx(r.x);
-    const x1 = this.cx(r.x + r.w);
-    const y0 = this.cy(r.y);
-    const y1 = this.cy(r.y + r.h);
-    if ((x1 - x0 + 1) * (y1 - y0 + 1) > BIG_CELLS) {
-      this.big.push(i);
-      return;
+    this.addBox(r.x, r.y, r.w, r.h, v);
+  }
+
+  /** add() without a rectangle object */
+  addBox(x: number, y: number, w: number, h: number, v: T): void {
+    const i = this.vals.length;
+    if (4 * i + 4 > this.box.length) {
+      const b = new Float64Array(this.box.length * 2);
+      b.set(this.box);
+      this.box = b;
     }
-    for (let y = y0; y <= y1; y++)
-      for (let x = x0; x <= x1; x++) {
-        const k = y * this.cols + x;
-        const b = this.cells[k];
-        if (b) b.push(i);
-        else this.cells[k] = [i];
-      }
+    const o = 4 * i;
+    this.box[o] = x;
+    this.box[o + 1] = y;
+    this.box[o + 2] = x + w;
+    this.box[o + 3] = y + h;
+    this.vals.push(v);
   }
 
   get size(): number {
-    return this.items.length;
+    return this.vals.length;
   }
 
-  /** Items whose rectangle intersects `q`, each once, in insertion order (= drawing order). */
-  query(q: Rect): T[] {
+  /** the value added as item `i` (item numbers: ids()) */
+  value(i: number): T {
+    return this.vals[i];
+  }
+
+  /** Counting pass, then a filling pass: every bucket a slice of one Int32Array. */
+  private build(): void {
+    const n = this.vals.length;
+    const cols = this.cols;
+    const cells = cols * this.rows;
+    const b = this.box;
+    const span = new Int32Array(4 * n);
+    const start = new Int32Array(cells + 1);
+    this.big = [];
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const o = 4 * i;
+      const x0 = this.cx(b[o]);
+      const x1 = this.cx(b[o + 2]);
+      const y0 = this.cy(b[o + 1]);
+      const y1 = this.cy(b[o + 3]);
+      span[o] = x0;
+      span[o + 1] = x1;
+      span[o + 2] = y0;
+      span[o + 3] = y1;
+      if ((x1 - x0 + 1) * (y1 - y0 + 1) > BIG_CELLS) {
+        this.big.push(i);
+        span[o] = -1;
+        continue;
+      }
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) start[y * cols + x + 1]++;
+      total += (x1 - x0 + 1) * (y1 - y0 + 1);
+    }
+    for (let k = 0; k < cells; k++) start[k + 1] += start[k];
+    const fill = start.slice(0, cells);
+    const list = new Int32Array(total);
+    for (let i = 0; i < n; i++) {
+      const o = 4 * i;
+      if (span[o] < 0) continue;
+      for (let y = span[o + 2]; y <= span[o + 3]; y++)
+        for (let x = span[o]; x <= span[o + 1]; x++) list[fill[y * cols + x]++] = i;
+    }
+    this.start = start;
+    this.list = list;
+    this.built = n;
+  }
+
+  private meets(i: number, q: Rect): boolean {
+    const b = this.box;
+    const o = 4 * i;
+    return b[o] <= q.x + q.w && q.x <= b[o + 2] && b[o + 1] <= q.y + q.h && q.y <= b[o + 3];
+  }
+
+  /** Item numbers (insertion order) whose rectangle intersects `q`, each once, ascending. */
+  ids(q: Rect): Int32Array {
+    if (!this.start || this.built !== this.vals.length) this.build();
+    const start = this.start!;
+    const list = this.list;
     const x0 = this.cx(q.x);
     const x1 = this.cx(q.x + q.w);
     const y0 = this.cy(q.y);
     const y1 = this.cy(q.y + q.h);
-    if (this.stamp.length < this.items.length) {
-      const s = new Int32Array(Math.max(this.items.length, this.stamp.length * 2));
+    if (this.stamp.length < this.vals.length) {
+      const s = new Int32Array(Math.max(this.vals.length, this.stamp.length * 2));
       s.set(this.stamp);
       this.stamp = s;
     }
+    const stamp = this.stamp;
     const mark = ++this.queries;
     const hit: number[] = [];
-    for (const i of this.big) if (intersects(this.items[i].r, q)) hit.push(i);
+    for (const i of this.big) if (this.meets(i, q)) hit.push(i);
     for (let y = y0; y <= y1; y++)
       for (let x = x0; x <= x1; x++) {
-        const b = this.cells[y * this.cols + x];
-        if (!b) continue;
-        for (const i of b) {
-          if (this.stamp[i] === mark) continue;
-          this.stamp[i] = mark;
-          if (intersects(this.items[i].r, q)) hit.push(i);
+        const k = y * this.cols + x;
+        for (let p = start[k], e = start[k + 1]; p < e; p++) {
+          const i = list[p];
+          if (stamp[i] === mark) continue;
+          stamp[i] = mark;
+          if (this.meets(i, q)) hit.push(i);
         }
       }
-    hit.sort((a, b) => a - b);
-    return hit.map((i) => this.items[i].v);
+    return Int32Array.from(hit).sort();
+  }
+
+  /** Items whose rectangle intersects `q`, each once, in insertion order (= drawing order). */
+  query(q: Rect): T[] {
+    const ids = this.ids(q);
+    const out: T[] = new Array(ids.length);
+    for (let j = 0; j < ids.length; j++) out[j] = this.vals[ids[j]];
+    return out;
   }
 
   /** Items whose rectangle contains the point, last-added (topmost) first. */
@@ -182,27 +253,37 @@ export type HitEntry = { hit: Hit; r: Rect; depth: number };
 
 export const boxRect = (b: PlacedBox): Rect => ({ x: b.x - b.w / 2, y: b.y - b.h / 2, w: b.w, h: b.h });
 
-/** Add one box to a hit-test index; `depth` grows in layout order (a group before what it holds). */
-export function addHit(idx: GridIndex<HitEntry>, b: PlacedBox, depth: number): void {
-  const r = boxRect(b);
-  const hit: Hit =
-    b.kind === 'node'
-      ? { kind: 'node', key: b.key, id: b.id! }
-      : { kind: b.kind === 'expanded' ? 'header' : 'collapsed', key: b.key, group: b.group!.key };
-  idx.add(r, { hit, r, depth });
+/** A hit-test index holds the boxes themselves, in layout order (a group before what it holds): an item's
+ * number is its depth. What a box means under the pointer (hitOf) is made for the few boxes at a point. */
+export type HitIndex = GridIndex<PlacedBox>;
+
+/** Add one box to a hit-test index (in layout order). */
+export function addHit(idx: HitIndex, b: PlacedBox): void {
+  idx.addBox(b.x - b.w / 2, b.y - b.h / 2, b.w, b.h, b);
+}
+
+function hitOf(b: PlacedBox): Hit {
+  return b.kind === 'node'
+    ? { kind: 'node', key: b.key, id: b.id! }
+    : { kind: b.kind === 'expanded' ? 'header' : 'collapsed', key: b.key, group: b.group!.key };
 }
 
 /** The hit-test index of a placement (boxes in layout order). */
-export function hitIndex(boxes: Iterable<PlacedBox>, area: Rect): GridIndex<HitEntry> {
-  const idx = new GridIndex<HitEntry>(area);
-  let depth = 0;
-  for (const b of boxes) addHit(idx, b, ++depth);
+export function hitIndex(boxes: Iterable<PlacedBox>, area: Rect): HitIndex {
+  const idx = new GridIndex<PlacedBox>(area);
+  for (const b of boxes) addHit(idx, b);
   return idx;
 }
 
 /** What is at layout point (x, y); `header` is the height of an open group's clickable title band. */
-export function hitTest(idx: GridIndex<HitEntry>, x: number, y: number, header: number): Hit | null {
-  return pick(idx.at(x, y), x, y, header);
+export function hitTest(idx: HitIndex, x: number, y: number, header: number): Hit | null {
+  const ids = idx.ids({ x, y, w: 0, h: 0 });
+  const candidates: HitEntry[] = [];
+  for (let j = ids.length - 1; j >= 0; j--) {
+    const b = idx.value(ids[j]);
+    candidates.push({ hit: hitOf(b), r: boxRect(b), depth: ids[j] + 1 });
+  }
+  return pick(candidates, x, y, header);
 }
 
 /** The value under `k`, made and stored on first use (batches by style). */

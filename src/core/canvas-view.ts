@@ -18,7 +18,7 @@ import {
   detailAt,
   GridIndex,
   type Hit,
-  type HitEntry,
+  type HitIndex,
   hitTest,
   type Rect,
   viewRect,
@@ -60,7 +60,7 @@ export class CanvasView implements PaneView {
   private solids = new GridIndex<Box>(NONE);
   private edges = new GridIndex<EdgeItem>(NONE);
   private shared: SharedItem[] = [];
-  private hits = new GridIndex<HitEntry>(NONE);
+  private hits: HitIndex = new GridIndex(NONE);
   private sceneGen = 0;
   marks = new Map<string, Set<Mark>>();
   private hoverKey: string | null = null;
@@ -134,7 +134,7 @@ export class CanvasView implements PaneView {
     const area = { x: -200, y: -200, w: P.width + 400, h: P.height + 400 };
     const frames = new GridIndex<Box>(area);
     const solids = new GridIndex<Box>(area);
-    const hits = new GridIndex<HitEntry>(area);
+    const hits: HitIndex = new GridIndex(area);
     const edgeIdx = new GridIndex<EdgeItem>(area);
     let start = performance.now();
     let n = 0;
@@ -143,13 +143,14 @@ export class CanvasView implements PaneView {
       await yieldTask();
       start = performance.now();
     };
-    let depth = 0;
     for (const b of P.boxes.values()) {
-      const r = boxRect(b);
-      addHit(hits, b, ++depth);
-      if (b.kind === 'expanded') frames.add(r, b);
+      addHit(hits, b);
+      const x = b.x - b.w / 2;
+      const y = b.y - b.h / 2;
+      if (b.kind === 'expanded') frames.addBox(x, y, b.w, b.h, b);
       // a note's callout belongs to its node's drawing: index the union so culling keeps it
-      else solids.add(b.note ? union(r, { x: b.note.x, y: b.note.y, w: b.note.w, h: b.note.h }) : r, b);
+      else if (b.note) solids.add(union(boxRect(b), { x: b.note.x, y: b.note.y, w: b.note.w, h: b.note.h }), b);
+      else solids.addBox(x, y, b.w, b.h, b);
       await tick();
     }
     let count = 0;

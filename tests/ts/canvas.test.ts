@@ -50,6 +50,38 @@ describe('canvas: grid index and culling', () => {
     }
   });
 
+  it('buckets built lazily stay exact when items are added between queries (outside the area, huge, empty)', () => {
+    const r = rng(11);
+    const rects: Rect[] = [];
+    const idx = new GridIndex<number>({ x: 0, y: 0, w: 5000, h: 3000 }, 64);
+    for (let round = 0; round < 6; round++) {
+      for (let i = 0; i < 700; i++) {
+        const k = rects.length;
+        // some reach far outside the area, some span most of it, some are points
+        const rc =
+          k % 97 === 0
+            ? { x: -3000, y: -2000, w: 11000, h: 7000 }
+            : k % 13 === 0
+              ? { x: r() * 5000, y: r() * 3000, w: 0, h: 0 }
+              : { x: r() * 9000 - 2000, y: r() * 6000 - 1500, w: r() * 300, h: r() * 200 };
+        rects.push(rc);
+        if (k % 2) idx.add(rc, k);
+        else idx.addBox(rc.x, rc.y, rc.w, rc.h, k);
+      }
+      expect(idx.size).toBe(rects.length);
+      for (let q = 0; q < 25; q++) {
+        const query = { x: r() * 7000 - 1000, y: r() * 4000 - 500, w: r() * (q % 5 ? 900 : 9000), h: r() * 700 };
+        const want = rects.flatMap((rc, i) => (intersects(rc, query) ? [i] : []));
+        expect(idx.query(query)).toEqual(want);
+        expect([...idx.ids(query)].map((i) => idx.value(i))).toEqual(want);
+        const px = r() * 5000;
+        const py = r() * 3000;
+        const at = rects.flatMap((rc, i) => (intersects(rc, { x: px, y: py, w: 0, h: 0 }) ? [i] : []));
+        expect(idx.at(px, py)).toEqual(at.reverse());
+      }
+    }
+  });
+
   it('at() lists what contains a point, topmost (last added) first', () => {
     const idx = new GridIndex<string>({ x: 0, y: 0, w: 1000, h: 1000 }, 64);
     idx.add({ x: 0, y: 0, w: 500, h: 500 }, 'outer');
