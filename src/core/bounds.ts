@@ -57,12 +57,21 @@ function checkString(s: string, maxChars: number): void {
 /** A parsed document: at most max_values values, max_depth levels, strings of max_string_chars. Iterative,
  * one step per container (its scalars are checked in its own loop: most values are scalars). */
 export function checkTree(doc: unknown, limits: Limits = LIMITS): void {
+  for (const _ of checkTreeSteps(doc, limits));
+}
+
+/** Containers checked between two chances to pause. */
+const TREE_STEP = 1024;
+
+/** checkTree, pausing (yielding) every TREE_STEP containers: a 100k-node document holds millions of values. */
+export function* checkTreeSteps(doc: unknown, limits: Limits = LIMITS): Generator<void, void> {
   const { max_values: maxValues, max_depth: maxDepth, max_string_chars: maxChars } = limits;
   if (typeof doc === 'string') checkString(doc, maxChars);
   if (typeof doc !== 'object' || doc === null) return;
   const stack: object[] = [doc];
   const depths: number[] = [1];
   let count = 1;
+  let steps = 0;
   while (stack.length) {
     const x = stack.pop() as object;
     const depth = depths.pop() as number;
@@ -84,6 +93,7 @@ export function checkTree(doc: unknown, limits: Limits = LIMITS): void {
     if (count > maxValues) {
       throw tooBig('values', maxValues, maxValues, 'max_values');
     }
+    if (++steps % TREE_STEP === 0) yield;
   }
 }
 

@@ -30,7 +30,7 @@ import { type Mark, markStroke } from './marks';
 import type { PanZoom } from './pan-zoom';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
-import { nextTask } from './slicer';
+import { nextTask, taskStart } from './slicer';
 import type { Edge } from './types';
 import { type ZoomLabel, zoomedOut, zoomLabels } from './zoom-labels';
 
@@ -136,7 +136,8 @@ export class CanvasView implements PaneView {
     const solids = new GridIndex<Box>(area);
     const hits: HitIndex = new GridIndex(area);
     const edgeIdx = new GridIndex<EdgeItem>(area);
-    let start = performance.now();
+    // the budget is the task's: the placement's last slice may have spent part of it
+    let start = taskStart();
     let n = 0;
     const tick = async (): Promise<void> => {
       if ((++n & 63) !== 0 || performance.now() - start < SLICE_MS) return;
@@ -253,14 +254,15 @@ export class CanvasView implements PaneView {
       this.zoomLabels = [];
       this.el.removeAttribute('data-zoom-labels');
     }
-    let start = performance.now();
+    // the budget is the task's (the queries above, a redraw's index build before): checked before each job
+    let start = taskStart();
     for (const job of jobs) {
-      job();
       if (performance.now() - start > SLICE_MS) {
         await yieldTask();
         if (my !== this.gen) return; // the view moved or the scene changed: a newer draw follows
         start = performance.now();
       }
+      job();
     }
     [this.raster, this.work] = [this.work, this.raster];
     this.rasterT = { x: t.x + mx, y: t.y + my2, k: t.k };

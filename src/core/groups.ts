@@ -3,6 +3,7 @@
 // MAX_CHILDREN children is split into numbered sections so no single layout call gets too big.
 import { nodeIndex } from './node-index';
 import { PairSet } from './pair-set';
+import { taskStart } from './slicer';
 import type { Edge, GraphNode, Id } from './types';
 
 export const MAX_CHILDREN = 400;
@@ -201,7 +202,7 @@ export async function prepareHierarchy(
   sliceMs = 25,
 ): Promise<void> {
   const steps = hierarchySteps(nodes, edges, fixed);
-  let t0 = performance.now();
+  let t0 = taskStart();
   for (;;) {
     const r = steps.next();
     if (r.done) {

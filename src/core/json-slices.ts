@@ -7,6 +7,7 @@
 // arrays are never walked character by character. The result is the one JSON.parse gives; on anything
 // unexpected (invalid JSON included) it is JSON.parse's own result or error, so callers see the same
 // message as before.
+import { taskStart } from './slicer';
 
 const BIG = 1 << 18;
 const BATCH = 1 << 16;
@@ -251,7 +252,7 @@ export async function parseJsonInSlices(
 ): Promise<unknown> {
   const sliceMs = opts.sliceMs ?? 25;
   const steps = parseSteps(text, opts.big ?? BIG, opts.batch ?? BATCH);
-  let t0 = now();
+  let t0 = taskStart();
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;

@@ -1,12 +1,32 @@
 // Main-thread work split into page tasks: a 100k-node graph's placement (hier-layout.ts) is assembled over
 // many tasks of ~ms each, so input and frames run between them (no long task).
 
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+/** when the last nextTask turn began */
+let resumed = Number.NEGATIVE_INFINITY;
+
+/** When the current page task began, as far as this module knows: the start of the last nextTask turn. Stages
+ * run one after another (placement, index, draw) charge one budget per task this way, instead of each starting
+ * a fresh one where the last left off. In a task begun by anything else (a click, a timer, a worker's answer)
+ * this is older, so a budget taken there is spent at once: a pause too many, never a task too long. */
+export function taskStart(): number {
+  return resumed;
+}
+
 /** End the current page task: a message-channel turn (setTimeout is clamped to ≥ 4 ms when nested). */
 export function nextTask(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
+  if (typeof MessageChannel === 'undefined')
+    return new Promise((r) =>
+      setTimeout(() => {
+        resumed = now();
+        r();
+      }, 0),
+    );
   return new Promise((resolve) => {
     const ch = new MessageChannel();
     ch.port1.onmessage = () => {
+      resumed = now();
       ch.port1.close();
       resolve();
     };
@@ -14,11 +34,9 @@ export function nextTask(): Promise<void> {
   });
 }
 
-const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
-
 /** A budget of `ms` per task, shared by everyone working on one job (concurrent async steps included). */
 export class Slicer {
-  private start = now();
+  private start = taskStart();
   private waiting: Promise<void> | null = null;
   constructor(private ms = 25) {}
 

@@ -1,11 +1,12 @@
 // Checks a document against the contract (view.schema.json, structurally, every field) before anything
 // is drawn: a bad document shows one line, never a broken view. Never throws. Big documents are checked
 // in slices (`checkDocInSlices`), one page task each, so a 20k-node graph never blocks the page for long.
-import { checkTextSize, checkTree } from './bounds';
+import { checkTextSize, checkTree, checkTreeSteps } from './bounds';
 import type { Tr } from './i18n';
 import { parseJsonInSlices } from './json-slices';
 import { OutputProblem, prefixed } from './problem';
 import { itemsError, type Key, schemaError } from './schema-check';
+import { taskStart } from './slicer';
 import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
 /** `message` is English (logs, callers without a translator); `line` the same in the reader's language. */
@@ -61,7 +62,8 @@ export function snapshotView(s: Snapshot): View {
 type Parsed = Refusal | { ok: true; doc: Record<string, unknown>; bare: boolean };
 
 /** Parse (when given text) and check what comes before the schema: format and schema_version. */
-function parse(input: unknown): Parsed {
+/** `treeChecked`: the caller ran checkTree on this very object already (in slices). */
+function parse(input: unknown, treeChecked = false): Parsed {
   let doc = input;
   if (doc === undefined || doc === null || (typeof doc === 'string' && doc.trim() === '')) {
     return said('output.nothing_yet');
@@ -79,7 +81,7 @@ function parse(input: unknown): Parsed {
     }
   }
   try {
-    checkTree(doc); // sizes first (strings, values, depth): a crafted output never reaches the schema or the DOM
+    if (!treeChecked) checkTree(doc); // sizes first (strings, values, depth): a crafted output never reaches the schema or the DOM
   } catch (e) {
     return refused(e);
   }
@@ -139,7 +141,22 @@ export async function checkDocInSlices(input: unknown, pause: () => Promise<void
       // too long or not JSON: parse() below says so in its own words
     }
   }
-  const p = parse(input);
+  // the sizes of a parsed document, in slices (millions of values at 100k nodes); parse() checks the rest
+  let treeChecked = false;
+  if (typeof input === 'object' && input !== null) {
+    try {
+      let t = taskStart();
+      for (const _ of checkTreeSteps(input))
+        if (now() - t > SLICE_MS) {
+          await pause();
+          t = now();
+        }
+    } catch (e) {
+      return refused(e);
+    }
+    treeChecked = true;
+  }
+  const p = parse(input, treeChecked);
   if (!p.ok) return p;
   await pause();
   const { doc, bare } = p;
@@ -168,7 +185,7 @@ export async function checkDocInSlices(input: unknown, pause: () => Promise<void
   } else shell = doc;
   const err = schemaError(shell, bare ? AS_SNAPSHOT : AS_VIEW, ROOT);
   if (err) return done(doc, bare, err);
-  let t0 = now();
+  let t0 = taskStart();
   for (const [at, items, item] of big) {
     for (let i = 0; i < items.length; i += SLICE_ITEMS) {
       if (now() - t0 > SLICE_MS) {

@@ -110,6 +110,20 @@ describe('big documents are checked in slices, with the same verdict', () => {
       v.panes[0].snapshot.nodes[7].colour = 'red';
     },
     'not JSON at all': () => undefined,
+    // bounds, checked in slices before the schema (checkTreeSteps)
+    'nesting past max_depth in a late node': (v) => {
+      let deep: unknown[] = [];
+      const top = deep;
+      for (let i = 0; i < 80; i++) {
+        const next: unknown[] = [];
+        deep.push(next);
+        deep = next;
+      }
+      v.panes[0].snapshot.nodes[19000].provenance = top;
+    },
+    'a string past max_string_chars in a late edge': (v) => {
+      v.panes[0].snapshot.edges[18000].src = 'x'.repeat(1_000_001);
+    },
   };
   for (const [name, edit] of Object.entries(cases)) {
     it(`a broken document (${name}): the same one-line message`, async () => {
