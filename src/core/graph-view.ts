@@ -218,12 +218,18 @@ export class GraphView {
         const t1 = typeof performance !== 'undefined' ? performance.now() : Date.now();
         this.lastLayout = { ms: t1 - t0, computed: this.placement.computed };
         if (this.destroyed) return;
-        await this.draw();
-        if (this.destroyed) return;
-        if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
-        if (!this.pz!.fitted) this.pz!.fit();
-        this.placeMap();
-        await this.view().paint();
+        // the view's size before the new scene is in the DOM: anchoring, fitting and the minimap read it after
+        this.pz!.holdSize();
+        try {
+          await this.draw();
+          if (this.destroyed) return;
+          if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
+          if (!this.pz!.fitted) this.pz!.fit();
+          this.placeMap();
+          await this.view().paint();
+        } finally {
+          this.pz!.releaseSize();
+        }
         await this.drawOverview();
       });
     return this.busy;

@@ -40,7 +40,7 @@ export class Minimap {
     this.cv = h(doc, 'canvas', { class: 'pl-minimap-map', role: 'img', 'aria-label': t('ui.minimap') });
     this.base = doc.createElement('canvas');
     this.el.append(this.cv, this.toggleBtn);
-    const narrow = surface.getBoundingClientRect().width < NARROW;
+    const narrow = pz.width() < NARROW; // pz: surface's size, held through a redraw
     this.setOpen(!narrow);
     this.toggleBtn.addEventListener('click', (e) => {
       e.stopPropagation();

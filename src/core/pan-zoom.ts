@@ -77,6 +77,8 @@ export class PanZoom {
   readonly onUserMove: Array<() => void> = [];
   private resize: ResizeObserver | null = null;
   private lastSize = '';
+  /** the surface's size held through a redraw (holdSize), or null: read it each time */
+  private held: { width: number; height: number } | null = null;
   private hint: HTMLElement;
   private hintTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -104,6 +106,7 @@ export class PanZoom {
   }
 
   private onResize(): void {
+    this.held = null;
     const r = this.surface.getBoundingClientRect();
     if (!r.width || !this.placement()) return;
     const key = `${Math.round(r.width)}x${Math.round(r.height)}`;
@@ -138,14 +141,36 @@ export class PanZoom {
     return this.size();
   }
 
+  /** Read the surface's size now and answer with it until releaseSize() (or a resize): a redraw inserts
+   * thousands of SVG elements, which cannot change that size (the graph area has a fixed height and its SVG
+   * fills it), and a read after them would force their style and layout inside the redraw's task. */
+  holdSize(): void {
+    this.held = null;
+    const r = this.rect();
+    this.held = { width: r.width, height: r.height };
+  }
+
+  releaseSize(): void {
+    this.held = null;
+  }
+
+  /** the surface's width in px (0 while hidden) */
+  width(): number {
+    return this.rect().width;
+  }
+
+  private rect(): { width: number; height: number } {
+    return this.held ?? this.surface.getBoundingClientRect();
+  }
+
   private size(): [number, number] {
-    const r = this.surface.getBoundingClientRect();
+    const r = this.rect();
     return [r.width || 800, r.height || 520];
   }
 
   /** has a drawing and a size (a hidden pane has none) */
   measurable(): boolean {
-    return this.placement() !== null && this.surface.getBoundingClientRect().width > 0;
+    return this.placement() !== null && this.rect().width > 0;
   }
 
   /** the scale a fit of this pane alone would use */
@@ -190,7 +215,7 @@ export class PanZoom {
       x = Math.min(MARGIN * k, Math.max(cw - (P.width + MARGIN) * k, cw / 2 - top * k));
     }
     this.t = { k, x, y: MARGIN * k };
-    this.fitted = this.surface.getBoundingClientRect().width > 0;
+    this.fitted = this.rect().width > 0;
     this.userMoved = false;
     this.apply();
   }

@@ -237,6 +237,10 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
     .then(async (checked) => {
       if (checked.ok) await prepareShownPanes(checked.view);
       await nextTask();
+      // the layout workers start in a task of their own (~15 ms: the worker source is compiled), not in the
+      // one that builds the pane; show() finds them made
+      getLayoutClient(options.worker !== false);
+      await nextTask();
       if (destroyed) return;
       clear(root);
       return show(root, checked, handle, options, tr);
