@@ -6,6 +6,7 @@ import type { Facts } from './facts';
 import type { Group, Hierarchy } from './groups';
 import type { Heat } from './heat';
 import { EN, type Tr } from './i18n';
+import { taskStart } from './slicer';
 import type { Id } from './types';
 
 export interface Summary {
@@ -62,6 +63,13 @@ export function isQuantizedStage(f: Facts): boolean {
 
 /** One pass bottom-up over the hierarchy: a summary per group key. */
 export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map<string, Summary> {
+  const g = summarySteps(h, f, heat);
+  for (let r = g.next(); ; r = g.next()) if (r.done) return r.value;
+}
+
+/** summarize, pausing (yielding) every SUMMARY_STEP items: 100k nodes, ~60k groups. Depth first in item order,
+ * each group's summary made when its last item is counted (a child's before its parent's, as a recursion would). */
+export function* summarySteps(h: Hierarchy, f: Facts, heat: Heat | null = null): Generator<void, Map<string, Summary>> {
   const quantized = isQuantizedStage(f);
   const islandOps = new Set<Id>();
   for (const fi of f.snap.findings) if (fi.kind === 'fp32-island' && fi.nodes.length) islandOps.add(fi.nodes[0]);
@@ -72,14 +80,21 @@ export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map
   const values = heat?.overlay.values ?? null;
   const annotations = f.annotation.size > 0;
   const out = new Map<string, Summary>();
-  const walk = (g: Group): Summary => {
-    const s = empty();
-    const worse = (v: number): void => {
-      if (s.worst === null || (better ? v < s.worst : v > s.worst)) s.worst = v;
-    };
-    for (const it of g.children) {
-      if (it.kind === 'group') {
-        const c = walk(it.group);
+  const worse = (s: Summary, v: number): void => {
+    if (s.worst === null || (better ? v < s.worst : v > s.worst)) s.worst = v;
+  };
+  type Frame = { g: Group; i: number; s: Summary };
+  const stack: Frame[] = [{ g: h.root, i: 0, s: empty() }];
+  let steps = 0;
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top.i >= top.g.children.length) {
+      stack.pop();
+      out.set(top.g.key, top.s);
+      const up = stack[stack.length - 1];
+      if (up) {
+        const s = up.s;
+        const c = top.s;
         s.quantize += c.quantize;
         s.dequantize += c.dequantize;
         s.observers += c.observers;
@@ -88,34 +103,74 @@ export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map
         s.islands += c.islands;
         s.lowered += c.lowered;
         s.int8 += c.int8;
-        if (c.worst !== null) worse(c.worst);
-        continue;
+        if (c.worst !== null) worse(s, c.worst);
       }
-      const n = f.nodes.get(it.id);
-      if (!n) continue;
-      if (n.role === 'quantize') s.quantize++;
-      else if (n.role === 'dequantize') s.dequantize++;
-      else if (n.role === 'observer') s.observers++;
-      else if (n.role === 'compute' && n.op === 'call_function') {
-        if (annotations && f.annotation.get(n.id)?.annotated) s.annotated++;
-        else if (quantized) s.fp32++;
-      }
-      if (islands && islandOps.has(n.id)) s.islands++;
-      if (lowered) {
-        const ran = int8Of(f.snap, n.id);
-        if (ran?.annotated) s.lowered++;
-        if (ran?.int8) s.int8++;
-      }
-      if (values) {
-        const v = values[n.id];
-        if (typeof v === 'number' && Number.isFinite(v)) worse(v);
-      }
+      continue;
     }
-    out.set(g.key, s);
-    return s;
-  };
-  walk(h.root);
+    if (++steps % SUMMARY_STEP === 0) yield;
+    const it = top.g.children[top.i++];
+    if (it.kind === 'group') {
+      stack.push({ g: it.group, i: 0, s: empty() });
+      continue;
+    }
+    const s = top.s;
+    const n = f.nodes.get(it.id);
+    if (!n) continue;
+    if (n.role === 'quantize') s.quantize++;
+    else if (n.role === 'dequantize') s.dequantize++;
+    else if (n.role === 'observer') s.observers++;
+    else if (n.role === 'compute' && n.op === 'call_function') {
+      if (annotations && f.annotation.get(n.id)?.annotated) s.annotated++;
+      else if (quantized) s.fp32++;
+    }
+    if (islands && islandOps.has(n.id)) s.islands++;
+    if (lowered) {
+      const ran = int8Of(f.snap, n.id);
+      if (ran?.annotated) s.lowered++;
+      if (ran?.int8) s.int8++;
+    }
+    if (values) {
+      const v = values[n.id];
+      if (typeof v === 'number' && Number.isFinite(v)) worse(s, v);
+    }
+  }
   return out;
+}
+
+/** items summarized between two chances to pause */
+const SUMMARY_STEP = 2048;
+
+/** Summaries made ahead in slices (prepareSummary), for the pane that then asks summaryOf. */
+const prepared = new WeakMap<Hierarchy, { f: Facts; overlay: unknown; s: Map<string, Summary> }>();
+
+/** Make `h`'s summaries in page tasks of ~sliceMs (`pause` ends one) and keep them for summaryOf. */
+export async function prepareSummary(
+  h: Hierarchy,
+  f: Facts,
+  heat: Heat | null,
+  pause: () => Promise<void>,
+  sliceMs = 25,
+): Promise<void> {
+  const steps = summarySteps(h, f, heat);
+  let t0 = taskStart();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) {
+      prepared.set(h, { f, overlay: heat?.overlay ?? null, s: r.value });
+      return;
+    }
+    if (performance.now() - t0 > sliceMs) {
+      await pause();
+      t0 = performance.now();
+    }
+  }
+}
+
+/** summarize(h, f, heat), taken from prepareSummary when it was made for these facts and this overlay. */
+export function summaryOf(h: Hierarchy, f: Facts, heat: Heat | null = null): Map<string, Summary> {
+  const p = prepared.get(h);
+  if (p && p.f === f && p.overlay === (heat?.overlay ?? null)) return p.s;
+  return summarize(h, f, heat);
 }
 
 function fmt(v: number): string {

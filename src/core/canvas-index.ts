@@ -21,6 +21,8 @@ export function useCanvas(drawnBoxes: number, threshold = CANVAS_THRESHOLD): boo
 
 /** An item touching more cells than this is kept in a short list instead of the grid. */
 const BIG_CELLS = 64;
+/** items a bucket build handles between two chances to pause */
+const BUILD_STEP = 4096;
 
 /** A uniform grid of buckets over a known area (the layout's): each item is listed in every cell its rectangle
  * touches; items reaching outside the area are kept in its border cells. Adding only records the rectangle (in a
@@ -90,8 +92,15 @@ export class GridIndex<T> {
     return this.vals[i];
   }
 
-  /** Counting pass, then a filling pass: every bucket a slice of one Int32Array. */
   private build(): void {
+    for (const _ of this.buildSteps());
+  }
+
+  /** Build the buckets now, pausing (yielding) every BUILD_STEP items: a caller with a time budget (a canvas
+   * scene of 100k boxes) spreads it over page tasks; a query after it finds them built. Counting pass, then a
+   * filling pass: every bucket a slice of one Int32Array. */
+  *buildSteps(): Generator<void, void> {
+    if (this.start && this.built === this.vals.length) return;
     const n = this.vals.length;
     const cols = this.cols;
     const cells = cols * this.rows;
@@ -117,8 +126,10 @@ export class GridIndex<T> {
       }
       for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) start[y * cols + x + 1]++;
       total += (x1 - x0 + 1) * (y1 - y0 + 1);
+      if ((i + 1) % BUILD_STEP === 0) yield;
     }
     for (let k = 0; k < cells; k++) start[k + 1] += start[k];
+    yield;
     const fill = start.slice(0, cells);
     const list = new Int32Array(total);
     for (let i = 0; i < n; i++) {
@@ -126,6 +137,7 @@ export class GridIndex<T> {
       if (span[o] < 0) continue;
       for (let y = span[o + 2]; y <= span[o + 3]; y++)
         for (let x = span[o]; x <= span[o + 1]; x++) list[fill[y * cols + x]++] = i;
+      if ((i + 1) % BUILD_STEP === 0) yield;
     }
     this.start = start;
     this.list = list;

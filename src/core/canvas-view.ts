@@ -139,11 +139,12 @@ export class CanvasView implements PaneView {
     // the budget is the task's: the placement's last slice may have spent part of it
     let start = taskStart();
     let n = 0;
-    const tick = async (): Promise<void> => {
-      if ((++n & 63) !== 0 || performance.now() - start < SLICE_MS) return;
+    const pace = async (): Promise<void> => {
+      if (performance.now() - start < SLICE_MS) return;
       await yieldTask();
       start = performance.now();
     };
+    const tick = (): Promise<void> | undefined => ((++n & 63) !== 0 ? undefined : pace());
     for (const b of P.boxes.values()) {
       addHit(hits, b);
       const x = b.x - b.w / 2;
@@ -166,6 +167,8 @@ export class CanvasView implements PaneView {
       count++;
       await tick();
     }
+    // the buckets too (else the first full draw's queries build them, ~50 ms at 100k boxes, in one task)
+    for (const idx of [frames, solids, hits, edgeIdx]) for (const _ of idx.buildSteps()) await pace();
     if (my === this.sceneGen) {
       this.sc = sc;
       this.frames = frames;

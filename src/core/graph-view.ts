@@ -4,7 +4,7 @@
 // styles) or, above CANVAS_THRESHOLD boxes, CanvasView with a minimap. Both paint the box model (box-model.ts).
 // The toolbar is toolbar.ts, zoom and pan pan-zoom.ts.
 
-import { badgesOf, badgesWidth, type Summary, summarize } from './badges';
+import { badgesOf, badgesWidth, type Summary, summaryOf } from './badges';
 import { BADGE_ROW_H, marksOf } from './box-model';
 import { type NoteBox, noteBox } from './callout';
 import { CANVAS_THRESHOLD, useCanvas } from './canvas-index';
@@ -138,7 +138,7 @@ export class GraphView {
       return;
     }
     this.hier = buildHierarchy(this.nodes, this.edges, drawn.fixed);
-    this.summary = this.hier.groups.size > 1 ? summarize(this.hier, this.facts, this.heat) : undefined;
+    this.summary = this.hier.groups.size > 1 ? summaryOf(this.hier, this.facts, this.heat) : undefined;
     for (const [id, text] of Object.entries(opts.notes ?? {}))
       if (keep.has(id) && text) this.notes.set(id, noteBox(text));
     this.buildChrome();

@@ -210,14 +210,14 @@ export async function prepareHierarchy(
   fixed: ReadonlySet<Id>,
   pause: () => Promise<void>,
   sliceMs = 25,
-): Promise<void> {
+): Promise<Hierarchy> {
   const steps = hierarchySteps(nodes, edges, fixed);
   let t0 = taskStart();
   for (;;) {
     const r = steps.next();
     if (r.done) {
       prepared.set(nodes, { edges: edges.length, fixed: fixed.size, h: r.value });
-      return;
+      return r.value;
     }
     if (performance.now() - t0 > sliceMs) {
       await pause();

@@ -1,6 +1,7 @@
 // render(el, viewDoc, options): the one entry every host (widget, report, JupyterLab, VS Code) calls.
 // A big document (thousands of nodes) is parsed, checked and drawn in separate page tasks, so the page
 // never freezes on it: render() returns at once, `ready` resolves when the first layout is drawn.
+import { prepareSummary } from './badges';
 import { counterparts, diffMarks } from './compare';
 import { CompareSync } from './compare-sync';
 import { clear, h } from './dom';
@@ -9,6 +10,7 @@ import { factsOf } from './facts';
 import { findingsList } from './findings-list';
 import { GraphView } from './graph-view';
 import { prepareHierarchy } from './groups';
+import { makeHeat } from './heat';
 import { resolveLocale, type Tr, translator } from './i18n';
 import { getLayoutClient, type LayoutClient } from './layout-client';
 import { ScaleLink } from './pan-zoom';
@@ -257,9 +259,12 @@ async function prepareShownPanes(view: View): Promise<void> {
     const snap = view.panes[i]?.snapshot;
     if (!snap || view.focus?.[i]) continue; // a focused pane groups only its focus: built when drawn
     const d = drawnGraph(snap, null); // the arrays GraphView draws: its buildHierarchy finds the groups ready
-    await prepareHierarchy(d.nodes, d.edges, d.fixed, nextTask);
+    const hier = await prepareHierarchy(d.nodes, d.edges, d.fixed, nextTask);
     await nextTask();
-    factsOf(snap); // its lookup tables: a task of their own, not part of the one that builds the pane
+    const facts = factsOf(snap); // its lookup tables: a task of their own, not part of the one that builds the pane
+    await nextTask();
+    // the closed groups' badge counts, a walk over every node: GraphView's summaryOf finds them made
+    if (hier.groups.size > 1) await prepareSummary(hier, facts, makeHeat(view.panes[i].overlay), nextTask);
   }
 }
 

@@ -69,6 +69,8 @@ describe('canvas: grid index and culling', () => {
         else idx.addBox(rc.x, rc.y, rc.w, rc.h, k);
       }
       expect(idx.size).toBe(rects.length);
+      // odd rounds: built ahead in steps (as a canvas scene does), even ones: by the first query
+      if (round % 2) expect([...idx.buildSteps()].length).toBeGreaterThan(0);
       for (let q = 0; q < 25; q++) {
         const query = { x: r() * 7000 - 1000, y: r() * 4000 - 500, w: r() * (q % 5 ? 900 : 9000), h: r() * 700 };
         const want = rects.flatMap((rc, i) => (intersects(rc, query) ? [i] : []));

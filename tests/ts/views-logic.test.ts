@@ -1,15 +1,43 @@
 // Pure logic of the views: closed-group badges counted from the JSON, fit scale, note wrapping, table columns.
 import { describe, expect, it } from 'vitest';
-import { badgesOf, summarize } from '../../src/core/badges';
+import { badgesOf, prepareSummary, summarize, summaryOf } from '../../src/core/badges';
 import { noteBox, textWidth, wrapText } from '../../src/core/callout';
 import { Facts } from '../../src/core/facts';
 import { ancestors, buildHierarchy } from '../../src/core/groups';
 import { makeHeat } from '../../src/core/heat';
 import { fitScale, MIN_READABLE, WIDTH_FIT_MIN } from '../../src/core/pan-zoom';
 import { columnOrder, signed } from '../../src/core/tables';
+import { synthView } from './fixtures/synth.mjs';
 import { fixture } from './helpers';
 
 describe('closed-group badges', () => {
+  it('made ahead in slices: the summaries and order of one recursive walk, taken only for the same facts and overlay', async () => {
+    let pauses = 0;
+    for (const name of ['real_large.json', 'real_lowered.json', 'real_accuracy.json', 'synth-6k']) {
+      const view = name === 'synth-6k' ? synthView(6000) : fixture(name);
+      const snap = view.panes[0].snapshot;
+      const f = new Facts(snap);
+      const hier = buildHierarchy(snap.nodes, snap.edges);
+      const heat = makeHeat(view.panes[0].overlay);
+      const want = summarize(hier, f, heat);
+      // a recursion's order: each group after the groups inside it
+      const order: string[] = [];
+      const rec = (g: typeof hier.root): void => {
+        for (const it of g.children) if (it.kind === 'group') rec(it.group);
+        order.push(g.key);
+      };
+      rec(hier.root);
+      expect([...want.keys()]).toEqual(order);
+      await prepareSummary(hier, f, heat, async () => void pauses++, 0);
+      const got = summaryOf(hier, f, heat);
+      expect([...got]).toEqual([...want]);
+      expect(summaryOf(hier, f, heat)).toBe(got);
+      // other facts (another stage's): made afresh
+      expect(summaryOf(hier, new Facts(snap), heat)).not.toBe(got);
+    }
+    expect(pauses).toBeGreaterThan(2);
+  });
+
   it('count q/dq, observers, annotated and fp32 ops per group as the JSON says (a real converted encoder)', () => {
     const view = fixture('real_large.json');
     const snap = view.panes[0].snapshot;
