@@ -26,7 +26,7 @@ import { PanZoom } from './pan-zoom';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import { searchNodes, worstNode } from './search';
-import { Slicer } from './slicer';
+import { nextTask, Slicer } from './slicer';
 import { SvgView } from './svg-view';
 import { toolbar } from './toolbar';
 import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
@@ -97,6 +97,8 @@ export class GraphView {
   private overview: { threshold: number; svg: Promise<SVGSVGElement | null> } | null = null;
   /** the current scene is drawn on the canvas */
   canvasMode = false;
+  /** a redraw is between laying out and painting (the view's size is held, the minimap waits for the placement) */
+  private drawing = false;
   /** drawn boxes above which the canvas draws (a test or an embedder may move it) */
   canvasThreshold = CANVAS_THRESHOLD;
   private doc: Document;
@@ -185,7 +187,8 @@ export class GraphView {
     this.pz.listeners.push(() => {
       if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
       this.svg?.zoom(this.pz!.t.k);
-      if (this.map?.el.style.display === '') this.map.update();
+      // in a redraw the map draws once it has the new placement (its colours are read in a task of their own)
+      if (!this.drawing && this.map?.el.style.display === '') this.map.update();
     });
     const lg = legend(this.doc, this.facts, this.nodes, {
       heat: this.heat,
@@ -220,15 +223,23 @@ export class GraphView {
         if (this.destroyed) return;
         // the view's size before the new scene is in the DOM: anchoring, fitting and the minimap read it after
         this.pz!.holdSize();
+        this.drawing = true;
         try {
           await this.draw();
           if (this.destroyed) return;
           if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
           if (!this.pz!.fitted) this.pz!.fit();
-          this.placeMap();
+          if (this.placeMap()) {
+            // the map reads the theme's colours (computed style): in a task of its own, not the one that put a
+            // new SVG scene in the DOM (that read would style and lay out all of it there)
+            await nextTask();
+            if (this.destroyed) return;
+            this.map!.setPlacement(this.placement!);
+          }
           await this.view().paint();
         } finally {
           this.pz!.releaseSize();
+          this.drawing = false;
         }
         await this.drawOverview();
       });
@@ -329,10 +340,10 @@ export class GraphView {
   }
 
   /** The minimap shows for a canvas scene and for an SVG one much larger than its pane at the current zoom
-   * (a long chain: Fit keeps it readable, the map moves along it). */
-  private placeMap(): void {
+   * (a long chain: Fit keeps it readable, the map moves along it); true: it shows and is to draw this placement. */
+  private placeMap(): boolean {
     const P = this.placement;
-    if (!P) return;
+    if (!P) return false;
     const [cw, ch] = this.pz!.viewSize();
     const k = this.pz!.t.k;
     const big = this.canvasMode || (cw > 0 && (P.height * k > ch * 1.5 || P.width * k > cw * 1.5));
@@ -340,9 +351,9 @@ export class GraphView {
       this.map = new Minimap(this.doc, this.area!, this.pz!, this.t, this.mapSlot);
       this.area!.appendChild(this.map.el);
     }
-    if (!this.map) return;
+    if (!this.map) return false;
     this.map.show(big);
-    if (big) this.map.setPlacement(P);
+    return big;
   }
 
   /** Highlights by box key, what both renderers paint (box-model.ts). */
