@@ -1,7 +1,8 @@
 // Which nodes and edges a pane draws. One function, memoized per snapshot, so that render()'s module
 // groups built ahead in slices (groups.ts prepareHierarchy, keyed by the nodes array) are the very ones
 // GraphView then asks for: a copy of the array would miss them and group a 100k-node graph again in one task.
-import { nodeIndex } from './node-index';
+import { nodeIndexSteps } from './node-index';
+import { taskStart } from './slicer';
 import type { Edge, GraphNode, Id, Snapshot } from './types';
 
 export interface Drawn {
@@ -26,12 +27,47 @@ export function drawnGraph(snap: Snapshot, focus: ReadonlySet<Id> | null): Drawn
     const hit = unfocused.get(snap);
     if (hit) return hit;
   }
-  const nodes = focus ? snap.nodes.filter((n) => focus.has(n.id)) : snap.nodes.filter((n) => !isGuards(n));
-  const keep = nodeIndex(nodes);
-  const edges = snap.edges.filter((e) => keep.has(e.src) && keep.has(e.dst));
+  const g = drawnSteps(snap, focus);
+  for (let r = g.next(); ; r = g.next()) if (r.done) return r.value;
+}
+
+/** items between two chances to pause */
+const STEP = 4096;
+
+/** drawnGraph, pausing (yielding) every STEP nodes or edges (100k nodes: ~50 ms of id hashing in one task). */
+function* drawnSteps(snap: Snapshot, focus: ReadonlySet<Id> | null): Generator<void, Drawn> {
+  const nodes: GraphNode[] = [];
+  for (let i = 0; i < snap.nodes.length; i++) {
+    const n = snap.nodes[i];
+    if (focus ? focus.has(n.id) : !isGuards(n)) nodes.push(n);
+    if ((i + 1) % STEP === 0) yield;
+  }
+  const keep = yield* nodeIndexSteps(nodes);
+  const edges: Edge[] = [];
+  for (let k = 0; k < snap.edges.length; k++) {
+    const e = snap.edges[k];
+    if (keep.has(e.src) && keep.has(e.dst)) edges.push(e);
+    if ((k + 1) % STEP === 0) yield;
+  }
   const partial = snap.meta.partial as { boundary?: unknown } | undefined;
   const fixed = new Set(Array.isArray(partial?.boundary) ? (partial.boundary as Id[]) : []);
   const d = { nodes, edges, keep, fixed };
   if (!focus) unfocused.set(snap, d);
   return d;
+}
+
+/** drawnGraph(snap, null) in page tasks of ~sliceMs (`pause` ends one), for render() to prepare a big pane. */
+export async function prepareDrawn(snap: Snapshot, pause: () => Promise<void>, sliceMs = 25): Promise<Drawn> {
+  const hit = unfocused.get(snap);
+  if (hit) return hit;
+  const steps = drawnSteps(snap, null);
+  let t0 = taskStart();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - t0 > sliceMs) {
+      await pause();
+      t0 = performance.now();
+    }
+  }
 }

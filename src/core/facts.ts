@@ -1,7 +1,11 @@
 // Lookup tables over one Snapshot's precomputed facts (no PT2E logic: only indexing the JSON).
 
+import { taskStart } from './slicer';
 import { specColor } from './styles';
 import type { Annotation, EdgeOrNode, Finding, GraphNode, Id, Observer, QDQ, Snapshot, Spec } from './types';
+
+/** nodes between two chances to pause (Facts.fill) */
+const STEP = 4096;
 
 export class Facts {
   readonly nodes = new Map<Id, GraphNode>();
@@ -16,22 +20,44 @@ export class Facts {
   readonly qdqOfTensor = new Map<Id, QDQ[]>();
   readonly findings = new Map<Id, Finding[]>();
 
-  constructor(readonly snap: Snapshot) {
-    for (const n of snap.nodes) this.nodes.set(n.id, n);
+  /** `later`: the tables are filled by whoever drives fill() (prepareFacts, in slices), not here */
+  constructor(
+    readonly snap: Snapshot,
+    later = false,
+  ) {
+    if (!later) for (const _ of this.fill());
+  }
+
+  /** Fill the tables, pausing (yielding) every STEP nodes: 100k nodes are ~50 ms of id hashing. */
+  *fill(): Generator<void, void> {
+    const snap = this.snap;
+    let n = 0;
+    for (const nd of snap.nodes) {
+      this.nodes.set(nd.id, nd);
+      if (++n % STEP === 0) yield;
+    }
     snap.specs.forEach((s, i) => {
       this.specs.set(s.id, s);
       this.specIndex.set(s.id, i);
     });
-    for (const a of snap.annotations) this.annotation.set(a.node, a);
+    for (const a of snap.annotations) {
+      this.annotation.set(a.node, a);
+      if (++n % STEP === 0) yield;
+    }
     for (const o of snap.observers) {
       this.observer.set(o.id, o);
       if (o.observes) push(this.observedBy, o.observes, o);
+      if (++n % STEP === 0) yield;
     }
     for (const q of snap.qdq) {
       this.qdq.set(q.node, q);
       if (q.tensor) push(this.qdqOfTensor, q.tensor, q);
+      if (++n % STEP === 0) yield;
     }
-    for (const f of snap.findings) for (const id of f.nodes) push(this.findings, id, f);
+    for (const f of snap.findings) {
+      for (const id of f.nodes) push(this.findings, id, f);
+      if (++n % STEP === 0) yield;
+    }
   }
 
   /** Spec id the annotation of `dst` gives its input edge from `src`, or null. */
@@ -93,5 +119,23 @@ export function factsOf(snap: Snapshot): Facts {
     f = new Facts(snap);
     made.set(snap, f);
   }
+  return f;
+}
+
+/** factsOf(snap) made in page tasks of ~sliceMs (`pause` ends one), for render() to prepare a big pane. */
+export async function prepareFacts(snap: Snapshot, pause: () => Promise<void>, sliceMs = 25): Promise<Facts> {
+  const hit = made.get(snap);
+  if (hit) return hit;
+  const f = new Facts(snap, true);
+  let t0 = taskStart();
+  for (const _ of f.fill())
+    if (performance.now() - t0 > sliceMs) {
+      await pause();
+      t0 = performance.now();
+    }
+  // another caller may have made them meanwhile: one Facts per snapshot
+  const again = made.get(snap);
+  if (again) return again;
+  made.set(snap, f);
   return f;
 }

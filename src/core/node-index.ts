@@ -7,10 +7,22 @@ const indexes = new WeakMap<ReadonlyArray<{ id: Id }>, Map<Id, number>>();
 
 /** id → index in `nodes` (the last one, should an id repeat). */
 export function nodeIndex(nodes: ReadonlyArray<{ id: Id }>): Map<Id, number> {
+  const g = nodeIndexSteps(nodes);
+  for (let r = g.next(); ; r = g.next()) if (r.done) return r.value;
+}
+
+/** nodes between two chances to pause */
+const STEP = 4096;
+
+/** nodeIndex, pausing (yielding) every STEP nodes; the table is shared once complete. */
+export function* nodeIndexSteps(nodes: ReadonlyArray<{ id: Id }>): Generator<void, Map<Id, number>> {
   let index = indexes.get(nodes);
   if (!index || index.size > nodes.length) {
     index = new Map();
-    for (let i = 0; i < nodes.length; i++) index.set(nodes[i].id, i);
+    for (let i = 0; i < nodes.length; i++) {
+      index.set(nodes[i].id, i);
+      if ((i + 1) % STEP === 0) yield;
+    }
     indexes.set(nodes, index);
   }
   return index;

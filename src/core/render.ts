@@ -5,8 +5,8 @@ import { prepareSummary } from './badges';
 import { counterparts, diffMarks } from './compare';
 import { CompareSync } from './compare-sync';
 import { clear, h } from './dom';
-import { drawnGraph } from './drawn';
-import { factsOf } from './facts';
+import { prepareDrawn } from './drawn';
+import { prepareFacts } from './facts';
 import { findingsList } from './findings-list';
 import { GraphView } from './graph-view';
 import { prepareHierarchy } from './groups';
@@ -258,11 +258,10 @@ async function prepareShownPanes(view: View): Promise<void> {
   for (const i of shown) {
     const snap = view.panes[i]?.snapshot;
     if (!snap || view.focus?.[i]) continue; // a focused pane groups only its focus: built when drawn
-    const d = drawnGraph(snap, null); // the arrays GraphView draws: its buildHierarchy finds the groups ready
+    // the arrays GraphView draws (its buildHierarchy finds the groups ready), its lookup tables, in slices
+    const d = await prepareDrawn(snap, nextTask);
     const hier = await prepareHierarchy(d.nodes, d.edges, d.fixed, nextTask);
-    await nextTask();
-    const facts = factsOf(snap); // its lookup tables: a task of their own, not part of the one that builds the pane
-    await nextTask();
+    const facts = await prepareFacts(snap, nextTask);
     // the closed groups' badge counts, a walk over every node: GraphView's summaryOf finds them made
     if (hier.groups.size > 1) await prepareSummary(hier, facts, makeHeat(view.panes[i].overlay), nextTask);
   }

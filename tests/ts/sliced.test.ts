@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { drawnGraph, prepareDrawn } from '../../src/core/drawn';
+import { Facts, factsOf, prepareFacts } from '../../src/core/facts';
 import { buildHierarchy, type Hierarchy, itemKey, prepareHierarchy } from '../../src/core/groups';
 import { translator } from '../../src/core/i18n';
 import { render } from '../../src/core/index';
 import { checkDoc, checkDocInSlices, isBigDoc } from '../../src/core/validate';
 import { synthSnapshot, synthView } from './fixtures/synth.mjs';
-import { mount } from './helpers';
+import { fixture, mount } from './helpers';
 
 const big = synthView(20000);
 const text = JSON.stringify(big);
@@ -47,6 +49,37 @@ function plain(h: Hierarchy): string {
 }
 
 describe('the module hierarchy of a big graph is built in slices', () => {
+  it('the drawn arrays and the lookup tables made in slices equal the one-task ones, and are the ones panes get', async () => {
+    for (const name of ['real_large.json', 'real_lowered.json', 'real_accuracy.json', 'synth']) {
+      const fresh = (): any => (name === 'synth' ? synthView(12000, { mask: true }) : fixture(name)).panes[0].snapshot;
+      const one = drawnGraph(fresh(), null);
+      const snap = fresh();
+      const c = counter();
+      const d = await prepareDrawn(snap, c.pause, 0);
+      expect(d.nodes).toEqual(one.nodes);
+      expect(d.edges).toEqual(one.edges);
+      expect([...d.keep]).toEqual([...one.keep]);
+      expect([...d.fixed]).toEqual([...one.fixed]);
+      expect(drawnGraph(snap, null)).toBe(d);
+      const want = new Facts(snap);
+      const f = await prepareFacts(snap, c.pause, 0);
+      for (const k of [
+        'nodes',
+        'specs',
+        'specIndex',
+        'annotation',
+        'observer',
+        'observedBy',
+        'qdq',
+        'qdqOfTensor',
+        'findings',
+      ] as const)
+        expect([...f[k]]).toEqual([...want[k]]);
+      expect(factsOf(snap)).toBe(f);
+      if (name === 'synth') expect(c.count()).toBeGreaterThan(4);
+    }
+  });
+
   it('same hierarchy as the one-task build, taken once by the next buildHierarchy of those nodes', async () => {
     const snap = synthSnapshot(6000, { mask: true });
     const want = plain(buildHierarchy(snap.nodes, snap.edges));
