@@ -8,7 +8,7 @@ import { type Box, HEADER } from './hier-layout';
 import type { Scene } from './scene';
 import type { Slicer } from './slicer';
 import { FLOAT_EDGE, INT_EDGE } from './styles';
-import type { Edge, Id } from './types';
+import type { Edge, Id, Spec } from './types';
 
 /** An edge's course in layout units: a cubic from the bottom of `a` to the top of `b`, or a smoothed polyline. */
 export type Curve =
@@ -356,27 +356,47 @@ export interface SharedItem {
 export function sharedItems(sc: Scene): SharedItem[] {
   const f = sc.facts;
   const out: SharedItem[] = [];
-  for (const a of f.snap.annotations) {
-    const uses: Array<{ from: { edge: [Id, Id] } | { node: Id }; spec: string }> = [];
-    for (const i of a.inputs) if (i.spec) uses.push({ from: { edge: [i.src, a.node] }, spec: i.spec });
-    if (a.output) uses.push({ from: { node: a.node }, spec: a.output });
-    for (const u of uses) {
-      const sp = f.specs.get(u.spec);
-      if (sp?.kind !== 'SharedQuantizationSpec' || !sp.shared_with) continue;
-      const p0 = anchorOf(sc, u.from);
-      const p1 = anchorOf(sc, sp.shared_with);
-      if (!p0 || !p1) continue;
-      out.push({
-        p0,
-        p1,
-        c: [(p0[0] + p1[0]) / 2 + 40, (p0[1] + p1[1]) / 2],
-        spec: u.spec,
-        color: f.specColor(u.spec),
-        title: `${u.spec} SharedQuantizationSpec → ${'edge' in sp.shared_with ? `edge ${sp.shared_with.edge.join(' → ')}` : `node ${sp.shared_with.node}`}`,
-      });
-    }
+  for (const u of sharedUses(f)) {
+    const p0 = anchorOf(sc, u.from);
+    const p1 = anchorOf(sc, u.sp.shared_with!);
+    if (!p0 || !p1) continue;
+    const sw = u.sp.shared_with!;
+    out.push({
+      p0,
+      p1,
+      c: [(p0[0] + p1[0]) / 2 + 40, (p0[1] + p1[1]) / 2],
+      spec: u.spec,
+      color: f.specColor(u.spec),
+      title: `${u.spec} SharedQuantizationSpec → ${'edge' in sw ? `edge ${sw.edge.join(' → ')}` : `node ${sw.node}`}`,
+    });
   }
   return out;
+}
+
+type SharedUse = { from: { edge: [Id, Id] } | { node: Id }; spec: string; sp: Spec };
+const usesOf = new WeakMap<Facts, SharedUse[]>();
+
+/** The annotations' uses of a SharedQuantizationSpec (an input edge's or an output's), in annotation order:
+ * the same for every placement, so looked for once per snapshot (a 100k-node decoder has ~100k annotations,
+ * of which a few hundred uses are shared) rather than at every redraw. */
+function sharedUses(f: Facts): SharedUse[] {
+  let list = usesOf.get(f);
+  if (list) return list;
+  list = [];
+  const shared = (spec: string | null): Spec | null => {
+    const sp = spec ? f.specs.get(spec) : undefined;
+    return sp?.kind === 'SharedQuantizationSpec' && sp.shared_with ? sp : null;
+  };
+  for (const a of f.snap.annotations) {
+    for (const i of a.inputs) {
+      const sp = shared(i.spec);
+      if (sp) list.push({ from: { edge: [i.src, a.node] }, spec: i.spec!, sp });
+    }
+    const sp = shared(a.output);
+    if (sp) list.push({ from: { node: a.node }, spec: a.output!, sp });
+  }
+  usesOf.set(f, list);
+  return list;
 }
 
 /** Dashed links from each use of a SharedQuantizationSpec to what it is shared with. */
