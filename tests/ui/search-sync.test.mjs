@@ -1,0 +1,58 @@
+// Issue 15 points 3 and 4 on a static report page of a real capture (the kernel's own views of the tiny model,
+// ConvQuantizer), light at a notebook's width and dark at the side panel's 260 px: search filters by module,
+// annotating quantizer, dtype and SQNR threshold select what torchao's graphs say, Worst picks the lowest SQNR, and
+// compare panes close groups, select and zoom together (search-sync.mjs; the same checks run in JupyterLab in
+// output-reading.lab.mjs). Screenshots: tests/ui/artifacts/search-sync-*.png.
+
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { launch } from './browser.mjs';
+import { ARTIFACTS, openReady, ROOT, writePage } from './pages.mjs';
+import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
+
+let browser;
+let facts;
+let views;
+before(async () => {
+  const python = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
+  const code = `${FACTS_CODE}\nprint('VIEWS', json.dumps([${VIEWS.map((v) => `${v}.view`).join(', ')}]))`;
+  const env = { ...process.env, PYTHONPATH: join(ROOT, 'kernel_pkg') };
+  const out = execFileSync(python, ['-c', code], { env, maxBuffer: 1 << 28 }).toString('utf8');
+  const line = (tag) =>
+    JSON.parse(
+      out
+        .split('\n')
+        .find((l) => l.startsWith(`${tag} `))
+        .slice(tag.length + 1),
+    );
+  facts = line('FACTS');
+  views = line('VIEWS');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+describe('search filters and compare sync on a real capture, static report', () => {
+  for (const [scheme, width] of [
+    ['light', 1300],
+    ['dark', 260],
+  ]) {
+    it(`${scheme} at ${width} px`, async () => {
+      const { page, errors } = await openReady(browser, writePage(`search-sync-${scheme}.html`, views), {
+        width,
+        colorScheme: scheme,
+      });
+      const outs = page.locator('.pt2e-lens');
+      await checkFilters(page, outs.nth(0), outs.nth(1), facts);
+      await outs.nth(1).screenshot({ path: join(ARTIFACTS, `search-sync-worst-${scheme}-${width}.png`) });
+      await outs.nth(2).scrollIntoViewIfNeeded();
+      await checkCompareSync(page, outs.nth(2), facts, (step) =>
+        outs.nth(2).screenshot({ path: join(ARTIFACTS, `search-sync-compare-${step}-${scheme}-${width}.png`) }),
+      );
+      if (errors.length) throw new Error(errors.join('\n'));
+      await page.close();
+    });
+  }
+});
