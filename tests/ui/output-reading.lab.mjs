@@ -4,15 +4,17 @@
 // `pl.why_not` returns for that node in the same kernel (for an observer: which annotation requested it) (2); the
 // toolbar's PNG and SVG save the current view (a PNG at twice the SVG's size, an SVG that parses and holds the drawn
 // nodes with their labels and the fills on screen) (9). The converted stage with its SQNR overlay and the compare:
-// search filters, Worst, and panes that close groups, select and zoom together (4, 3; search-sync.mjs). Light and
-// dark, at a notebook's width and with the outputs at the side panel's 280 px (where the drawer docks below the
-// canvas). Screenshots: tests/ui/artifacts/output-reading-*.png.
+// search filters, Worst, and panes that close groups, select and zoom together (4, 3; search-sync.mjs); the marks as
+// drawn in JupyterLab's theme tell apart (8; drawn-colours.mjs). Light and dark, at a notebook's width and with the
+// outputs at the side panel's 280 px (where the drawer docks below the canvas).
+// Screenshots: tests/ui/artifacts/output-reading-*.png.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
+import { checkDrawnColours } from './drawn-colours.mjs';
 import { dismissKernelDialogs, notebook, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
 import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
@@ -132,10 +134,14 @@ for (const [theme, slug] of [
         await setWidth(width);
       });
 
-      it('fits its width: nothing in the toolbar or findings is wider than the output', async () => {
+      it('fits its width: nothing in the toolbar or findings is wider than the output; the map folds when narrow (6, 7)', async () => {
         const w = await host().evaluate((e) => e.getBoundingClientRect().width);
         if (width) assert.ok(Math.abs(w - width) < 1, `output ${w} px`);
         else assert.ok(w > 700, `output ${w} px`);
+        // the graph is taller than the pane: a minimap, open over the drawing when wide; narrowed (as each run here
+        // narrows the output drawn wide), closed with its toggle in the toolbar, never over a 280 px drawing
+        assert.equal(await output().locator('.pl-minimap canvas').isVisible(), !width, 'the map open only when wide');
+        assert.equal(await output().locator('.pl-toolbar .pl-minimap-toggle').isVisible(), !!width, 'its toggle');
         const over = await host().evaluate((h) => {
           const r = h.getBoundingClientRect();
           return [...h.querySelectorAll('.pl-toolbar > *, .pl-findings summary, .pl-canvas')]
@@ -232,6 +238,13 @@ for (const [theme, slug] of [
           hostOf(2).screenshot({ path: join(ARTIFACTS, `output-reading-compare-${step}-${slug}-${size}.png`) }),
         );
       });
+
+      // colours do not change with the width: once per theme
+      if (!width)
+        it("the marks as drawn in JupyterLab's theme tell apart; added by this stage is a green frame (8)", async () => {
+          await viewOf(2).scrollIntoViewIfNeeded();
+          await checkDrawnColours(page, viewOf(2));
+        });
     });
   }
 }

@@ -1,13 +1,15 @@
-// Issue 15 points 3 and 4 on a static report page of a real capture (the kernel's own views of the tiny model,
+// Issue 15 points 3, 4 and 8 on a static report page of a real capture (the kernel's own views of the tiny model,
 // ConvQuantizer), light at a notebook's width and dark at the side panel's 260 px: search filters by module,
-// annotating quantizer, dtype and SQNR threshold select what torchao's graphs say, Worst picks the lowest SQNR, and
-// compare panes close groups, select and zoom together (search-sync.mjs; the same checks run in JupyterLab in
-// output-reading.lab.mjs). Screenshots: tests/ui/artifacts/search-sync-*.png.
+// annotating quantizer, dtype and SQNR threshold select what torchao's graphs say, Worst picks the lowest SQNR,
+// compare panes close groups, select and zoom together (search-sync.mjs), and the marks as drawn tell apart
+// (drawn-colours.mjs). The same checks run in JupyterLab in output-reading.lab.mjs.
+// Screenshots: tests/ui/artifacts/reading-real-*.png.
 
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
+import { checkDrawnColours } from './drawn-colours.mjs';
 import { ARTIFACTS, openReady, ROOT, writePage } from './pages.mjs';
 import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
 
@@ -34,23 +36,24 @@ after(async () => {
   await browser?.close();
 });
 
-describe('search filters and compare sync on a real capture, static report', () => {
+describe('search filters, compare sync and drawn colours on a real capture, static report', () => {
   for (const [scheme, width] of [
     ['light', 1300],
     ['dark', 260],
   ]) {
     it(`${scheme} at ${width} px`, async () => {
-      const { page, errors } = await openReady(browser, writePage(`search-sync-${scheme}.html`, views), {
+      const { page, errors } = await openReady(browser, writePage(`reading-real-${scheme}.html`, views), {
         width,
         colorScheme: scheme,
       });
       const outs = page.locator('.pt2e-lens');
       await checkFilters(page, outs.nth(0), outs.nth(1), facts);
-      await outs.nth(1).screenshot({ path: join(ARTIFACTS, `search-sync-worst-${scheme}-${width}.png`) });
+      await outs.nth(1).screenshot({ path: join(ARTIFACTS, `reading-real-worst-${scheme}-${width}.png`) });
       await outs.nth(2).scrollIntoViewIfNeeded();
       await checkCompareSync(page, outs.nth(2), facts, (step) =>
-        outs.nth(2).screenshot({ path: join(ARTIFACTS, `search-sync-compare-${step}-${scheme}-${width}.png`) }),
+        outs.nth(2).screenshot({ path: join(ARTIFACTS, `reading-real-compare-${step}-${scheme}-${width}.png`) }),
       );
+      await checkDrawnColours(page, outs.nth(2));
       if (errors.length) throw new Error(errors.join('\n'));
       await page.close();
     });
