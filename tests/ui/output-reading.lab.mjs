@@ -6,7 +6,8 @@
 // nodes with their labels and the fills on screen) (9). The converted stage with its SQNR overlay and the compare:
 // search filters, Worst, and panes that close groups, select and zoom together (4, 3; search-sync.mjs); the marks as
 // drawn in JupyterLab's theme tell apart (8; drawn-colours.mjs). Light and dark, at a notebook's width and with the
-// outputs at the side panel's 280 px (where the drawer docks below the canvas).
+// outputs at the side panel's 280 px (where the drawer docks below the canvas, the legend and the minimap fold).
+// An export with a dynamic batch: `batch×…` on the nodes, no _guards_fn (9).
 // Screenshots: tests/ui/artifacts/output-reading-*.png.
 
 import assert from 'node:assert/strict';
@@ -27,14 +28,23 @@ clicked = ['add', 'linear', observers[0], observers[-1]]
 why = {i: [line for _, line in pl.why_not(prep, i).rows] for i in clicked}
 print('WHY', json.dumps({'why': why, 'observers': observers, 'quantizer': type(quantizer).__name__}))`;
 
+// point 9's sizes: the tiny model exported with a dynamic batch; torch.export's shape guard, by torch's own graph
+// (ep.module(): the unlifted GraphModule calls it)
+const DYNAMIC = `batch = torch.export.Dim('batch', min=1, max=1 << 16)
+ep_dyn = torch.export.export(get_model('tiny').eval(), example_inputs(2), dynamic_shapes=({0: batch},))
+guards = [n.name for n in ep_dyn.module().graph.nodes if n.op == 'call_module' and n.target == '_guards_fn']
+print('GUARDS', json.dumps(guards))`;
+const SHOW_DYNAMIC = 'pl.show(ep_dyn)';
+
 let lab;
 let browser;
 let page;
 let facts;
 let found;
+let guards;
 const errors = [];
 before(async () => {
-  lab = await startLab({ 'o.ipynb': notebook([FACTS_CODE, WHY, ...VIEWS]) });
+  lab = await startLab({ 'o.ipynb': notebook([FACTS_CODE, WHY, ...VIEWS, DYNAMIC, SHOW_DYNAMIC]) });
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
   page.setDefaultTimeout(60000);
@@ -49,9 +59,10 @@ before(async () => {
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   facts = await printed('WHY');
   found = await printed('FACTS');
+  guards = await printed('GUARDS');
   await page.waitForFunction(
     (n) => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === n,
-    VIEWS.length,
+    VIEWS.length + 1,
     { timeout: 120000 },
   );
   // JupyterLab asks about its news in a toast: answer it, so it covers nothing
@@ -142,6 +153,14 @@ for (const [theme, slug] of [
         // narrows the output drawn wide), closed with its toggle in the toolbar, never over a 280 px drawing
         assert.equal(await output().locator('.pl-minimap canvas').isVisible(), !width, 'the map open only when wide');
         assert.equal(await output().locator('.pl-toolbar .pl-minimap-toggle').isVisible(), !!width, 'its toggle');
+        // the legend: folded to one line at the panel's width, whole when wide
+        assert.equal(
+          await output()
+            .locator('.pl-legend')
+            .evaluate((l) => l.classList.contains('pl-legend-folded')),
+          !!width,
+          'the legend folded only when narrow',
+        );
         const over = await host().evaluate((h) => {
           const r = h.getBoundingClientRect();
           return [...h.querySelectorAll('.pl-toolbar > *, .pl-findings summary, .pl-canvas')]
@@ -237,6 +256,18 @@ for (const [theme, slug] of [
         await checkCompareSync(page, viewOf(2), found, (step) =>
           hostOf(2).screenshot({ path: join(ARTIFACTS, `output-reading-compare-${step}-${slug}-${size}.png`) }),
         );
+      });
+
+      it("a dynamic batch reads `batch×…` on the nodes; torch.export's _guards_fn is not drawn (9)", async () => {
+        const dyn = viewOf(VIEWS.length);
+        await dyn.scrollIntoViewIfNeeded();
+        const subs = await dyn.locator('.pl-node text').allTextContents();
+        assert.ok(subs.filter((t) => /^batch×\d/.test(t)).length >= 3, subs.slice(0, 8).join('|'));
+        assert.ok(!subs.some((t) => /\bs\d+×/.test(t)), 'no torch-made size names (s77×…)');
+        assert.ok(guards.length > 0, 'torch.export made a _guards_fn node: the check below checks something');
+        for (const id of guards) assert.equal(await dyn.locator(`.pl-node[data-id="${id}"]`).count(), 0, id);
+        assert.ok((await dyn.locator('.pl-node').count()) > 10);
+        await hostOf(VIEWS.length).screenshot({ path: join(ARTIFACTS, `output-reading-dims-${slug}-${size}.png`) });
       });
 
       // colours do not change with the width: once per theme
