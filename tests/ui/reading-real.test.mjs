@@ -2,9 +2,11 @@
 // ConvQuantizer), light at a notebook's width and dark at the side panel's 260 px: search filters by module,
 // annotating quantizer, dtype and SQNR threshold select what torchao's graphs say, Worst picks the lowest SQNR,
 // compare panes close groups, select and zoom together (search-sync.mjs), and the marks as drawn tell apart
-// (drawn-colours.mjs). The same checks run in JupyterLab in output-reading.lab.mjs.
+// (drawn-colours.mjs); at 260 px the drawer's identifiers wrap at `_` and `.` only. The same checks (but the last) run
+// in JupyterLab in output-reading.lab.mjs.
 // Screenshots: tests/ui/artifacts/reading-real-*.png.
 
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -54,8 +56,51 @@ describe('search filters, compare sync and drawn colours on a real capture, stat
         outs.nth(2).screenshot({ path: join(ARTIFACTS, `reading-real-compare-${step}-${scheme}-${width}.png`) }),
       );
       await checkDrawnColours(page, outs.nth(2));
+      if (width < 400) await checkBreaks(outs.nth(0), facts);
       if (errors.length) throw new Error(errors.join('\n'));
       await page.close();
     });
   }
 });
+
+/** Point 7 at the panel's width: in the drawer (docked below the canvas) of the prepared stage's last observer and
+ * of a weight node, a title or value that wraps breaks at `_`, `.` or a space, never between two letters or digits. */
+async function checkBreaks(root, facts) {
+  const mid = [];
+  for (const id of [facts.observers.at(-1), 'block_0_conv1_weight']) {
+    const input = root.locator('.pl-toolbar input[type="search"]');
+    await input.fill(id);
+    await input.press('Enter');
+    await root.locator('.pl-drawer:not([hidden]) .pl-details h4').first().waitFor();
+    const got = await root.locator('.pl-drawer:not([hidden]) .pl-details').evaluate((box) => {
+      const out = { lines: 0, mid: [] };
+      for (const el of box.querySelectorAll('h4, dd')) {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        let prev = null; // [character, its line's top]
+        for (let t = walker.nextNode(); t; t = walker.nextNode())
+          for (let i = 0; i < t.data.length; i++) {
+            const r = document.createRange();
+            r.setStart(t, i);
+            r.setEnd(t, i + 1);
+            const top = r.getClientRects()[0]?.top;
+            if (top === undefined) continue;
+            if (prev && top > prev[1] + 2) {
+              out.lines++;
+              if (/[\p{L}\p{N}]/u.test(prev[0]) && /[\p{L}\p{N}]/u.test(t.data[i]))
+                out.mid.push(`${el.localName} "${el.textContent}" at "${prev[0]}|${t.data[i]}"`);
+            }
+            prev = [t.data[i], top];
+          }
+      }
+      return out;
+    });
+    assert.ok(got.lines > 0, `${id}: something wraps at this width, so the check checks something`);
+    mid.push(...got.mid);
+    await root
+      .locator('.pl-drawer:not([hidden])')
+      .first()
+      .screenshot({ path: join(ARTIFACTS, `reading-real-breaks-${id}.png`) });
+    await input.fill('');
+  }
+  assert.deepEqual(mid, []);
+}

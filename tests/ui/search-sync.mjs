@@ -34,6 +34,8 @@ FACTS = {
     # in both stages by name: the compare's counterparts
     'both': sorted(prep_names & conv_names),
     'group': 'stem',
+    'observers': [n.name for n in prep.graph_module.graph.nodes
+                  if n.op == 'call_module' and n.target.startswith('activation_post_process')],
 }
 print('FACTS', json.dumps(FACTS))`;
 
