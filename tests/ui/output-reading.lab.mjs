@@ -1,14 +1,14 @@
 // Issue 15 in JupyterLab notebook outputs drawn from a real kernel (run with `npm run test:lab`, after a build): the
 // tiny model captured with ConvQuantizer (its add and linear stay fp32), shown three ways (search-sync.mjs' VIEWS).
-// `pl.show` of the prepared stage: clicking add, linear and two observers opens the drawer with the lines
-// `pl.why_not` returns for that node in the same kernel (for an observer: which annotation requested it) (2); the
-// toolbar's PNG and SVG save the current view (a PNG at twice the SVG's size, an SVG that parses and holds the drawn
-// nodes with their labels and the fills on screen) (9). The converted stage with its SQNR overlay and the compare:
-// search filters, Worst, and panes that close groups, select and zoom together (4, 3; search-sync.mjs); the marks as
-// drawn in JupyterLab's theme tell apart (8; drawn-colours.mjs). Light and dark, at a notebook's width and with the
-// outputs at the side panel's 280 px (where the drawer docks below the canvas, the legend and the minimap fold).
-// An export with a dynamic batch: `batch×…` on the nodes, no _guards_fn (9).
-// Screenshots: tests/ui/artifacts/output-reading-*.png.
+// `pl.show` of the prepared stage: findings one line per rule below the graph, an entry centring its node (1);
+// clicking add, linear and two observers opens the drawer with the lines `pl.why_not` returns for that node in the
+// same kernel (for an observer: which annotation requested it) (2); the toolbar's PNG and SVG save the current view
+// (a PNG at twice the SVG's size, an SVG that parses and holds the drawn nodes with their labels and the fills on
+// screen) (9). The converted stage with its SQNR overlay and the compare: search filters, Worst, and panes that
+// close groups, select and zoom together (4, 3; search-sync.mjs); the marks as drawn in JupyterLab's theme tell
+// apart (8; drawn-colours.mjs). Light and dark, at a notebook's width and with the outputs at the side panel's
+// 280 px (where the drawer docks below the canvas, the legend and the minimap fold). An export with a dynamic
+// batch: `batch×…` on the nodes, no _guards_fn (9). Screenshots: tests/ui/artifacts/output-reading-*.png.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -26,7 +26,8 @@ const WHY = `# an observer on a weight edge and one on an op's output: two kinds
 observers = [n['id'] for n in prep.snapshot.nodes if n['role'] == 'observer']
 clicked = ['add', 'linear', observers[0], observers[-1]]
 why = {i: [line for _, line in pl.why_not(prep, i).rows] for i in clicked}
-print('WHY', json.dumps({'why': why, 'observers': observers, 'quantizer': type(quantizer).__name__}))`;
+findings = [[f['kind'], f['nodes']] for f in prep.snapshot.findings]
+print('WHY', json.dumps({'why': why, 'observers': observers, 'quantizer': type(quantizer).__name__, 'findings': findings}))`;
 
 // point 9's sizes: the tiny model exported with a dynamic batch; torch.export's shape guard, by torch's own graph
 // (ep.module(): the unlifted GraphModule calls it)
@@ -169,6 +170,44 @@ for (const [theme, slug] of [
         });
         assert.deepEqual(over, []);
         await host().screenshot({ path: join(ARTIFACTS, `output-reading-${slug}-${size}.png`) });
+      });
+
+      it('findings: one line per rule below the graph; an entry selects and centres its node (1)', async () => {
+        const lines = await output()
+          .locator('.pl-findings > details')
+          .evaluateAll((ds) =>
+            ds.map((d) => ({ kind: d.dataset.kind, n: Number(d.dataset.count), h: d.offsetHeight })),
+          );
+        const kinds = [...new Set(facts.findings.map(([k]) => k))];
+        assert.deepEqual(
+          lines.map((l) => l.kind),
+          kinds,
+        );
+        assert.equal(
+          lines.reduce((sum, l) => sum + l.n, 0),
+          facts.findings.length,
+        );
+        for (const l of lines) assert.ok(l.h < 30, `a closed rule is one line (${l.h} px)`);
+        const c = await rectOf('.pl-canvas');
+        assert.ok((await rectOf('.pl-findings > details')).top >= c.bottom - 1, 'the graph comes first');
+        await output().locator('.pl-findings > details summary').first().click();
+        // an entry links its first nodes: the third (add, mid-graph) is one
+        const target = facts.findings[0][1][2];
+        await output()
+          .locator('.pl-flink', { hasText: new RegExp(`^${target}$`) })
+          .first()
+          .click();
+        await page.waitForTimeout(400);
+        assert.deepEqual(await selected(), [target]);
+        const b = await output().locator(`.pl-node[data-id="${target}"] rect.pl-box`).boundingBox();
+        const d = await rectOf('.pl-drawer:not([hidden])');
+        // centred in the canvas, or left of a drawer open over it
+        const right = d.top >= c.bottom - 1 ? c.right : Math.min(c.right, d.left);
+        assert.ok(b.x >= c.left - 1 && b.x + b.width <= right + 1, `${target} in view`);
+        assert.ok(Math.abs(b.x + b.width / 2 - (c.left + right) / 2) < (right - c.left) / 4, `${target} centred`);
+        await host().screenshot({ path: join(ARTIFACTS, `output-reading-finding-${slug}-${size}.png`) });
+        await output().locator('.pl-drawer-close').click();
+        await output().locator('.pl-findings > details summary').first().click();
       });
 
       it("the drawer's why-not lines are pl.why_not's for add, linear and two observers (2)", async () => {
