@@ -1,7 +1,8 @@
 // An overview of a large pane: the whole layout in a small canvas (boxes only, in the theme's colours) with the
 // view's rectangle on it; a click or drag on it centres the view there. Collapsible; starts collapsed in a
 // narrow pane (the side panel's ~250 px) so it never covers the graph there: closed, its toggle sits in the toolbar
-// (`dock`), not over the drawing, where it covered the group titles of a zoomed-out graph.
+// (`dock`), not over the drawing, where it covered the group titles of a zoomed-out graph. It follows the pane's
+// width until the user opens or closes it.
 import { colorResolver } from './canvas-draw';
 import { bucket } from './canvas-index';
 import { h } from './dom';
@@ -42,10 +43,23 @@ export class Minimap {
     this.el.append(this.cv, this.toggleBtn);
     const narrow = pz.width() < NARROW; // pz: surface's size, held through a redraw
     this.setOpen(!narrow);
+    let chosen = false;
     this.toggleBtn.addEventListener('click', (e) => {
       e.stopPropagation();
+      chosen = true;
       this.setOpen(this.el.classList.contains('pl-closed'));
     });
+    // the pane's width changes (an output narrowed to a side panel's width, a pane drawn while hidden): the map
+    // follows it, closed when narrow, until the user chooses
+    const RO = (doc.defaultView as (Window & { ResizeObserver?: typeof ResizeObserver }) | null)?.ResizeObserver;
+    if (RO) {
+      const ro = new RO(() => {
+        if (chosen || !surface.isConnected) return ro.disconnect();
+        const w = surface.getBoundingClientRect().width;
+        if (w > 0 && this.open !== w >= NARROW) this.setOpen(w >= NARROW);
+      });
+      ro.observe(surface);
+    }
     // the map's own pointer events must not start a pan of the graph under it
     for (const ev of ['pointerdown', 'pointermove', 'pointerup', 'click', 'wheel'])
       this.el.addEventListener(ev, (e) => e.stopPropagation());

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { heatFill } from '../../src/core/heat';
 import { contrast, DARK, heatHue, hexRgb, hslRgb, LIGHT, type Theme } from '../../src/core/palette';
 import { ROLES } from '../../src/core/types';
-import { deltaE2000, deltaE2000Lab } from './ciede2000';
+import { deltaE2000, deltaE2000Lab } from './ciede2000.mjs';
 
 // canvases the graph is drawn on: ours, and the hosts' own backgrounds (JupyterLab, VS Code default themes)
 const CANVASES = {

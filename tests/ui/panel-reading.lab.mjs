@@ -2,7 +2,8 @@
 // (run with `npm run test:lab`, after a build). One kernel captures the tiny model with ConvQuantizer (its add and
 // linear stay fp32: two fp32 islands) twice, in English and in zh-TW, and exports it with a dynamic batch. Checked
 // in the panel: findings one line per rule below the graph, an entry selecting and centring its node (1); the
-// drawer's why-not lines for the fp32 add and linear, word for word what the kernel computed (2); search Enter
+// drawer's why-not lines for the fp32 add and linear, word for word what the kernel computed, and for an observer
+// which annotation requested it, as pl.why_not says (2); search Enter
 // stepping through the hits, centring each (4); Expand all, the minimap folded into the toolbar, the toolbar in the
 // pane's width (6); the drawer docked below the canvas, its labels on one line in zh-TW (7); torch.export's
 // _guards_fn not drawn, the selection and drawer not leaking to another stage tab, a dynamic batch named `batch` on
@@ -24,12 +25,15 @@ from pt2e_lens.examples import get_model, example_inputs, calibration_batches, C
 def facts(run):
     conv = run['converted'].snapshot
     why = {n['id']: n.get('why') for n in conv.nodes if n['id'] in ('add', 'linear')}
+    obs = next(n['id'] for n in run['prepared'].snapshot.nodes if n['role'] == 'observer')
     return {
         'kinds': sorted({f['kind'] for f in conv.findings}),
         'findings': [f['nodes'] for f in conv.findings],
         'why': why,
         'guards': [n['id'] for n in run['exported'].snapshot.nodes if n['target'] == '_guards_fn'],
         'dequantize': [n['id'] for n in conv.nodes if n['role'] == 'dequantize'],
+        # an observer of the prepared stage and pl.why_not's lines for it: which annotation requested it
+        'observer': [obs, [line for _, line in pl.why_not(run['prepared'], obs).rows]],
     }
 run_en = pl.capture(get_model('tiny').eval(), example_inputs(), ConvQuantizer(), calibration=calibration_batches(1))
 pl.set_locale('zh-TW')
@@ -188,7 +192,7 @@ for (const [theme, slug, lang] of [
       await view().locator('.pl-findings > details summary').first().click(); // closed again
     });
 
-    it('the drawer: the why-not lines of the fp32 add and linear, docked below the canvas, labels on one line (2, 7)', async () => {
+    it('the drawer: the why-not lines of the fp32 add and linear and of an observer, docked below the canvas, labels on one line (2, 7)', async () => {
       for (const id of ['add', 'linear']) {
         await pick(id);
         const why = await view().locator('.pl-drawer:not([hidden]) .pl-why li').allTextContents();
@@ -211,8 +215,16 @@ for (const [theme, slug, lang] of [
         for (const x of dts) assert.ok(x.h < x.lh * 2.2, `label "${x.t}" wraps (${x.h} px)`);
         if (id === 'add') await shot(`drawer-add-${slug}`);
       }
+      // an observer (prepared stage): the drawer says which annotation requested it, as pl.why_not does
+      const [obs, lines] = facts[lang].observer;
+      assert.ok(lines.length > 0, `the kernel has a why line for ${obs}`);
+      await show(name, 'prepared');
+      await pick(obs);
+      assert.deepEqual(await view().locator('.pl-drawer:not([hidden]) .pl-why li').allTextContents(), lines);
+      await shot(`drawer-observer-${slug}`);
       await view().locator('.pl-drawer-close').click();
       await view().locator('.pl-toolbar input[type="search"]').fill('');
+      await show(name, 'converted');
     });
 
     it('search: Enter steps through the hits and centres each (4)', async () => {

@@ -1,9 +1,12 @@
 // CIEDE2000 colour difference (Sharma, Wu, Dalal 2005) between two sRGB colours: how different two marks look,
 // which WCAG contrast (luminance only) does not tell — an orange frame and a brown one can both pass contrast.
-type RGB = [number, number, number];
+// Plain JS: read by the unit tests (tests/ts) and by the browser tests (tests/ui) on the colours actually drawn.
 
-function lab([r, g, b]: RGB): [number, number, number] {
-  const lin = (c: number): number => {
+/** @typedef {[number, number, number]} RGB */
+
+/** @param {RGB} rgb sRGB 0–255 @returns {RGB} CIELAB */
+function lab([r, g, b]) {
+  const lin = (c) => {
     const v = c / 255;
     return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   };
@@ -12,16 +15,18 @@ function lab([r, g, b]: RGB): [number, number, number] {
   const x = (0.4124564 * R + 0.3575761 * G + 0.1804375 * B) / 0.95047;
   const y = 0.2126729 * R + 0.7151522 * G + 0.072175 * B;
   const z = (0.0193339 * R + 0.119192 * G + 0.9503041 * B) / 1.08883;
-  const f = (t: number): number => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
+  const f = (t) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
   const [fx, fy, fz] = [f(x), f(y), f(z)];
   return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
 }
 
-export function deltaE2000(c1: RGB, c2: RGB): number {
+/** @param {RGB} c1 @param {RGB} c2 sRGB 0–255 */
+export function deltaE2000(c1, c2) {
   return deltaE2000Lab(lab(c1), lab(c2));
 }
 
-export function deltaE2000Lab([L1, a1, b1]: RGB, [L2, a2, b2]: RGB): number {
+/** @param {RGB} lab1 @param {RGB} lab2 CIELAB */
+export function deltaE2000Lab([L1, a1, b1], [L2, a2, b2]) {
   const rad = Math.PI / 180;
   const C1 = Math.hypot(a1, b1);
   const C2 = Math.hypot(a2, b2);
@@ -31,7 +36,7 @@ export function deltaE2000Lab([L1, a1, b1]: RGB, [L2, a2, b2]: RGB): number {
   const a2p = (1 + G) * a2;
   const C1p = Math.hypot(a1p, b1);
   const C2p = Math.hypot(a2p, b2);
-  const hp = (b: number, a: number): number => {
+  const hp = (b, a) => {
     if (a === 0 && b === 0) return 0;
     const h = Math.atan2(b, a) / rad;
     return h < 0 ? h + 360 : h;

@@ -1,0 +1,95 @@
+// Issue 15 point 8 on the colours as drawn (computed styles of the SVG, so a host's stylesheet or theme is included),
+// checked the same way wherever a compare of a prepared and a converted stage is drawn: "added by this stage" is a
+// green frame, far from the output role's stroke; every mark a reader must tell apart (each role's stroke, the
+// added, removed, search-hit and selection frames) is ≥ ΔE2000 10 from every other; the sharing-group fills of the
+// observers ≥ ΔE2000 12 from each other, but for the palette's cycle of eight (the thresholds of tests/ts/palette.test.ts, there on the palette itself).
+import assert from 'node:assert/strict';
+import { deltaE2000 } from '../ts/ciede2000.mjs';
+
+const MARK_DE = 10;
+const FILL_DE = 12;
+const GROUP_COLORS = 8;
+
+const rgb = (c) =>
+  c
+    .match(/[\d.]+/g)
+    .slice(0, 3)
+    .map(Number);
+
+/** Pairs of differently named colours closer than `min`. */
+function close(named, min) {
+  const out = [];
+  for (let i = 0; i < named.length; i++)
+    for (let j = i + 1; j < named.length; j++) {
+      const d = deltaE2000(rgb(named[i][1]), rgb(named[j][1]));
+      if (d < min) out.push(`${named[i][0]} ${named[i][1]} ~ ${named[j][0]} ${named[j][1]}: ΔE ${d.toFixed(1)}`);
+    }
+  return out;
+}
+
+/** The check on the compare `root` (a Locator of one `.pt2e-lens` holding pl.compare(prepared, converted)), with the
+ * page's other outputs showing both stages on their own (search-sync.mjs' VIEWS). */
+export async function checkDrawnColours(page, root) {
+  const panes = [0, 1].map((i) => root.locator(`.pl-pane[data-pane="${i}"]`));
+  const stroke = (loc) =>
+    loc
+      .locator('rect.pl-box')
+      .first()
+      .evaluate((r) => getComputedStyle(r).stroke);
+  // role strokes, from nodes with no mark on them in any output on the page (in the compare every observer is
+  // removed and every q/dq added; the prepared and the converted view show them unmarked)
+  const roles = await page
+    .locator(
+      '.pt2e-lens .pl-node:not(.pl-added):not(.pl-removed):not(.pl-match):not(.pl-selected):not(.pl-counterpart)',
+    )
+    .evaluateAll((ns) => {
+      const by = {};
+      for (const n of ns) by[n.dataset.role] ??= getComputedStyle(n.querySelector('rect.pl-box')).stroke;
+      return by;
+    });
+  assert.ok(
+    ['output', 'observer', 'quantize', 'dequantize'].every((r) => r in roles),
+    JSON.stringify(roles),
+  );
+  const added = await stroke(panes[1].locator('.pl-node.pl-added'));
+  const removed = await stroke(panes[0].locator('.pl-node.pl-removed'));
+  // a search hit and the selection, in the prepared pane
+  const input = panes[0].locator('.pl-toolbar input[type="search"]');
+  await input.fill('conv2d');
+  const match = await stroke(panes[0].locator('.pl-node.pl-match:not(.pl-selected)'));
+  await input.press('Enter');
+  await page.waitForTimeout(300);
+  const selected = await stroke(panes[0].locator('.pl-node.pl-selected'));
+  await input.fill('');
+  await panes[0].locator('.pl-drawer-close').click();
+  const [r, g, b] = rgb(added);
+  assert.ok(g > r && g > b, `"added by this stage" is green: ${added}`);
+  const dOut = deltaE2000(rgb(added), rgb(roles.output));
+  assert.ok(dOut > 25, `added ${added} vs the output role ${roles.output}: ΔE ${dOut.toFixed(1)}`);
+  const marks = [
+    ...Object.entries(roles).map(([role, c]) => [`${role} stroke`, c]),
+    ['added', added],
+    ['removed', removed],
+    ['match', match],
+    ['selected', selected],
+  ];
+  assert.deepEqual(close(marks, MARK_DE), []);
+  // the observers' fills: one per sharing group (the group number their second line names)
+  const fills = await panes[0].locator('.pl-node[data-role="observer"]').evaluateAll((ns) => {
+    const by = {};
+    for (const n of ns) {
+      const group = /group (\d+)/.exec(n.textContent)?.[1];
+      if (group) by[group] ??= getComputedStyle(n.querySelector('rect.pl-box')).fill;
+    }
+    return by;
+  });
+  assert.ok(Object.keys(fills).length >= 5, `${Object.keys(fills).length} sharing groups drawn`);
+  // the palette's GROUP_COLORS fills cycle (styles.ts groupFill): groups a cycle apart share one by design
+  const named = Object.entries(fills).map(([k, c]) => [`group ${k}`, c, Number(k) % GROUP_COLORS]);
+  const clash = close(named, FILL_DE).filter((line) => {
+    const [a, b] = [...line.matchAll(/group (\d+)/g)].map((m) => Number(m[1]) % GROUP_COLORS);
+    return a !== b;
+  });
+  assert.deepEqual(clash, []);
+  return { roles, added, removed, match, selected, fills };
+}

@@ -1,0 +1,326 @@
+// Issue 15 in JupyterLab notebook outputs drawn from a real kernel (run with `npm run test:lab`, after a build): the
+// tiny model captured with ConvQuantizer (its add and linear stay fp32), shown three ways (search-sync.mjs' VIEWS).
+// `pl.show` of the prepared stage: findings one line per rule below the graph, an entry centring its node (1);
+// clicking add, linear and two observers opens the drawer with the lines `pl.why_not` returns for that node in the
+// same kernel (for an observer: which annotation requested it) (2); the toolbar's PNG and SVG save the current view
+// (a PNG at twice the SVG's size, an SVG that parses and holds the drawn nodes with their labels and the fills on
+// screen) (9). The converted stage with its SQNR overlay and the compare: search filters, Worst, and panes that
+// close groups, select and zoom together (4, 3; search-sync.mjs); the marks as drawn in JupyterLab's theme tell
+// apart (8; drawn-colours.mjs). Light and dark, at a notebook's width and with the outputs at the side panel's
+// 280 px (where the drawer docks below the canvas, the legend and the minimap fold). An export with a dynamic
+// batch: `batch×…` on the nodes, no _guards_fn (9). Screenshots: tests/ui/artifacts/output-reading-*.png.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { launch } from './browser.mjs';
+import { checkDrawnColours } from './drawn-colours.mjs';
+import { dismissKernelDialogs, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { ARTIFACTS } from './pages.mjs';
+import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
+
+// the facts the outputs must show, from the kernel: pl.why_not's rows for the nodes the test clicks (FACTS_CODE made
+// `prep`, the prepared stage), and the search and compare facts of search-sync.mjs
+const WHY = `# an observer on a weight edge and one on an op's output: two kinds of request
+observers = [n['id'] for n in prep.snapshot.nodes if n['role'] == 'observer']
+clicked = ['add', 'linear', observers[0], observers[-1]]
+why = {i: [line for _, line in pl.why_not(prep, i).rows] for i in clicked}
+findings = [[f['kind'], f['nodes']] for f in prep.snapshot.findings]
+print('WHY', json.dumps({'why': why, 'observers': observers, 'quantizer': type(quantizer).__name__, 'findings': findings}))`;
+
+// point 9's sizes: the tiny model exported with a dynamic batch; torch.export's shape guard, by torch's own graph
+// (ep.module(): the unlifted GraphModule calls it)
+const DYNAMIC = `batch = torch.export.Dim('batch', min=1, max=1 << 16)
+ep_dyn = torch.export.export(get_model('tiny').eval(), example_inputs(2), dynamic_shapes=({0: batch},))
+guards = [n.name for n in ep_dyn.module().graph.nodes if n.op == 'call_module' and n.target == '_guards_fn']
+print('GUARDS', json.dumps(guards))`;
+const SHOW_DYNAMIC = 'pl.show(ep_dyn)';
+
+let lab;
+let browser;
+let page;
+let facts;
+let found;
+let guards;
+const errors = [];
+before(async () => {
+  lab = await startLab({ 'o.ipynb': notebook([FACTS_CODE, WHY, ...VIEWS, DYNAMIC, SHOW_DYNAMIC]) });
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  page.setDefaultTimeout(60000);
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${lab.url}/lab/tree/o.ipynb`);
+  await page.waitForFunction(
+    () => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
+    null,
+    { timeout: 120000 },
+  );
+  await dismissKernelDialogs(page);
+  await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
+  facts = await printed('WHY');
+  found = await printed('FACTS');
+  guards = await printed('GUARDS');
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === n,
+    VIEWS.length + 1,
+    { timeout: 120000 },
+  );
+  // JupyterLab asks about its news in a toast: answer it, so it covers nothing
+  await page
+    .locator('#react-toastify-container button', { hasText: /^No$/ })
+    .first()
+    .click({ timeout: 10000 })
+    .catch(() => {});
+});
+after(async () => {
+  await browser?.close();
+  lab?.stop();
+});
+
+/** What a cell printed after `tag `, as JSON. */
+async function printed(tag) {
+  const out = page.locator('.jp-OutputArea-output', { hasText: new RegExp(`^${tag} `) }).first();
+  await out.waitFor({ timeout: 180000 });
+  return JSON.parse((await out.textContent()).trim().slice(tag.length + 1));
+}
+
+/** The n-th view output of the notebook (our MIME renderer's element, in VIEWS' order) and the view it drew. */
+const hostOf = (n) => page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Pt2eLens').nth(n);
+const viewOf = (n) => hostOf(n).locator('.pt2e-lens[data-state="ready"]');
+const host = () => hostOf(0);
+const output = () => viewOf(0);
+const rectOf = (sel) =>
+  output()
+    .locator(sel)
+    .first()
+    .evaluate((e) => e.getBoundingClientRect().toJSON());
+const selected = () =>
+  output()
+    .locator('.pl-node.pl-selected')
+    .evaluateAll((ns) => ns.map((n) => n.dataset.id));
+
+/** Select node `id` as a user finds one: its name in the search box, Enter until it is the hit, then a click. */
+async function pick(id) {
+  const input = output().locator('.pl-toolbar input[type="search"]');
+  await input.fill(id);
+  for (let i = 0; i < 5 && (await selected()).join() !== id; i++) {
+    await input.press('Enter');
+    await page.waitForTimeout(300);
+  }
+  await output().locator(`.pl-node[data-id="${id}"]`).click();
+  await output().locator('.pl-drawer:not([hidden])').waitFor();
+  assert.deepEqual(await selected(), [id]);
+}
+
+/** Click the toolbar's `kind` export button; the download's name and bytes. */
+async function saved(kind) {
+  const [dl] = await Promise.all([
+    page.waitForEvent('download'),
+    output().locator(`button[data-export="${kind}"]`).click(),
+  ]);
+  return { name: dl.suggestedFilename(), bytes: readFileSync(await dl.path()) };
+}
+
+/** Every view output at `width` px (null: as wide as the notebook gives it), re-fitted. */
+async function setWidth(width) {
+  await page.evaluate((w) => {
+    for (const e of document.querySelectorAll('.jp-Pt2eLens')) {
+      e.style.width = w ? `${w}px` : '';
+      e.style.flex = w ? 'none' : '';
+    }
+  }, width);
+  await page.waitForTimeout(500); // the ResizeObserver's re-fit
+  await output().scrollIntoViewIfNeeded();
+}
+
+for (const [theme, slug] of [
+  ['JupyterLab Light', 'light'],
+  ['JupyterLab Dark', 'dark'],
+]) {
+  for (const width of [null, 280]) {
+    const size = width ? `${width}px` : 'wide';
+    describe(`a pl.show output from the kernel (${slug}, ${size})`, () => {
+      before(async () => {
+        await setLabTheme(page, theme);
+        await setWidth(width);
+      });
+
+      it('fits its width: nothing in the toolbar or findings is wider than the output; the map folds when narrow (6, 7)', async () => {
+        const w = await host().evaluate((e) => e.getBoundingClientRect().width);
+        if (width) assert.ok(Math.abs(w - width) < 1, `output ${w} px`);
+        else assert.ok(w > 700, `output ${w} px`);
+        // the graph is taller than the pane: a minimap, open over the drawing when wide; narrowed (as each run here
+        // narrows the output drawn wide), closed with its toggle in the toolbar, never over a 280 px drawing
+        assert.equal(await output().locator('.pl-minimap canvas').isVisible(), !width, 'the map open only when wide');
+        assert.equal(await output().locator('.pl-toolbar .pl-minimap-toggle').isVisible(), !!width, 'its toggle');
+        // the legend: folded to one line at the panel's width, whole when wide
+        assert.equal(
+          await output()
+            .locator('.pl-legend')
+            .evaluate((l) => l.classList.contains('pl-legend-folded')),
+          !!width,
+          'the legend folded only when narrow',
+        );
+        const over = await host().evaluate((h) => {
+          const r = h.getBoundingClientRect();
+          return [...h.querySelectorAll('.pl-toolbar > *, .pl-findings summary, .pl-canvas')]
+            .filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > r.right + 0.5)
+            .map((e) => e.className || e.tagName);
+        });
+        assert.deepEqual(over, []);
+        await host().screenshot({ path: join(ARTIFACTS, `output-reading-${slug}-${size}.png`) });
+      });
+
+      it('findings: one line per rule below the graph; an entry selects and centres its node (1)', async () => {
+        const lines = await output()
+          .locator('.pl-findings > details')
+          .evaluateAll((ds) =>
+            ds.map((d) => ({ kind: d.dataset.kind, n: Number(d.dataset.count), h: d.offsetHeight })),
+          );
+        const kinds = [...new Set(facts.findings.map(([k]) => k))];
+        assert.deepEqual(
+          lines.map((l) => l.kind),
+          kinds,
+        );
+        assert.equal(
+          lines.reduce((sum, l) => sum + l.n, 0),
+          facts.findings.length,
+        );
+        for (const l of lines) assert.ok(l.h < 30, `a closed rule is one line (${l.h} px)`);
+        const c = await rectOf('.pl-canvas');
+        assert.ok((await rectOf('.pl-findings > details')).top >= c.bottom - 1, 'the graph comes first');
+        await output().locator('.pl-findings > details summary').first().click();
+        // an entry links its first nodes: the third (add, mid-graph) is one
+        const target = facts.findings[0][1][2];
+        await output()
+          .locator('.pl-flink', { hasText: new RegExp(`^${target}$`) })
+          .first()
+          .click();
+        await page.waitForTimeout(400);
+        assert.deepEqual(await selected(), [target]);
+        const b = await output().locator(`.pl-node[data-id="${target}"] rect.pl-box`).boundingBox();
+        const d = await rectOf('.pl-drawer:not([hidden])');
+        // centred in the canvas, or left of a drawer open over it
+        const right = d.top >= c.bottom - 1 ? c.right : Math.min(c.right, d.left);
+        assert.ok(b.x >= c.left - 1 && b.x + b.width <= right + 1, `${target} in view`);
+        assert.ok(Math.abs(b.x + b.width / 2 - (c.left + right) / 2) < (right - c.left) / 4, `${target} centred`);
+        await host().screenshot({ path: join(ARTIFACTS, `output-reading-finding-${slug}-${size}.png`) });
+        await output().locator('.pl-drawer-close').click();
+        await output().locator('.pl-findings > details summary').first().click();
+      });
+
+      it("the drawer's why-not lines are pl.why_not's for add, linear and two observers (2)", async () => {
+        const [obsFirst] = facts.observers;
+        for (const id of Object.keys(facts.why)) {
+          await pick(id);
+          const lines = await output().locator('.pl-drawer:not([hidden]) .pl-why li').allTextContents();
+          assert.ok(facts.why[id].length > 0, `the kernel has a why line for ${id}`);
+          assert.deepEqual(lines, facts.why[id], id);
+          const c = await rectOf('.pl-canvas');
+          const d = await rectOf('.pl-drawer:not([hidden])');
+          if (width)
+            assert.ok(d.top >= c.bottom - 1, `docked below the canvas at ${width} px: ${JSON.stringify({ c, d })}`);
+          else assert.ok(d.width <= c.width / 3 + 1, `drawer ${d.width} px of a ${c.width} px canvas`);
+          if (id === 'add' || id === obsFirst)
+            await host().screenshot({ path: join(ARTIFACTS, `output-reading-drawer-${id}-${slug}-${size}.png`) });
+        }
+        // an observer's line says which annotation requested it: the quantizer that made the request
+        for (const id of facts.observers.filter((o) => o in facts.why))
+          assert.ok(
+            facts.why[id].some((l) => l.includes(facts.quantizer)),
+            facts.why[id].join(' | '),
+          );
+        await output().locator('.pl-drawer-close').click();
+        await output().locator('.pl-toolbar input[type="search"]').fill('');
+      });
+
+      it('PNG and SVG save the current view: the drawn nodes, in the colours on screen (9)', async () => {
+        const drawn = await output()
+          .locator('.pl-node')
+          .evaluateAll((ns) =>
+            ns.map((n) => ({
+              id: n.dataset.id,
+              label: n.querySelector('text')?.textContent ?? '',
+              fill: getComputedStyle(n.querySelector('rect.pl-box')).fill,
+            })),
+          );
+        assert.ok(drawn.length > 10, `${drawn.length} nodes drawn`);
+        const svg = await saved('svg');
+        assert.equal(svg.name, 'pt2e-lens.svg');
+        const text = svg.bytes.toString('utf8');
+        // parsed as an SVG document by the browser: its nodes, their fills and its size
+        const got = await page.evaluate((src) => {
+          const doc = new DOMParser().parseFromString(src, 'image/svg+xml');
+          const root = doc.documentElement;
+          return {
+            error: doc.querySelector('parsererror')?.textContent ?? null,
+            root: root.localName,
+            w: Number.parseFloat(root.getAttribute('width')),
+            h: Number.parseFloat(root.getAttribute('height')),
+            nodes: [...doc.querySelectorAll('.pl-node')].map((n) => ({
+              id: n.getAttribute('data-id'),
+              label: n.querySelector('text')?.textContent ?? '',
+              fill: n.querySelector('rect')?.style.fill ?? '',
+            })),
+          };
+        }, text);
+        assert.equal(got.error, null);
+        assert.equal(got.root, 'svg');
+        assert.deepEqual(got.nodes.map((n) => n.id).sort(), drawn.map((n) => n.id).sort(), 'the nodes on screen');
+        for (const id of ['add', 'linear', facts.observers[0]]) assert.ok(text.includes(`>${id}<`), `${id} labelled`);
+        // the view on screen: every node's label, and its box's fill in this theme
+        const shown = new Map(drawn.map((n) => [n.id, n]));
+        const off = got.nodes
+          .filter((n) => n.label !== shown.get(n.id).label || n.fill !== shown.get(n.id).fill)
+          .map((n) => `${n.id}: ${n.label} ${n.fill} vs ${shown.get(n.id).label} ${shown.get(n.id).fill}`);
+        assert.deepEqual(off, []);
+        const png = await saved('png');
+        assert.equal(png.name, 'pt2e-lens.png');
+        assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+        // IHDR: the SVG rasterised at 2×
+        const [pw, ph] = [png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)];
+        assert.deepEqual([pw, ph], [Math.round(got.w) * 2, Math.round(got.h) * 2], 'PNG is the SVG at 2×');
+        assert.ok(png.bytes.length > 5000, `a drawn picture (${png.bytes.length} B)`);
+      });
+
+      it('search filters by module, quantizer, dtype and SQNR; Worst selects the lowest SQNR (4)', async () => {
+        await viewOf(1).scrollIntoViewIfNeeded();
+        await checkFilters(page, viewOf(0), viewOf(1), found);
+        await hostOf(1).screenshot({ path: join(ARTIFACTS, `output-reading-worst-${slug}-${size}.png`) });
+      });
+
+      it('compare panes: closing a group, selecting and zooming in one does the same in the other (3)', async () => {
+        await viewOf(2).scrollIntoViewIfNeeded();
+        await checkCompareSync(page, viewOf(2), found, (step) =>
+          hostOf(2).screenshot({ path: join(ARTIFACTS, `output-reading-compare-${step}-${slug}-${size}.png`) }),
+        );
+      });
+
+      it("a dynamic batch reads `batch×…` on the nodes; torch.export's _guards_fn is not drawn (9)", async () => {
+        const dyn = viewOf(VIEWS.length);
+        await dyn.scrollIntoViewIfNeeded();
+        const subs = await dyn.locator('.pl-node text').allTextContents();
+        assert.ok(subs.filter((t) => /^batch×\d/.test(t)).length >= 3, subs.slice(0, 8).join('|'));
+        assert.ok(!subs.some((t) => /\bs\d+×/.test(t)), 'no torch-made size names (s77×…)');
+        assert.ok(guards.length > 0, 'torch.export made a _guards_fn node: the check below checks something');
+        for (const id of guards) assert.equal(await dyn.locator(`.pl-node[data-id="${id}"]`).count(), 0, id);
+        assert.ok((await dyn.locator('.pl-node').count()) > 10);
+        await hostOf(VIEWS.length).screenshot({ path: join(ARTIFACTS, `output-reading-dims-${slug}-${size}.png`) });
+      });
+
+      // colours do not change with the width: once per theme
+      if (!width)
+        it("the marks as drawn in JupyterLab's theme tell apart; added by this stage is a green frame (8)", async () => {
+          await viewOf(2).scrollIntoViewIfNeeded();
+          await checkDrawnColours(page, viewOf(2));
+        });
+    });
+  }
+}
+
+describe('the notebook output', () => {
+  it('ran without page errors', () => {
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,174 @@
+// Issue 15 points 3 and 4 on a real capture, checked the same way wherever the views are drawn (JupyterLab notebook
+// outputs with a kernel, the static report): the search box's `key:value` filters and the overlay threshold select
+// the nodes torchao's own graphs say (module from `nn_module_stack`, annotating quantizer from the
+// `quantization_annotation` torchao's annotate left, int8 from the q/dq ops' dtype argument), the Worst button picks
+// the lowest SQNR the kernel measured; in a compare, closing a group, selecting a node and zooming in one pane does
+// the same in the other. FACTS_CODE makes the capture and those facts; its three views follow as VIEWS.
+import assert from 'node:assert/strict';
+
+/** Python (a kernel cell, or `python -c`): captures the tiny model with ConvQuantizer and prints `FACTS {json}`. */
+export const FACTS_CODE = `import json, torch, pt2e_lens as pl
+pl.quiet()
+from pt2e_lens.examples import get_model, example_inputs, calibration_batches, ConvQuantizer
+quantizer = ConvQuantizer()
+run = pl.capture(get_model('tiny').eval(), example_inputs(), quantizer, calibration=calibration_batches(1))
+prep, conv = run['prepared'], run['converted']
+acc = pl.accuracy(run, calibration_batches(2))
+sqnr = pl.show(conv, overlay=acc).view['panes'][0]['overlay']['values']
+def in_module(gm, path):
+    return sorted(n.name for n in gm.graph.nodes
+                  if any(p == path or p.startswith(path + '.') for p, _ in (n.meta.get('nn_module_stack') or {}).values()))
+QDQ = ('quantize_per_tensor', 'dequantize_per_tensor', 'quantize_per_channel', 'dequantize_per_channel')
+values = sorted(v for v in sqnr.values() if isinstance(v, float))
+threshold = round((values[3] + values[4]) / 2, 2)  # between the 4th and 5th lowest: four hits
+prep_names = {n.name for n in prep.graph_module.graph.nodes}
+conv_names = {n.name for n in conv.graph_module.graph.nodes}
+FACTS = {
+    'module': ['block.0', in_module(prep.graph_module, 'block.0')],
+    'quantizer': sorted(n.name for n in prep.graph_module.graph.nodes if 'quantization_annotation' in n.meta),
+    'int8': sorted(n.name for n in conv.graph_module.graph.nodes
+                   if any(q in str(n.target) for q in QDQ) and torch.int8 in n.args),
+    'threshold': threshold,
+    'below': sorted(k for k, v in sqnr.items() if isinstance(v, float) and v < threshold),
+    'worst': min((v, k) for k, v in sqnr.items() if isinstance(v, float))[1],
+    # in both stages by name: the compare's counterparts
+    'both': sorted(prep_names & conv_names),
+    'group': 'stem',
+    'observers': [n.name for n in prep.graph_module.graph.nodes
+                  if n.op == 'call_module' and n.target.startswith('activation_post_process')],
+}
+print('FACTS', json.dumps(FACTS))`;
+
+/** The three views the checks read, as kernel cells (each displays one) and as expressions for `.view`. */
+export const VIEWS = ['pl.show(prep)', 'pl.show(conv, overlay=acc)', 'pl.compare(prep, conv)'];
+
+/** The ids the search box hits for `query` in the output `root` (a Locator of one `.pt2e-lens`). */
+async function hits(page, root, query) {
+  const input = root.locator('.pl-toolbar input[type="search"]').first();
+  await input.fill(query);
+  await page.waitForTimeout(200);
+  return root.locator('.pl-node.pl-match').evaluateAll((ns) => ns.map((n) => n.dataset.id).sort());
+}
+
+/** Point 4 on the prepared stage (`prep`) and the converted stage with its SQNR overlay (`heat`). */
+export async function checkFilters(page, prep, heat, facts) {
+  const [path, inModule] = facts.module;
+  assert.ok(inModule.length > 3, `torch.export put ${inModule.length} nodes in ${path}`);
+  assert.deepEqual(await hits(page, prep, `module:${path}`), inModule, `module:${path}`);
+  assert.ok(facts.quantizer.length > 3);
+  assert.deepEqual(await hits(page, prep, 'quantizer:convquantizer'), facts.quantizer, 'quantizer:');
+  assert.deepEqual(await hits(page, prep, 'quantizer:xnnpack'), [], 'a quantizer that did not run');
+  await prep.locator('.pl-toolbar input[type="search"]').fill('');
+  assert.ok(facts.int8.length > 3);
+  assert.deepEqual(await hits(page, heat, 'dtype:int8'), facts.int8, 'dtype:int8');
+  assert.deepEqual(await hits(page, heat, `sqnr<${facts.threshold}`), facts.below, `sqnr<${facts.threshold}`);
+  assert.equal(facts.below.length, 4);
+  await heat.locator('.pl-toolbar input[type="search"]').fill('');
+  // Worst: selects and centres the lowest SQNR
+  await heat.locator('button.pl-worst').click();
+  await page.waitForTimeout(400);
+  const sel = await heat.locator('.pl-node.pl-selected').evaluateAll((ns) => ns.map((n) => n.dataset.id));
+  assert.deepEqual(sel, [facts.worst]);
+  const c = await heat.locator('.pl-canvas').boundingBox();
+  const b = await heat.locator(`.pl-node[data-id="${facts.worst}"] rect.pl-box`).boundingBox();
+  assert.ok(b.x >= c.x - 1 && b.x + b.width <= c.x + c.width + 1, 'the worst node is in view');
+  assert.ok(b.y >= c.y - 1 && b.y + b.height <= c.y + c.height + 1, 'the worst node is in view');
+  await heat.locator('.pl-drawer-close').first().click();
+}
+
+const scaleOf = (pane) =>
+  pane
+    .locator('.pl-viewport')
+    .getAttribute('transform')
+    .then((t) => Number(/scale\(([\d.e-]+)\)/.exec(t)[1]));
+
+/** Point 3 on `pl.compare(prep, conv)` (`root`): a group closed and opened again, a node selected, a zoom in pane 0
+ * → the same in pane 1. */
+export async function checkCompareSync(page, root, facts, shot) {
+  const panes = [0, 1].map((i) => root.locator(`.pl-pane[data-pane="${i}"]`));
+  const group = (i) => panes[i].locator(`.pl-group[data-group="${facts.group}"]`);
+  const closed = async (i) => group(i).evaluate((g) => g.classList.contains('pl-collapsed'));
+  assert.deepEqual([await closed(0), await closed(1)], [false, false], `${facts.group} starts open in both`);
+  await clickTitle(page, panes[0], facts.group);
+  await page.waitForFunction(
+    ([r, key]) =>
+      [...document.querySelectorAll(r)].every((p) =>
+        p.querySelector(`.pl-group[data-group="${key}"]`)?.classList.contains('pl-collapsed'),
+      ),
+    [`${await paneSelector(root)}`, facts.group],
+  );
+  await shot('closed');
+  await clickTitle(page, panes[0], facts.group); // and open again
+  await page.waitForFunction(
+    ([r, key]) =>
+      [...document.querySelectorAll(r)].every(
+        (p) => !p.querySelector(`.pl-group[data-group="${key}"]`)?.classList.contains('pl-collapsed'),
+      ),
+    [`${await paneSelector(root)}`, facts.group],
+  );
+  // select in pane 0 (found by name, then clicked): the same node is marked and its details shown in pane 1
+  const id = 'add';
+  assert.ok(facts.both.includes(id), `${id} is in both stages`);
+  const input = panes[0].locator('.pl-toolbar input[type="search"]');
+  await input.fill(id);
+  await input.press('Enter');
+  await input.fill('');
+  await panes[0].locator(`.pl-node[data-id="${id}"]`).click();
+  await panes[1].locator(`.pl-node[data-id="${id}"].pl-counterpart`).waitFor();
+  assert.match(await panes[1].locator('.pl-drawer:not([hidden]) .pl-details h4').first().textContent(), /^add\b/);
+  await shot('selected');
+  await panes[0].locator('.pl-drawer-close').click();
+  // zoom pane 0 (Ctrl+wheel): pane 1 takes the same scale
+  const k0 = await scaleOf(panes[0]);
+  const c = await panes[0].locator('.pl-canvas').boundingBox();
+  await page.mouse.move(c.x + c.width / 2, c.y + c.height / 2);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up('Control');
+  await page.waitForTimeout(300);
+  const [a, b] = [await scaleOf(panes[0]), await scaleOf(panes[1])];
+  assert.ok(a > k0 * 1.05, `pane 0 zoomed in (${k0} → ${a})`);
+  assert.ok(Math.abs(a - b) < 1e-6, `pane 1 at pane 0's scale (${a} vs ${b})`);
+  await root.locator('button.pl-btn', { hasText: /^Fit$/ }).first().click();
+}
+
+/** Click group `key`'s title where the user sees it (the group's own, or zoomed out its plate over the drawing), at
+ * its middle on screen: whatever is on top there gets the click, as it would a user's. Out of the pane's view (a
+ * narrow pane) the user first drags it into view. */
+async function clickTitle(page, pane, key) {
+  const where = async () => {
+    const zoomed = await pane.locator('svg.pl-zoomed').count();
+    const sel = zoomed ? `.pl-zlabel[data-group="${key}"] text` : `.pl-group[data-group="${key}"] > .pl-glabel`;
+    const b = await pane.locator(sel).boundingBox();
+    return { x: b.x + Math.min(b.width / 2, 20), y: b.y + b.height / 2 };
+  };
+  await pane.locator('.pl-canvas').scrollIntoViewIfNeeded();
+  const c = await pane.locator('.pl-canvas').boundingBox();
+  let at = await where();
+  const inside = (p) => p.x > c.x + 4 && p.x < c.x + c.width - 4 && p.y > c.y + 4 && p.y < c.y + c.height - 4;
+  // drags that start and end inside the canvas (a pan follows the pointer only while it is over the pane)
+  for (let i = 0; i < 8 && !inside(at); i++) {
+    const step = (d, room) => Math.max(-room, Math.min(room, d));
+    const dx = step(c.x + c.width / 2 - at.x, c.width - 16);
+    const dy = step(c.y + 40 - at.y, c.height - 16);
+    // from the edge the drag moves away from (a margin, seldom a node)
+    const from = { x: dx > 0 ? c.x + 6 : c.x + c.width - 6, y: dy > 0 ? c.y + 6 : c.y + c.height - 6 };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + dx, from.y + dy, { steps: 6 });
+    await page.mouse.up();
+    await page.waitForTimeout(150);
+    at = await where();
+  }
+  assert.ok(inside(at), `${key}'s title dragged into view: ${JSON.stringify({ at, c })}`);
+  await page.mouse.click(at.x, at.y);
+}
+
+/** A CSS selector for the panes of `root`, for waitForFunction (which takes no Locator). */
+async function paneSelector(root) {
+  const mark = await root.evaluate((r) => {
+    r.dataset.syncCheck ??= String(Math.random()).slice(2);
+    return r.dataset.syncCheck;
+  });
+  return `.pt2e-lens[data-sync-check="${mark}"] .pl-pane`;
+}
