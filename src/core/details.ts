@@ -106,6 +106,13 @@ export function renderDetails(
   const n = f.nodes.get(id);
   if (!n) return;
   box.appendChild(h(doc, 'h4')).append(breakable(doc, n.id), ` — ${t(`ui.role.${n.role}`)}`);
+  // why the node is as it is (why not quantized, which annotation requested an observer), worded by Python: right
+  // under the title, so a docked drawer a few lines tall answers "why is this fp32?" without scrolling
+  if (n.why?.length) {
+    box.appendChild(h(doc, 'h4', undefined, t('ui.views.why')));
+    const ul = box.appendChild(h(doc, 'ul', { class: 'pl-why' }));
+    for (const line of n.why) ul.appendChild(h(doc, 'li', undefined, line));
+  }
   const rows: Row[] = [
     [t('ui.details.target'), n.target_full || n.target],
     ['op', n.op],
@@ -123,12 +130,6 @@ export function renderDetails(
   if (note) rows.push([t('ui.details.note'), note]);
   box.appendChild(dl(doc, rows));
   outcomeSection(doc, box, f.snap, id, t);
-  // why the node is as it is, worded by Python (an optional Node field)
-  if (n.why?.length) {
-    box.appendChild(h(doc, 'h4', undefined, t('ui.views.why')));
-    const ul = box.appendChild(h(doc, 'ul', { class: 'pl-why' }));
-    for (const line of n.why) ul.appendChild(h(doc, 'li', undefined, line));
-  }
   const a = f.annotation.get(id);
   if (a) {
     const ar: Row[] = a.inputs.map(

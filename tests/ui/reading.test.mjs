@@ -144,8 +144,10 @@ describe('the details drawer', () => {
     ['dark', 1300],
     ['light', 250],
     ['dark', 250],
+    ['light', 280],
+    ['dark', 280],
   ]) {
-    it(`zh-TW, ${scheme} at ${width} px: at most a third of the pane, labels on one line`, async () => {
+    it(`zh-TW, ${scheme} at ${width} px: at most a third of the pane, labels on one line, why lines in view`, async () => {
       const view = fixture('conv_prepared.json');
       view.locale = 'zh-TW';
       const obs = view.panes[0].snapshot.nodes.find((n) => n.role === 'observer');
@@ -173,6 +175,17 @@ describe('the details drawer', () => {
       for (const x of dts) assert.ok(x.h < x.lh * 2.2, `label "${x.t}" wraps (${x.h} px)`);
       const why = await page.$$eval('.pl-why li', (xs) => xs.map((x) => x.textContent));
       assert.deepEqual(why, obs.why);
+      // the answer to "why is this so?" is in the drawer's visible box as it opens, not below a scroll
+      const line = await page.$eval('.pl-drawer', (dr) => {
+        const b = dr.getBoundingClientRect();
+        const li = dr.querySelector('.pl-why li:last-child').getBoundingClientRect();
+        return { top: li.top - b.top, bottom: li.bottom - b.top, visible: dr.clientHeight, scrolled: dr.scrollTop };
+      });
+      assert.equal(line.scrolled, 0);
+      assert.ok(
+        line.top >= 0 && line.bottom <= line.visible,
+        `why line at ${line.top}–${line.bottom} px of ${line.visible} px`,
+      );
       await shot(page, `drawer-${scheme}-${width}`);
       assert.deepEqual(errors, []);
       await page.close();
