@@ -387,10 +387,11 @@ export class GraphView {
     this.selected = id && this.hier?.parentOf.has(id) ? id : null;
     this.counter.clear();
     this.showDetails(this.selected);
-    if (o.notify) this.opts.onSelect?.(this.selected);
     if (this.selected && o.reveal) await this.reveal(this.selected);
     else this.applyClasses();
     if (this.selected) this.pz?.keepVisible(nodeKey(this.selected), this.drawerWidth());
+    // after the reveal: a compare's other panes centre their counterparts at the scale this pane ended at
+    if (o.notify) this.opts.onSelect?.(this.selected);
   }
 
   /** px of the canvas the drawer covers (none when it is docked below the canvas in a narrow pane) */
@@ -407,14 +408,15 @@ export class GraphView {
     this.applyClasses();
   }
 
-  /** Mark nodes that correspond to a selection made in another pane; details show the first. */
-  showCounterparts(ids: Set<Id>): void {
+  /** Mark nodes that correspond to a selection made in another pane; details show the first, centred at scale `k`
+   * (the selecting pane's, so the panes read alike). */
+  showCounterparts(ids: Set<Id>, k?: number): void {
     this.selected = null;
     this.counter = new Set([...ids].filter((i) => this.hier?.parentOf.has(i)));
     const first = [...this.counter][0] ?? null;
     this.showDetails(first);
     // the counterpart is revealed and centred as the selection is in its own pane
-    if (first) void this.reveal(first);
+    if (first) void this.reveal(first, k);
     else this.applyClasses();
   }
 
@@ -430,7 +432,8 @@ export class GraphView {
     }
   }
 
-  async reveal(id: Id): Promise<void> {
+  /** Open the groups around node `id` and centre it (at scale `k` if given). */
+  async reveal(id: Id, k?: number): Promise<void> {
     if (!this.hier) return;
     let changed = false;
     for (const g of ancestors(this.hier, id)) {
@@ -442,7 +445,7 @@ export class GraphView {
     if (changed) await this.redraw();
     else this.applyClasses();
     const b = this.placement?.boxes.get(nodeKey(id));
-    if (b) this.pz?.centerOn(b.x, b.y, this.drawerWidth());
+    if (b) this.pz?.centerOn(b.x, b.y, this.drawerWidth(), k);
   }
 
   search(q: string): Id[] {

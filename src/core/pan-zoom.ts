@@ -61,6 +61,9 @@ export class ScaleLink {
   }
 }
 
+/** A view transform: screen = k * layout + (x, y). */
+export type View = { x: number; y: number; k: number };
+
 export class PanZoom {
   /** screen = t.k * layout + (t.x, t.y) */
   t = { x: 20, y: 20, k: 1 };
@@ -73,8 +76,9 @@ export class PanZoom {
   link: ScaleLink | null = null;
   /** called after every change of `t` (the canvas renderer and the minimap follow it) */
   readonly listeners: Array<() => void> = [];
-  /** called after the user zoomed or panned (wheel, drag, minimap): compare panes follow it */
-  readonly onUserMove: Array<() => void> = [];
+  /** called after the user zoomed or panned (wheel, drag, minimap) with the view as it was before: compare panes
+   * follow by the same screen move */
+  readonly onUserMove: Array<(before: View) => void> = [];
   private resize: ResizeObserver | null = null;
   private lastSize = '';
   /** the surface's size held through a redraw (holdSize), or null: read it each time */
@@ -123,17 +127,18 @@ export class PanZoom {
 
   /** Centre the view on layout point (x, y) at the current scale (the minimap's click). */
   panTo(x: number, y: number): void {
+    const before = { ...this.t };
     const [cw, ch] = this.size();
     this.t.x = cw / 2 - x * this.t.k;
     this.t.y = ch / 2 - y * this.t.k;
     this.fitted = true;
     this.userMoved = true;
     this.apply();
-    this.userMove();
+    this.userMove(before);
   }
 
-  private userMove(): void {
-    for (const f of this.onUserMove) f();
+  private userMove(before: View): void {
+    for (const f of this.onUserMove) f(before);
   }
 
   /** The view's size in px. */
@@ -220,9 +225,12 @@ export class PanZoom {
     this.apply();
   }
 
-  centerOn(x: number, y: number, rightInset = 0): void {
+  /** `k`: the scale to centre at (a compare pane takes the scale of the pane that selected), else the current one
+   * raised to a readable 0.9 when below MIN_READABLE. */
+  centerOn(x: number, y: number, rightInset = 0, k?: number): void {
     const [cw, ch] = this.size();
-    if (this.t.k < MIN_READABLE) this.t.k = 0.9;
+    if (k !== undefined) this.t.k = k;
+    else if (this.t.k < MIN_READABLE) this.t.k = 0.9;
     this.t.x = (cw - rightInset) / 2 - x * this.t.k;
     this.t.y = ch / 2 - y * this.t.k;
     this.userMoved = true;
@@ -280,6 +288,7 @@ export class PanZoom {
           return;
         }
         e.preventDefault();
+        const before = { ...this.t };
         const r = el.getBoundingClientRect();
         const px = e.clientX - r.left;
         const py = e.clientY - r.top;
@@ -290,26 +299,39 @@ export class PanZoom {
         this.fitted = true;
         this.userMoved = true;
         this.apply();
-        this.userMove();
+        this.userMove(before);
       },
       { passive: false },
     );
     let drag: { x: number; y: number; tx: number; ty: number } | null = null;
+    // a drag that started on a node ends in a click on it: that click is the drag's, not a selection (which would
+    // centre the compare's other panes on their counterparts again, undoing the pan)
+    let dragged = false;
     el.addEventListener('pointerdown', (ev: Event) => {
       const e = ev as PointerEvent;
       this.setActive(true);
+      dragged = false;
       if (e.button === 0) drag = { x: e.clientX, y: e.clientY, tx: this.t.x, ty: this.t.y };
     });
+    el.addEventListener(
+      'click',
+      (ev: Event) => {
+        if (dragged) ev.stopPropagation();
+        dragged = false;
+      },
+      true,
+    );
     el.addEventListener('pointermove', (ev: Event) => {
       const e = ev as PointerEvent;
       if (!drag) return;
       const dx = e.clientX - drag.x;
       const dy = e.clientY - drag.y;
-      if (Math.abs(dx) + Math.abs(dy) > 2) this.userMoved = true;
+      if (Math.abs(dx) + Math.abs(dy) > 2) this.userMoved = dragged = true;
+      const before = { ...this.t };
       this.t.x = drag.tx + dx;
       this.t.y = drag.ty + dy;
       this.apply();
-      this.userMove();
+      this.userMove(before);
     });
     const end = (): void => {
       drag = null;

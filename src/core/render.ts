@@ -145,7 +145,7 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
     if (n < 2) return;
     const sets = id ? counterparts(view.diffs, n, from, id) : null;
     ctx.panes.forEach((p, j) => {
-      if (p && j !== from) p.showCounterparts(sets ? sets[j] : new Set());
+      if (p && j !== from) p.showCounterparts(sets ? sets[j] : new Set(), ctx.panes[from]?.panZoom?.t.k);
     });
   };
   if (n === 0) {

@@ -153,22 +153,43 @@ describe('compare panes move together', () => {
     expect(b.expanded.has(key)).toBe(!was);
   });
 
-  it('a pan or zoom puts the counterpart of the centre node at the same screen point, same scale', async () => {
+  it('a pan moves the other pane by the same screen amount, a zoom scales it to the same scale about the same point', async () => {
     const view = fixture('compare.json');
     const { handle } = await mount(view, { worker: false });
     const [a, b] = handle.panes;
     const pz = a.panZoom!;
-    // centre pane a on conv2d_1 at scale 1.1, as a drag + wheel would
-    const box = a.placement!.boxes.get(nodeKey('conv2d_1'))!;
-    pz.t = { k: 1.1, x: 400 - box.x * 1.1, y: 260 - box.y * 1.1 };
-    for (const f of pz.onUserMove) f();
     const mate = view.diffs[0].kept.find(([x]: string[]) => x === 'conv2d_1')[1];
     const mb = b.placement!.boxes.get(nodeKey(mate))!;
+    const onScreen = (): [number, number] => {
+      const t = b.panZoom!.t;
+      return [t.x + mb.x * t.k, t.y + mb.y * t.k];
+    };
+    // a drag 40 px right and 25 px up in pane a
+    const [x0, y0] = onScreen();
+    let before = { ...pz.t };
+    pz.t = { ...before, x: before.x + 40, y: before.y - 25 };
+    for (const f of pz.onUserMove) f(before);
+    expect(onScreen()[0]).toBeCloseTo(x0 + 40);
+    expect(onScreen()[1]).toBeCloseTo(y0 - 25);
+    // a wheel zoom ×1.5 about screen point (300, 200) in pane a
+    before = { ...pz.t };
+    const [px, py, r] = [300, 200, 1.5];
+    pz.t = { k: before.k * r, x: px - (px - before.x) * r, y: py - (py - before.y) * r };
+    const [x1, y1] = onScreen();
+    const rb = pz.t.k / b.panZoom!.t.k;
+    for (const f of pz.onUserMove) f(before);
+    expect(b.panZoom!.t.k).toBeCloseTo(pz.t.k);
+    expect(onScreen()[0]).toBeCloseTo(px + (x1 - px) * rb);
+    expect(onScreen()[1]).toBeCloseTo(py + (y1 - py) * rb);
+    // alignView (a pane whose view does not match yet): the counterpart of the centre node at the same screen point
+    const box = a.placement!.boxes.get(nodeKey('conv2d_1'))!;
+    pz.t = { k: 1.1, x: 400 - box.x * 1.1, y: 260 - box.y * 1.1 };
+    alignView(a, b, (id) => (id === 'conv2d_1' ? [mate] : []));
     const tb = b.panZoom!.t;
     expect(tb.k).toBeCloseTo(1.1);
     expect(tb.x + mb.x * tb.k).toBeCloseTo(400);
     expect(tb.y + mb.y * tb.k).toBeCloseTo(260);
-    // and back: moving b moves a
+    // and back
     alignView(b, a, (id) => (id === mate ? ['conv2d_1'] : []));
     expect(a.panZoom!.t.x + box.x * a.panZoom!.t.k).toBeCloseTo(400);
   });

@@ -82,6 +82,16 @@ const scaleOf = (pane) =>
     .getAttribute('transform')
     .then((t) => Number(/scale\(([\d.e-]+)\)/.exec(t)[1]));
 
+/** A pane's view transform as drawn (translate and scale of its viewport). */
+const viewOf = (pane) =>
+  pane
+    .locator('.pl-viewport')
+    .getAttribute('transform')
+    .then((t) => {
+      const [, x, y, k] = /translate\(([\d.e-]+),([\d.e-]+)\) scale\(([\d.e-]+)\)/.exec(t).map(Number);
+      return { x, y, k };
+    });
+
 /** Point 3 on `pl.compare(prep, conv)` (`root`): a group closed and opened again, a node selected, a zoom in pane 0
  * → the same in pane 1. */
 export async function checkCompareSync(page, root, facts, shot) {
@@ -117,6 +127,30 @@ export async function checkCompareSync(page, root, facts, shot) {
   await panes[1].locator(`.pl-node[data-id="${id}"].pl-counterpart`).waitFor();
   assert.match(await panes[1].locator('.pl-drawer:not([hidden]) .pl-details h4').first().textContent(), /^add\b/);
   await shot('selected');
+  // the counterpart is centred at pane 0's scale (not raised to a readable one of its own)
+  const [s0, s1] = [await scaleOf(panes[0]), await scaleOf(panes[1])];
+  assert.ok(Math.abs(s0 - s1) < 1e-6, `both panes at one scale after a selection (${s0} vs ${s1})`);
+  // a drag that starts on the selected node pans pane 0, and pane 1 the same way by the same screen amount (also
+  // when the node nearest the view's centre changes on the way, whose counterpart sits elsewhere in pane 1)
+  const before = [await viewOf(panes[0]), await viewOf(panes[1])];
+  const nb = await panes[0].locator(`.pl-node[data-id="${id}"] rect.pl-box`).boundingBox();
+  const cv = await panes[0].locator('.pl-canvas').boundingBox();
+  const dr = await panes[0].locator('.pl-drawer').boundingBox();
+  const right = Math.min(cv.x + cv.width, dr && dr.y < cv.y + cv.height ? dr.x : Infinity);
+  const [sx, sy] = [nb.x + Math.min(nb.width / 2, 10), nb.y + nb.height / 2];
+  const dx = sx + 50 < right ? 40 : -40;
+  const dy = sy - 100 > cv.y ? -90 : 90;
+  await page.mouse.move(sx, sy);
+  await page.mouse.down();
+  await page.mouse.move(sx + dx / 2, sy + dy / 2, { steps: 4 });
+  await page.mouse.move(sx + dx, sy + dy, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForTimeout(200);
+  const moved = [0, 1].map((i) => viewOf(panes[i]).then((v) => [v.x - before[i].x, v.y - before[i].y]));
+  const [m0, m1] = await Promise.all(moved);
+  const by = (m) => Math.abs(m[0] - dx) < 1.5 && Math.abs(m[1] - dy) < 1.5;
+  assert.ok(by(m0), `pane 0 panned by ${m0} for a ${dx},${dy} px drag`);
+  assert.ok(by(m1), `pane 1 followed by ${m1} for a ${dx},${dy} px drag`);
   await panes[0].locator('.pl-drawer-close').click();
   // zoom pane 0 (Ctrl+wheel): pane 1 takes the same scale
   const k0 = await scaleOf(panes[0]);
