@@ -23,6 +23,7 @@ import {
   type Rect,
   viewRect,
 } from './canvas-index';
+import { viewSvg } from './canvas-svg';
 import { h } from './dom';
 import { curveBounds, type EdgeItem, edgeItemSteps, type SharedItem, sharedItems } from './edges';
 import { type Box, HEADER } from './hier-layout';
@@ -203,6 +204,22 @@ export class CanvasView implements PaneView {
       c.width = w;
       c.height = hh;
     }
+  }
+
+  /** The current view as SVG markup (Export "SVG"), or null before a scene is indexed. */
+  svgOfView(): string | null {
+    if (!this.sc) return null;
+    const [cw, ch] = this.size();
+    return viewSvg({
+      sc: this.sc,
+      t: { ...this.pz.t },
+      size: [cw, ch],
+      frames: (q) => this.frames.query(q),
+      solids: (q) => this.solids.query(q),
+      edges: (q) => this.edges.query(q),
+      col: colorResolver(this.surface),
+      font: this.doc.defaultView?.getComputedStyle(this.surface).fontFamily || 'sans-serif',
+    });
   }
 
   /** A crisp full draw at the current transform, in slices; resolves when it is on screen (or superseded). */

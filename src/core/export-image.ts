@@ -1,6 +1,6 @@
 // The toolbar's Export: the pane's drawing as an SVG file (picture.ts: the drawn graph with its styles inlined,
-// so it looks the same without our stylesheet) or a PNG (that SVG rasterised at 2×; a canvas-drawn large scene
-// saves its canvas as it is).
+// so it looks the same without our stylesheet) or a PNG (that SVG rasterised at 2×). A canvas-drawn large scene
+// saves its canvas as PNG, and as SVG the boxes and edges of the current view (canvas-svg.ts).
 import { h } from './dom';
 import type { Tr } from './i18n';
 import { picture } from './picture';
@@ -32,22 +32,25 @@ function pngOf(doc: Document, svg: string): Promise<Blob | null> {
   });
 }
 
-/** "Export: PNG SVG" for a pane: `graph` holds its SVG; `canvas()` is its raster when the scene is on a canvas. */
-export function exportButtons(
-  doc: Document,
-  graph: Element,
-  canvas: () => HTMLCanvasElement | null,
-  t: Tr,
-): HTMLElement {
+/** A canvas-drawn scene's raster and the SVG of its current view (both null when the scene is drawn as SVG). */
+export interface CanvasExport {
+  raster(): HTMLCanvasElement | null;
+  viewSvg(): string | null;
+}
+
+/** "Export: PNG SVG" for a pane: `graph` holds its SVG; `canvas` answers when the scene is on a canvas. */
+export function exportButtons(doc: Document, graph: Element, canvas: CanvasExport, t: Tr): HTMLElement {
   const box = h(doc, 'span', { class: 'pl-export', title: t('ui.views.export_title') });
   box.append(h(doc, 'span', { class: 'pl-export-label' }, `${t('ui.views.export')}:`));
   for (const kind of ['PNG', 'SVG'] as const) {
     const b = h(doc, 'button', { class: 'pl-btn', type: 'button', 'data-export': kind.toLowerCase() }, kind);
     b.addEventListener('click', async () => {
-      const raster = canvas();
+      const raster = canvas.raster();
       if (raster) {
-        // a large scene: the canvas (no per-node SVG exists); SVG falls back to the same picture
-        raster.toBlob((blob) => blob && save(doc, blob, 'pt2e-lens.png'), 'image/png');
+        // a large scene (no per-node SVG exists): PNG is the canvas as drawn, SVG the current view painted anew
+        const view = kind === 'SVG' ? canvas.viewSvg() : null;
+        if (view) save(doc, new Blob([view], { type: 'image/svg+xml' }), 'pt2e-lens.svg');
+        else raster.toBlob((blob) => blob && save(doc, blob, 'pt2e-lens.png'), 'image/png');
         return;
       }
       const svg = picture(graph);

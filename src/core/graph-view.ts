@@ -174,6 +174,7 @@ export class GraphView {
           ? { name: this.heat.overlay.name, go: () => void this.select(worst, { reveal: true, notify: true }) }
           : undefined,
       raster: () => (this.canvasMode ? (this.cv?.el ?? null) : null),
+      viewSvg: () => (this.canvasMode ? (this.cv?.svgOfView() ?? null) : null),
     });
     this.status = bar.status;
     this.mapSlot = bar.mapSlot;

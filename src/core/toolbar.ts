@@ -17,6 +17,8 @@ export interface ToolbarHost {
   worst?: { name: string; go(): void };
   /** the canvas of a canvas-drawn scene (Export saves it as it is), else null */
   raster(): HTMLCanvasElement | null;
+  /** the current view of a canvas-drawn scene as SVG markup, else null */
+  viewSvg(): string | null;
 }
 
 export function toolbar(
@@ -64,9 +66,6 @@ export function toolbar(
     );
   if (host.expandAll) bar.appendChild(button(t('ui.expand_all'), t('ui.expand_all_title'), host.expandAll));
   const status = h(doc, 'span', { class: 'pl-status' });
-  bar.append(
-    exportButtons(doc, pane, () => host.raster(), t),
-    status,
-  );
+  bar.append(exportButtons(doc, pane, { raster: () => host.raster(), viewSvg: () => host.viewSvg() }, t), status);
   return { el: bar, status, mapSlot };
 }

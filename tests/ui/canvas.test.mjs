@@ -5,6 +5,7 @@
 // tests/ui/artifacts/canvas-*.png.
 
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { synthView } from '../ts/fixtures/synth.mjs';
@@ -103,6 +104,50 @@ const cssRgb = (page, name) =>
 const near = (a, b, tol = 6) => a.slice(0, 3).every((x, i) => Math.abs(x - b[i]) <= tol);
 
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `canvas-${name}.png`), fullPage: true });
+
+/** Export "SVG" of the canvas-drawn view: a real SVG (it parses) of the current view: a box per node in view, with
+ * its label and its fill in the theme's colour (`fill`: the compute fill as the page resolves it), and none of the
+ * boxes far out of view. */
+async function checkViewSvg(page, fill, name) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="svg"]')]);
+  assert.equal(dl.suggestedFilename(), 'pt2e-lens.svg');
+  const text = readFileSync(await dl.path(), 'utf8');
+  writeFileSync(join(ARTIFACTS, `canvas-export-${name}.svg`), text);
+  const got = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const gv = window.__h.panes[0];
+    const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
+    const t = gv.panZoom.t;
+    const inView = [];
+    let far = 0;
+    for (const b of gv.placement.boxes.values()) {
+      if (b.kind !== 'node') continue;
+      const [x, y] = [t.x + b.x * t.k, t.y + b.y * t.k];
+      if (x > 0 && x < r.width && y > 0 && y < r.height) inView.push(gv.facts.nodes.get(b.id).target);
+      else if (x < -r.width || x > 2 * r.width || y < -r.height || y > 2 * r.height) far++;
+    }
+    const nodes = doc.querySelectorAll('g.pl-node');
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      nodes: nodes.length,
+      texts: [...doc.querySelectorAll('g.pl-node text')].map((x) => x.textContent),
+      fills: [...doc.querySelectorAll('g.pl-node rect')].map((x) => x.getAttribute('fill')),
+      inView,
+      far,
+    };
+  }, text);
+  assert.equal(got.error, null);
+  assert.ok(!text.includes('var(--pl-'), 'colours resolved');
+  assert.ok(got.inView.length > 3 && got.far > 100, `${got.inView.length} nodes in view, ${got.far} far out`);
+  assert.ok(got.nodes >= got.inView.length && got.nodes < got.inView.length + got.far, `${got.nodes} boxes`);
+  for (const label of got.inView)
+    assert.ok(
+      got.texts.some((x) => label.startsWith(x.replace(/…$/, ''))),
+      label,
+    );
+  const hex = (c) => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+  assert.ok(got.fills.map((f) => f.toLowerCase()).includes(hex(fill)), `a compute fill ${hex(fill)}`);
+}
 
 describe('canvas renderer (large scenes)', () => {
   it('expand all draws on a canvas; click a node → its details; group title/closed group toggle; minimap', async () => {
@@ -242,6 +287,7 @@ describe('canvas renderer (large scenes)', () => {
         const [fx, fy] = await screenOf(page, 'n:bn_2', -30, 14);
         const want = await cssRgb(page, '--pl-compute-fill');
         assert.ok(near(await pixel(page, fx, fy), want), `${scheme}: compute fill ${want}`);
+        await checkViewSvg(page, want, `${name}-${scheme}`);
         if (!outWidth) {
           // the host switches theme (data-pl-theme on the view's root): the canvas redraws in the other palette
           const other = scheme === 'light' ? 'dark' : 'light';
