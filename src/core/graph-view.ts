@@ -186,6 +186,8 @@ export class GraphView {
     stage.append(area, this.drawer);
     this.area = area;
     this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
+    this.pz.compute = (b) =>
+      b.kind === 'collapsed' || (b.id !== undefined && this.facts.nodes.get(b.id)?.role === 'compute');
     this.pz.listeners.push(() => {
       if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
       this.svg?.zoom(this.pz!.t.k);

@@ -5,7 +5,7 @@
 // when side by side they would cut their drawings at the edges but stacked they would show them whole.
 
 import { h } from './dom';
-import type { Placement } from './hier-layout';
+import type { Box, Placement } from './hier-layout';
 import { EN, type Tr } from './i18n';
 
 /** Smallest fit scale: node labels (12 px) stay at ≥ 9 px on screen. */
@@ -33,6 +33,22 @@ export function topRowX(P: Placement): number {
   for (const b of P.boxes.values()) if (b.kind !== 'expanded') minY = Math.min(minY, b.y - b.h / 2);
   const row = [...P.boxes.values()].filter((b) => b.kind !== 'expanded' && b.y - b.h / 2 <= minY + 4);
   return row.length ? row.reduce((s, b) => s + b.x, 0) / row.length : P.width / 2;
+}
+
+/** Where a graph too wide for its pane is first shown: its first compute box (topmost, then leftmost; a closed
+ * group counts as compute), or null when it has none. Why not the top row: in an ExportedProgram that row is
+ * the parameters and inputs (one placeholder per weight), the widest row of the drawing; centred on it, Fit
+ * showed a strip of placeholders over an empty middle. The computation is what a reader came for, and the
+ * inputs it reads sit right above it. */
+export function firstCompute(P: Placement, compute: (b: Box) => boolean): Box | null {
+  let best: Box | null = null;
+  for (const b of P.boxes.values()) {
+    if (b.kind === 'expanded' || !compute(b)) continue;
+    const top = b.y - b.h / 2;
+    const bt = best ? best.y - best.h / 2 : Infinity;
+    if (top < bt - 4 || (top <= bt + 4 && best && b.x < best.x)) best = b;
+  }
+  return best;
 }
 
 /** Panes whose fits use one scale (the smallest any of them needs), so compare panes read alike. */
@@ -73,6 +89,8 @@ export class PanZoom {
   link: ScaleLink | null = null;
   /** called after every change of `t` (the canvas renderer and the minimap follow it) */
   readonly listeners: Array<() => void> = [];
+  /** which boxes are computation (firstCompute: where a wide graph is first shown); unset: its top row's middle */
+  compute: ((b: Box) => boolean) | null = null;
   /** called after the user zoomed or panned (wheel, drag, minimap): compare panes follow it */
   readonly onUserMove: Array<() => void> = [];
   private resize: ResizeObserver | null = null;
@@ -179,17 +197,22 @@ export class PanZoom {
   }
 
   /** Show the drawing at scale k, its top at the top margin (so linked panes align): centred when it fits the
-   * width, else centred on its top row (where a graph starts) without leaving blank space at either side. */
+   * width, else centred on its first compute box (firstCompute; else its top row) without leaving blank space at
+   * either side; a first compute box below the view's upper half is brought up to its first third. */
   fitAt(k: number): void {
     const P = this.placement();
     if (!P) return;
-    const [cw] = this.size();
+    const [cw, ch] = this.size();
     let x = (cw - P.width * k) / 2;
+    let y = MARGIN * k;
     if (P.width * k > cw - 2 * MARGIN * k) {
-      const top = topRowX(P);
-      x = Math.min(MARGIN * k, Math.max(cw - (P.width + MARGIN) * k, cw / 2 - top * k));
+      const first = this.compute ? firstCompute(P, this.compute) : null;
+      const cx = first ? first.x : topRowX(P);
+      x = Math.min(MARGIN * k, Math.max(cw - (P.width + MARGIN) * k, cw / 2 - cx * k));
+      // linked panes keep their tops aligned: only a pane of its own moves down its drawing
+      if (first && !this.link && y + first.y * k > ch / 2) y = ch / 3 - first.y * k;
     }
-    this.t = { k, x, y: MARGIN * k };
+    this.t = { k, x, y };
     this.fitted = this.surface.getBoundingClientRect().width > 0;
     this.userMoved = false;
     this.apply();
