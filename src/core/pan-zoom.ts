@@ -13,18 +13,59 @@ export const MIN_READABLE = 0.75;
 /** A graph a little wider than its pane (its width fits at ≥ this scale) is fitted by its full width, so no
  * note callout or edge column is cut off at a side; a much wider one is panned at MIN_READABLE. */
 export const WIDTH_FIT_MIN = 0.45;
+/** In a narrow pane (the side panel's 280 px) a graph only a few columns wide is fitted by its full width down
+ * to NARROW_FIT_MIN: there a cut-off column is one of two or three, nothing at the pane's edge says it exists, and
+ * the reader would pan blind; the labels are small but the group titles keep 11 px (semantic zoom) and a click
+ * or Ctrl+wheel zooms in. More columns than that (a row of parameters, a wide attention block) are panned at
+ * MIN_READABLE, as in any pane. */
+export const NARROW_PANE = 420;
+export const FEW_COLUMNS = 3;
+export const NARROW_FIT_MIN = 0.3;
 export const MAX_FIT = 1.3;
 export const MARGIN = 20;
 
 /** Scale that shows a W×H drawing in a cw×ch canvas: the whole drawing if that keeps text readable,
- * else its full width (up to 1:1, showing the top), never below MIN_READABLE. */
-export function fitScale(cw: number, ch: number, W: number, H: number): number {
+ * else its full width (up to 1:1, showing the top) at ≥ WIDTH_FIT_MIN — or ≥ NARROW_FIT_MIN in a narrow pane
+ * when the drawing is at most FEW_COLUMNS boxes wide (`columns`, columnsOf) — else MIN_READABLE. */
+export function fitScale(cw: number, ch: number, W: number, H: number, columns = Infinity): number {
   const w = W + 2 * MARGIN;
   const hh = H + 2 * MARGIN;
   const all = Math.min(MAX_FIT, cw / w, ch / hh);
   if (all >= MIN_READABLE) return all;
   const byWidth = Math.min(1, cw / w);
-  return byWidth >= WIDTH_FIT_MIN ? byWidth : MIN_READABLE;
+  if (byWidth >= WIDTH_FIT_MIN) return byWidth;
+  if (cw < NARROW_PANE && columns <= FEW_COLUMNS && byWidth >= NARROW_FIT_MIN) return byWidth;
+  return MIN_READABLE;
+}
+
+/** boxes above which columnsOf does not look (a drawing that big is no few-column one to fit whole) */
+const COLUMNS_MAX_BOXES = 3000;
+const columnsMemo = new WeakMap<Placement, number>();
+
+/** How many boxes (nodes, closed groups) the drawing's widest row holds side by side: the most whose vertical
+ * extents share one line. Infinity for a drawing of more than COLUMNS_MAX_BOXES boxes. */
+export function columnsOf(P: Placement): number {
+  const memo = columnsMemo.get(P);
+  if (memo !== undefined) return memo;
+  const ev: Array<[number, number]> = [];
+  for (const b of P.boxes.values()) {
+    if (b.kind === 'expanded') continue;
+    ev.push([b.y - b.h / 2, 1], [b.y + b.h / 2, -1]);
+    if (ev.length > 2 * COLUMNS_MAX_BOXES) break;
+  }
+  let most = 0;
+  if (ev.length > 2 * COLUMNS_MAX_BOXES) most = Infinity;
+  else {
+    // ends before starts at one y: boxes that only touch are not side by side
+    ev.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let open = 0;
+    for (const [, d] of ev) {
+      open += d;
+      most = Math.max(most, open);
+    }
+  }
+  columnsMemo.set(P, most);
+  return most;
 }
 
 /** Mean x of the boxes in the drawing's top row (nodes and closed groups). */
@@ -171,7 +212,7 @@ export class PanZoom {
     const P = this.placement();
     if (!P) return 1;
     const [cw, ch] = this.size();
-    return fitScale(cw, ch, P.width, P.height);
+    return fitScale(cw, ch, P.width, P.height, cw < NARROW_PANE ? columnsOf(P) : Infinity);
   }
 
   /** whether the drawing, shown at scale k, is wider than the pane (its groups would be cut at the edges) */

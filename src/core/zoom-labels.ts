@@ -1,6 +1,8 @@
 // Semantic zoom (issue 15 point 6): zoomed out, a group's title is drawn at a fixed on-screen size instead of
 // shrinking with the drawing, on a plate over its box, so a closed group stays a labelled box at any zoom and the
-// layers of a big graph can be read from the overview. Titles that would overlap a more important one are left
+// layers of a big graph can be read from the overview. A closed group's title stays inside its box, shortened
+// with an ellipsis (the box's tooltip has the whole name), so side-by-side closed groups (a decoder's embeddings
+// in a 280 px panel) each keep theirs; an open group's title that would overlap a title already placed is left
 // out (closed groups first, then the larger groups). Pure: both painters (SVG in graph-view.ts, canvas in
 // canvas-view.ts) paint what this returns, in layout units.
 import { boxModel, type GroupModel } from './box-model';
@@ -15,8 +17,10 @@ export const ZOOM_LABEL_PX = 11;
 const TITLE_PX = 12;
 /** average glyph width of the title font, per px of font size */
 const GLYPH = 0.62;
-/** a title keeps at least this many characters (`⊞ 12 · Block`), its plate wider than a narrow box */
+/** an open group's title keeps at least this many characters (`⊟ 12 · Block`), its plate wider than a narrow box */
 const MIN_CHARS = 20;
+/** a closed group's title keeps at least this many (`⊞ e…`): fewer say nothing */
+const MIN_CLOSED_CHARS = 4;
 
 export interface ZoomLabel {
   /** the group box's key */
@@ -64,10 +68,15 @@ export function zoomLabels(sc: Scene, boxes: Iterable<Box>, k: number): ZoomLabe
     );
   for (const [b, m] of groups) {
     const closed = m.kind === 'collapsed';
-    // as wide as the box, but never fewer than MIN_CHARS characters (a narrow box's plate reaches past it)
-    const chars = Math.max(MIN_CHARS, Math.floor((b.w - 2 * pad) / (size * GLYPH)));
+    // as wide as the box; an open group's never fewer than MIN_CHARS characters (its plate reaches past a narrow
+    // box), a closed group's cut to its box (closed boxes never overlap, so neither do their titles)
+    const fit = Math.floor((b.w - 2 * pad) / (size * GLYPH));
+    const chars = Math.max(closed ? MIN_CLOSED_CHARS : MIN_CHARS, fit);
     const text = truncate(m.label, chars);
-    const w = Math.min(text.length * size * GLYPH, Math.max(b.w, MIN_CHARS * size * GLYPH)) + 2 * pad;
+    const most = closed
+      ? Math.max(b.w - 2 * pad, MIN_CLOSED_CHARS * size * GLYPH)
+      : Math.max(b.w, MIN_CHARS * size * GLYPH);
+    const w = Math.min(text.length * size * GLYPH, most) + 2 * pad;
     const h = size * 1.3;
     const x0 = b.x - b.w / 2;
     const y0 = b.y - b.h / 2;
