@@ -147,6 +147,10 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-legend.pl-legend-folded{row-gap:8px;height:calc(1.5em + 12px);box-sizing:border-box;overflow:hidden}
 .pt2e-lens .pl-legend-toggle{font:inherit;flex:none;padding:0 6px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
 .pt2e-lens .pl-legend-toggle:hover{background:var(--pl-btn-hover)}
+.pt2e-lens .pl-legend-specfold{font:inherit;padding:0 6px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
+.pt2e-lens .pl-legend-specfold:hover{background:var(--pl-btn-hover)}
+.pt2e-lens .pl-legend-speclist{display:contents}
+.pt2e-lens .pl-legend-speclist[hidden]{display:none}
 .pt2e-lens .pl-swatch{display:inline-block;width:11px;height:11px;border:2px solid;border-radius:2px;margin-right:3px;vertical-align:-1px}
 .pt2e-lens .pl-line{display:inline-block;width:18px;height:0;border-top:3px solid;margin-right:4px;vertical-align:3px}
 .pt2e-lens .pl-findings{margin:0;padding:0 4px;min-width:0}
