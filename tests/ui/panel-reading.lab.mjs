@@ -5,7 +5,7 @@
 // drawer's why-not lines for the fp32 add and linear, word for word what the kernel computed (2); search Enter
 // stepping through the hits, centring each (4); Expand all, the minimap folded into the toolbar, the toolbar in the
 // pane's width (6); the drawer docked below the canvas, its labels on one line in zh-TW (7); torch.export's
-// _guards_fn not drawn, the selection and drawer not leaking to another stage tab, a dynamic batch named `batch` on
+// _guards_fn not drawn, the selection following to its counterpart in another stage tab (else cleared, no stale drawer), a dynamic batch named `batch` on
 // the nodes, PNG/SVG export as downloads (9). Heat (5) has no place here: the panel draws Runs, ExportedPrograms and
 // GraphModules, never an overlay. Screenshots: tests/ui/artifacts/panel-reading-*.png.
 
@@ -278,7 +278,21 @@ for (const [theme, slug, lang] of [
       await show(name, 'converted');
     });
 
-    it('stage tabs: nothing selected leaks to another stage; the exported stage hides _guards_fn (9)', async () => {
+    it('stage tabs: the selection follows to its counterpart, else clears; the exported stage hides _guards_fn (9)', async () => {
+      // the fp32 add is in every stage: selected in converted, it is selected, centred and in the drawer in the
+      // stages switched to (the drawer showing that stage's node: its why lines are the kernel's for converted only)
+      await pick('add');
+      for (const stage of ['exported', 'prepared']) {
+        await show(name, stage);
+        assert.deepEqual(await selected(), ['add'], `add followed to ${stage}`);
+        assert.equal(await openDrawers(), 1);
+        assert.match(await view().locator('.pl-drawer:not([hidden]) .pl-details').textContent(), /\badd\b/);
+        await assertCentred('add');
+        if (stage === 'exported') await shot(`follow-${slug}`);
+      }
+      await show(name, 'converted');
+      assert.deepEqual(await selected(), ['add'], 'and back');
+      // a dequantize exists from convert on: in exported nothing is selected and no drawer stays open
       await pick(facts[lang].dequantize[0]);
       await show(name, 'exported');
       assert.deepEqual(await selected(), []);
