@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { notebook, setLabTheme, startLab } from './lab_server.mjs';
-import { ARTIFACTS } from './pages.mjs';
+import { ARTIFACTS, ROOT } from './pages.mjs';
 
 // what the panel must show, from the kernel's own snapshots: the finding kinds and nodes, the why lines, the guard
 const CAPTURE = `import json, torch, pt2e_lens as pl
@@ -37,7 +37,18 @@ run_zh = pl.capture(get_model('tiny').eval(), example_inputs(), ConvQuantizer(),
 pl.set_locale(None)
 batch = torch.export.Dim('batch', min=1, max=1 << 16)
 ep_dyn = torch.export.export(get_model('tiny').eval(), example_inputs(2), dynamic_shapes=({0: batch},))
-print('FACTS', json.dumps({'en': facts(run_en), 'zh': facts(run_zh)}))`;
+# brief points 2-4: resnet's unused num_batches_tracked buffers make a row 9 nodes wide; a 4-block decoder
+# quantized by torchao's XNNPACK quantizer is a few columns wide with 14 specs
+import sys
+sys.path.insert(0, ${JSON.stringify(join(ROOT, 'bench'))})
+from models import build, calibration, export
+from pt2e_lens.examples import xnnpack_quantizer
+ep_wide = export('resnet', 4)
+m, inp = build('decoder', 4)
+dec = pl.capture(m, inp, xnnpack_quantizer(), calibration=calibration('decoder', 1, inp))
+first = next(n.name for n in ep_wide.graph.nodes if n.op == 'call_function')
+print('FACTS', json.dumps({'en': facts(run_en), 'zh': facts(run_zh), 'first': first,
+                           'specs': len(dec['converted'].snapshot.specs)}))`;
 
 let lab;
 let browser;
@@ -275,6 +286,65 @@ for (const [theme, slug, lang] of [
       assert.ok(subs.filter((t) => /^batch×\d/.test(t)).length >= 3, subs.slice(0, 8).join('|'));
       assert.ok(!subs.some((t) => /\bs\d+×/.test(t)), 'no s77×…');
       await shot(`dims-${slug}`);
+      await show(name, 'converted');
+    });
+
+    it('a wide ExportedProgram first shows its computation, not its row of buffers (brief 2)', async () => {
+      await show('ep_wide', 'exported');
+      const c = await rectOf('.pl-canvas');
+      const seen = await view()
+        .locator('.pl-node')
+        .evaluateAll(
+          (ns, c) =>
+            ns
+              .filter((n) => {
+                const r = n.querySelector('rect').getBoundingClientRect();
+                return (
+                  Math.min(r.right, c.right) - Math.max(r.left, c.left) >= r.width / 2 &&
+                  r.top >= c.top &&
+                  r.bottom <= c.bottom
+                );
+              })
+              .map((n) => n.dataset.id),
+          c,
+        );
+      assert.ok(seen.includes(facts.first) && seen.includes('x'), seen.join(' '));
+      assert.ok(seen.filter((id) => !id.includes('num_batches_tracked')).length >= 5, seen.join(' '));
+      await shot(`ep-wide-${slug}`);
+      await show(name, 'converted');
+    });
+
+    it('a decoder a few columns wide: Fit shows its whole width, each closed group titled, specs folded (brief 3, 4)', async () => {
+      await show('dec', 'converted');
+      const c = await rectOf('.pl-canvas');
+      const d = await rectOf('.pl-viewport');
+      assert.ok(d.left >= c.left - 1 && d.right <= c.right + 1, JSON.stringify({ c, d }));
+      const titles = await view()
+        .locator('.pl-group.pl-collapsed')
+        .evaluateAll((gs) =>
+          gs.map((g) => {
+            const z = g.ownerSVGElement.querySelector(`.pl-zlabel-closed[data-group="${CSS.escape(g.dataset.group)}"]`);
+            const box = g.querySelector('rect.pl-gbox').getBoundingClientRect();
+            const plate = z?.querySelector('rect').getBoundingClientRect();
+            return {
+              key: g.dataset.group,
+              inside: !!plate && plate.left >= box.left - 0.5 && plate.right <= box.right + 0.5,
+            };
+          }),
+        );
+      assert.ok(titles.length >= 8, `${titles.length} closed groups`);
+      for (const t of titles) assert.ok(t.inside, `${t.key} has its title inside its box`);
+      const legend = view().locator('.pl-legend');
+      const folded = await legend.evaluate((l) => l.classList.contains('pl-legend-folded'));
+      if (folded) await legend.locator('.pl-legend-toggle').click();
+      const chip = legend.locator('.pl-legend-specfold');
+      assert.equal(Number((await chip.textContent()).match(/^▸ (\d+)/)?.[1]), facts.specs);
+      assert.equal(await legend.locator('.pl-legend-spec:visible').count(), 0);
+      await shot(`decoder-${slug}`);
+      await chip.click();
+      assert.equal(await legend.locator('.pl-legend-spec:visible').count(), facts.specs);
+      await chip.click();
+      if (folded) await legend.locator('.pl-legend-toggle').click(); // as it was for the checks after this one
       await show(name, 'converted');
     });
 
