@@ -39,7 +39,8 @@ after(async () => {
   await browser?.close();
 });
 
-const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `first-view-${name}.png`) });
+const shot = (page, name, fullPage = false) =>
+  page.screenshot({ path: join(ARTIFACTS, `first-view-${name}.png`), fullPage });
 
 /** Boxes of the pane on show inside its canvas (at least half of each box), by node role; closed groups too. */
 const onScreen = (page) =>
@@ -161,14 +162,14 @@ describe("a big Run's specs fold to one chip (brief 4)", () => {
       assert.ok(m, await chip.textContent());
       assert.equal(Number(m[1]), specs.length);
       assert.equal(await legend.locator('.pl-legend-spec:visible').count(), 0, 'folded: no chip per spec');
-      await shot(page, `legend-${scheme}`);
+      await shot(page, `legend-${scheme}`, true);
       await chip.click();
       assert.equal(await chip.getAttribute('aria-expanded'), 'true');
       assert.equal(await legend.locator('.pl-legend-spec:visible').count(), specs.length);
       assert.ok((await legend.textContent()).includes(specs[0].id), 'the hostile id shows as text');
       assert.equal(await page.locator('.pl-legend img').count(), 0);
       assert.equal(await page.evaluate(() => window.pwned), undefined);
-      await shot(page, `legend-open-${scheme}`);
+      await shot(page, `legend-open-${scheme}`, true);
       await chip.click();
       assert.equal(await legend.locator('.pl-legend-spec:visible').count(), 0, 'folded again');
       assert.deepEqual(errors, []);
