@@ -12,6 +12,7 @@ import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h } from './dom';
 import { drawnGraph } from './drawn';
+import { EdgeHints } from './edge-hints';
 import { type Facts, factsOf } from './facts';
 import { GroupBadges } from './group-badges';
 import { ancestors, buildHierarchy, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
@@ -188,6 +189,8 @@ export class GraphView {
     this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
     this.pz.compute = (b) =>
       b.kind === 'collapsed' || (b.id !== undefined && this.facts.nodes.get(b.id)?.role === 'compute');
+    const hints = new EdgeHints(d, area, this.pz, () => this.placement, this.t);
+    this.pz.listeners.push(() => hints.update());
     this.pz.listeners.push(() => {
       if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
       this.svg?.zoom(this.pz!.t.k);

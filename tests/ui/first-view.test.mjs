@@ -91,7 +91,23 @@ describe('a wide ExportedProgram first shows its computation (brief 2)', () => {
       assert.ok(s.ids.includes('x'), 'the input on screen');
       assert.ok(s.roles.filter((r) => r === 'compute').length >= 3, s.ids.join(' '));
       assert.ok(s.drawing.right - s.drawing.left > s.canvas.right - s.canvas.left, 'wider than its pane: panned');
+      // and each side with drawing past the view's edge says so; its button pans there until nothing is left
+      const hint = (side) => page.locator(`.pl-pane:visible .pl-offscreen-${side}`);
+      for (const side of ['left', 'right'])
+        assert.equal(
+          await hint(side).isVisible(),
+          s.drawing[side] < s.canvas.left - 12 || s.drawing[side] > s.canvas.right + 12,
+          side,
+        );
+      const side = (await hint('right').isVisible()) ? 'right' : 'left';
+      const other = side === 'right' ? 'left' : 'right';
+      assert.equal(await hint(side).isVisible(), true, 'some of the drawing is past an edge');
       await shot(page, `ep-${scheme}-${width}`);
+      for (let i = 0; i < 12 && (await hint(side).isVisible()); i++) await hint(side).click();
+      const end = await onScreen(page);
+      if (side === 'right') assert.ok(end.drawing.right <= end.canvas.right + 12, JSON.stringify(end));
+      else assert.ok(end.drawing.left >= end.canvas.left - 12, JSON.stringify(end));
+      assert.equal(await hint(other).isVisible(), true, `now the rest is to the ${other}`);
       assert.deepEqual(errors, []);
       await page.close();
     });
@@ -107,6 +123,7 @@ describe('a decoder a few columns wide at 280 px (brief 3)', () => {
       });
       const s = await onScreen(page);
       assert.ok(s.drawing.left >= s.canvas.left - 1 && s.drawing.right <= s.canvas.right + 1, JSON.stringify(s));
+      assert.equal(await page.locator('.pl-pane:visible .pl-offscreen:visible').count(), 0, 'nothing off-screen');
       const titles = await closedTitles(page.locator('.pl-pane:visible'));
       for (const t of ['tok', 'pos'])
         assert.ok(
