@@ -1,14 +1,15 @@
-"""Keep the cyclic garbage collector off the heap that was there before a capture step.
+"""Keep the cyclic garbage collector off the heap that was there before a pipeline step began.
 
-A full (generation 2) GC pass walks every tracked object. Inside pl.capture that heap is the user's session,
-torch, the ExportedProgram and the stage copies kept so far, none of which a step turns into garbage; the
-passes that torchao's export, prepare and convert trigger walk it again each time (0.4-0.8 s a pass at 2k-10k
-nodes). `gc.freeze()` moves what is tracked now to the permanent generation, which collections skip;
-`gc.unfreeze()` at the end gives it back to the oldest generation, as if it had survived those passes.
+A full (generation 2) GC pass walks every tracked object. Inside a step (export, prepare, calibrate, convert)
+that heap is the user's session, torch, and what pt2e-lens keeps: the program, the stage copies, the snapshots
+taken so far; a step turns none of it into garbage, yet the full passes torchao triggers walk it each time
+(0.4-0.8 s a pass at 2k-10k nodes, more passes in pl.capture than in the bare pipeline because it keeps
+more). `gc.freeze()` at the start of the step moves what is tracked to the permanent generation, which
+collections skip; `gc.unfreeze()` at its end gives it back to the oldest generation, as if it had survived.
 
-Trade-off: garbage already in the heap when a step starts (and cycles among the frozen objects that die during
-the step) is freed only after it, at the next collection, so memory may peak higher by that much. Skipped when
-the collector is off or something else froze objects (unfreeze would release theirs too).
+Trade-off: garbage already in the heap when a step starts (and cycles among those objects that die during the
+step) is freed only after the step, at a later collection, so memory may peak higher by that much. Skipped
+when the collector is off or something else froze objects (our unfreeze would release theirs too).
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 from ..snapshot.inserted import observer_sites, roles_from_diff
 from ..snapshot.keys import serves_from_callback
 from ._calibrated import Baseline, remake
-from ._gc_frozen import frozen_step
 from ._calibration import BadBatch, expected_inputs, feed
+from ._gc_frozen import frozen_step
 from ._run_args import check_run_args
 from ._strip import without_observers
 from .decomposed_cause import decomposition_cause
