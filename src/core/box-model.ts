@@ -176,7 +176,8 @@ export function groupModel(sc: Scene, b: Box): GroupModel {
   const { fill, stroke, radius } = groupLook(sc, b);
   const badges: GroupModel['badges'] = [];
   let x = 10;
-  for (const bd of sum ? badgesOf(sum, sc.heat, sc.t) : []) {
+  const made = !collapsed ? [] : sc.badges ? sc.badges(grp.key) : sum ? badgesOf(sum, sc.heat, sc.t) : [];
+  for (const bd of made) {
     const w = badgeWidth(bd);
     badges.push({ ...bd, color: BADGE_COLOR[bd.kind], x, y: BADGE_ROW_Y, w, h: BADGE_H });
     x += w + BADGE_GAP;

@@ -1,5 +1,5 @@
 // Node correspondence between panes, read from the precomputed StageDiffs (kept + became).
-import type { Id, StageDiff } from './types';
+import type { GraphNode, Id, StageDiff } from './types';
 
 function diffBetween(diffs: StageDiff[], a: number): StageDiff | null {
   return diffs.find((d) => d.from === a && d.to === a + 1) ?? diffs[a] ?? null;
@@ -41,4 +41,15 @@ export function diffMarks(diffs: StageDiff[], paneCount: number, i: number): { r
   const next = i + 1 < paneCount ? diffBetween(diffs, i) : null;
   const prev = i > 0 ? diffBetween(diffs, i - 1) : null;
   return { removed: new Set(next?.removed ?? []), added: new Set(prev?.added ?? []) };
+}
+
+/** The nodes of another stage that stand for node `n` where no StageDiff links the two stages (the side panel
+ * fetches one stage at a time): the node of the same name; else the nodes `from_node` says were made from it
+ * (a decomposition's ops); else the node it was made from. Empty: it has no counterpart there. */
+export function sameNodeIn(n: Pick<GraphNode, 'id' | 'provenance'>, nodes: GraphNode[]): Id[] {
+  if (nodes.some((m) => m.id === n.id)) return [n.id];
+  const made = nodes.filter((m) => m.provenance.includes(n.id)).map((m) => m.id);
+  if (made.length) return made;
+  const from = new Set(n.provenance);
+  return nodes.filter((m) => from.has(m.id)).map((m) => m.id);
 }

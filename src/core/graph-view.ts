@@ -4,7 +4,7 @@
 // styles) or, above CANVAS_THRESHOLD boxes, CanvasView with a minimap. Both paint the box model (box-model.ts).
 // The toolbar is toolbar.ts, zoom and pan pan-zoom.ts.
 
-import { badgesOf, badgesWidth, type Summary, summaryOf } from './badges';
+import { badgesWidth, type Summary, summaryOf } from './badges';
 import { BADGE_ROW_H, marksOf } from './box-model';
 import { type NoteBox, noteBox } from './callout';
 import { CANVAS_THRESHOLD, useCanvas } from './canvas-index';
@@ -12,7 +12,9 @@ import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h } from './dom';
 import { drawnGraph } from './drawn';
+import { EdgeHints } from './edge-hints';
 import { type Facts, factsOf } from './facts';
+import { GroupBadges } from './group-badges';
 import { ancestors, buildHierarchy, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
 import { collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layout';
@@ -74,6 +76,8 @@ export class GraphView {
   private drawer: HTMLElement;
   private hovered = new Set<Id>();
   private summary: Map<string, Summary> | undefined;
+  /** each closed group's badges, made once: the layout's sizes, the renderer switch and the painters share them */
+  private badges: GroupBadges | null = null;
   private notes = new Map<Id, NoteBox>();
   private status: HTMLElement | null = null;
   private results: HTMLElement;
@@ -141,6 +145,8 @@ export class GraphView {
     }
     this.hier = buildHierarchy(this.nodes, this.edges, drawn.fixed);
     this.summary = this.hier.groups.size > 1 ? summaryOf(this.hier, this.facts, this.heat) : undefined;
+    const badges = new GroupBadges(this.summary, this.heat, this.t);
+    this.badges = badges;
     for (const [id, text] of Object.entries(opts.notes ?? {}))
       if (keep.has(id) && text) this.notes.set(id, noteBox(text));
     this.buildChrome();
@@ -148,8 +154,7 @@ export class GraphView {
       noteOf: (id) => this.notes.get(id) ?? null,
       collapsedSize: (g) => {
         const w = collapsedWidth(g);
-        const sm = this.summary?.get(g.key);
-        const bs = sm ? badgesOf(sm, this.heat, this.t) : [];
+        const bs = badges.of(g.key);
         if (!bs.length) return [w, GROUP_H];
         return [Math.max(w, Math.ceil((badgesWidth(bs) + 20) / 16) * 16), GROUP_H + BADGE_ROW_H];
       },
@@ -185,6 +190,10 @@ export class GraphView {
     stage.append(area, this.drawer);
     this.area = area;
     this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
+    this.pz.compute = (b) =>
+      b.kind === 'collapsed' || (b.id !== undefined && this.facts.nodes.get(b.id)?.role === 'compute');
+    const hints = new EdgeHints(d, area, this.pz, () => this.placement, this.t);
+    this.pz.listeners.push(() => hints.update());
     this.pz.listeners.push(() => {
       if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
       this.svg?.zoom(this.pz!.t.k);
@@ -265,8 +274,7 @@ export class GraphView {
       if (b.kind === 'node') nodeCount++;
       else if (b.kind === 'collapsed') {
         groupCount++;
-        const sm = this.summary?.get(b.group!.key);
-        weight += sm ? badgesOf(sm, this.heat, this.t).length : 0;
+        weight += this.badges!.of(b.group!.key).length;
       }
     }
     this.canvasMode = useCanvas(nodeCount + groupCount + weight, this.canvasThreshold);
@@ -280,6 +288,7 @@ export class GraphView {
       notes: this.opts.notes,
       heat: this.heat,
       summary: this.summary,
+      badges: (key) => this.badges!.of(key),
       t: this.t,
       marker: (c) => this.svg!.marker(c),
       solid: [...P.boxes.values()].filter((b) => b.kind !== 'expanded'),
@@ -319,7 +328,14 @@ export class GraphView {
     const caption = this.t('ui.picture.overview', { shown, total: this.nodes.length });
     const base = { doc: this.doc, facts: this.facts, hier: this.hier!, heat: this.heat, t: this.t };
     const marker = (c: string): string => this.svg!.marker(c);
-    return overviewSvg({ ...base, marker, summary: this.summary, notes: this.opts.notes }, P, ex, this.edges, caption);
+    const badges = (key: string) => this.badges!.of(key);
+    return overviewSvg(
+      { ...base, marker, summary: this.summary, badges, notes: this.opts.notes },
+      P,
+      ex,
+      this.edges,
+      caption,
+    );
   }
 
   /** Show the SVG or the canvas (created on first need) for the scene about to be drawn. */

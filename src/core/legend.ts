@@ -37,6 +37,30 @@ function item(d: Document, parts: Array<HTMLElement | string>, cls?: string, tit
   return it;
 }
 
+/** more specs than this fold to one chip (a small model's two or three stay listed) */
+export const SPEC_FOLD = 6;
+
+/** One chip "70 quantization specs" that opens the list of them (returned: where the spec chips go). */
+function specFold(d: Document, lg: HTMLElement, n: number, t: Tr): HTMLElement {
+  const list = h(d, 'span', { class: 'pl-legend-speclist', hidden: '' });
+  const mark = h(d, 'span', { class: 'pl-fold-mark' }, '▸ ');
+  const btn = h(d, 'button', {
+    type: 'button',
+    class: 'pl-legend-specfold',
+    'aria-expanded': 'false',
+    title: t('ui.legend.specs_title'),
+  });
+  btn.append(mark, d.createTextNode(t('ui.legend.specs', { n })));
+  btn.addEventListener('click', () => {
+    const open = list.hasAttribute('hidden');
+    list.toggleAttribute('hidden', !open);
+    btn.setAttribute('aria-expanded', String(open));
+    mark.textContent = open ? '▾ ' : '▸ ';
+  });
+  lg.append(btn, list);
+  return list;
+}
+
 export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendOptions = {}): HTMLElement {
   const t = o.t ?? EN;
   const lg = h(d, 'div', { class: 'pl-legend' });
@@ -63,9 +87,11 @@ export function legend(d: Document, facts: Facts, nodes: GraphNode[], o: LegendO
     lg.appendChild(item(d, [t('ui.legend.annotated')]));
     lg.appendChild(item(d, [line(d, 'var(--pl-spec-0)', 'dashed'), t('ui.legend.shared')]));
   }
+  // a big Run has one spec per sharing group (s0 … s69 …): past a few, they fold to one chip with their count
+  const specs = snap.specs.length > SPEC_FOLD ? specFold(d, lg, snap.specs.length, t) : lg;
   for (const sp of snap.specs) {
     const c = facts.specColor(sp.id);
-    lg.appendChild(
+    specs.appendChild(
       item(
         d,
         [

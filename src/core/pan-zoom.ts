@@ -5,7 +5,7 @@
 // when side by side they would cut their drawings at the edges but stacked they would show them whole.
 
 import { h } from './dom';
-import type { Placement } from './hier-layout';
+import type { Box, Placement } from './hier-layout';
 import { EN, type Tr } from './i18n';
 
 /** Smallest fit scale: node labels (12 px) stay at ≥ 9 px on screen. */
@@ -13,18 +13,59 @@ export const MIN_READABLE = 0.75;
 /** A graph a little wider than its pane (its width fits at ≥ this scale) is fitted by its full width, so no
  * note callout or edge column is cut off at a side; a much wider one is panned at MIN_READABLE. */
 export const WIDTH_FIT_MIN = 0.45;
+/** In a narrow pane (the side panel's 280 px) a graph only a few columns wide is fitted by its full width down
+ * to NARROW_FIT_MIN: there a cut-off column is one of two or three, nothing at the pane's edge says it exists, and
+ * the reader would pan blind; the labels are small but the group titles keep 11 px (semantic zoom) and a click
+ * or Ctrl+wheel zooms in. More columns than that (a row of parameters, a wide attention block) are panned at
+ * MIN_READABLE, as in any pane. */
+export const NARROW_PANE = 420;
+export const FEW_COLUMNS = 3;
+export const NARROW_FIT_MIN = 0.3;
 export const MAX_FIT = 1.3;
 export const MARGIN = 20;
 
 /** Scale that shows a W×H drawing in a cw×ch canvas: the whole drawing if that keeps text readable,
- * else its full width (up to 1:1, showing the top), never below MIN_READABLE. */
-export function fitScale(cw: number, ch: number, W: number, H: number): number {
+ * else its full width (up to 1:1, showing the top) at ≥ WIDTH_FIT_MIN — or ≥ NARROW_FIT_MIN in a narrow pane
+ * when the drawing is at most FEW_COLUMNS boxes wide (`columns`, columnsOf) — else MIN_READABLE. */
+export function fitScale(cw: number, ch: number, W: number, H: number, columns = Infinity): number {
   const w = W + 2 * MARGIN;
   const hh = H + 2 * MARGIN;
   const all = Math.min(MAX_FIT, cw / w, ch / hh);
   if (all >= MIN_READABLE) return all;
   const byWidth = Math.min(1, cw / w);
-  return byWidth >= WIDTH_FIT_MIN ? byWidth : MIN_READABLE;
+  if (byWidth >= WIDTH_FIT_MIN) return byWidth;
+  if (cw < NARROW_PANE && columns <= FEW_COLUMNS && byWidth >= NARROW_FIT_MIN) return byWidth;
+  return MIN_READABLE;
+}
+
+/** boxes above which columnsOf does not look (a drawing that big is no few-column one to fit whole) */
+const COLUMNS_MAX_BOXES = 3000;
+const columnsMemo = new WeakMap<Placement, number>();
+
+/** How many boxes (nodes, closed groups) the drawing's widest row holds side by side: the most whose vertical
+ * extents share one line. Infinity for a drawing of more than COLUMNS_MAX_BOXES boxes. */
+export function columnsOf(P: Placement): number {
+  const memo = columnsMemo.get(P);
+  if (memo !== undefined) return memo;
+  const ev: Array<[number, number]> = [];
+  for (const b of P.boxes.values()) {
+    if (b.kind === 'expanded') continue;
+    ev.push([b.y - b.h / 2, 1], [b.y + b.h / 2, -1]);
+    if (ev.length > 2 * COLUMNS_MAX_BOXES) break;
+  }
+  let most = 0;
+  if (ev.length > 2 * COLUMNS_MAX_BOXES) most = Infinity;
+  else {
+    // ends before starts at one y: boxes that only touch are not side by side
+    ev.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let open = 0;
+    for (const [, d] of ev) {
+      open += d;
+      most = Math.max(most, open);
+    }
+  }
+  columnsMemo.set(P, most);
+  return most;
 }
 
 /** Mean x of the boxes in the drawing's top row (nodes and closed groups). */
@@ -33,6 +74,22 @@ export function topRowX(P: Placement): number {
   for (const b of P.boxes.values()) if (b.kind !== 'expanded') minY = Math.min(minY, b.y - b.h / 2);
   const row = [...P.boxes.values()].filter((b) => b.kind !== 'expanded' && b.y - b.h / 2 <= minY + 4);
   return row.length ? row.reduce((s, b) => s + b.x, 0) / row.length : P.width / 2;
+}
+
+/** Where a graph too wide for its pane is first shown: its first compute box (topmost, then leftmost; a closed
+ * group counts as compute), or null when it has none. Why not the top row: in an ExportedProgram that row is
+ * the parameters and inputs (one placeholder per weight), the widest row of the drawing; centred on it, Fit
+ * showed a strip of placeholders over an empty middle. The computation is what a reader came for, and the
+ * inputs it reads sit right above it. */
+export function firstCompute(P: Placement, compute: (b: Box) => boolean): Box | null {
+  let best: Box | null = null;
+  for (const b of P.boxes.values()) {
+    if (b.kind === 'expanded' || !compute(b)) continue;
+    const top = b.y - b.h / 2;
+    const bt = best ? best.y - best.h / 2 : Infinity;
+    if (top < bt - 4 || (top <= bt + 4 && best && b.x < best.x)) best = b;
+  }
+  return best;
 }
 
 /** Panes whose fits use one scale (the smallest any of them needs), so compare panes read alike. */
@@ -76,6 +133,8 @@ export class PanZoom {
   link: ScaleLink | null = null;
   /** called after every change of `t` (the canvas renderer and the minimap follow it) */
   readonly listeners: Array<() => void> = [];
+  /** which boxes are computation (firstCompute: where a wide graph is first shown); unset: its top row's middle */
+  compute: ((b: Box) => boolean) | null = null;
   /** called after the user zoomed or panned (wheel, drag, minimap) with the view as it was before: compare panes
    * follow by the same screen move */
   readonly onUserMove: Array<(before: View) => void> = [];
@@ -183,7 +242,7 @@ export class PanZoom {
     const P = this.placement();
     if (!P) return 1;
     const [cw, ch] = this.size();
-    return fitScale(cw, ch, P.width, P.height);
+    return fitScale(cw, ch, P.width, P.height, cw < NARROW_PANE ? columnsOf(P) : Infinity);
   }
 
   /** whether the drawing, shown at scale k, is wider than the pane (its groups would be cut at the edges) */
@@ -209,17 +268,22 @@ export class PanZoom {
   }
 
   /** Show the drawing at scale k, its top at the top margin (so linked panes align): centred when it fits the
-   * width, else centred on its top row (where a graph starts) without leaving blank space at either side. */
+   * width, else centred on its first compute box (firstCompute; else its top row) without leaving blank space at
+   * either side; a first compute box below the view's upper half is brought up to its first third. */
   fitAt(k: number): void {
     const P = this.placement();
     if (!P) return;
-    const [cw] = this.size();
+    const [cw, ch] = this.size();
     let x = (cw - P.width * k) / 2;
+    let y = MARGIN * k;
     if (P.width * k > cw - 2 * MARGIN * k) {
-      const top = topRowX(P);
-      x = Math.min(MARGIN * k, Math.max(cw - (P.width + MARGIN) * k, cw / 2 - top * k));
+      const first = this.compute ? firstCompute(P, this.compute) : null;
+      const cx = first ? first.x : topRowX(P);
+      x = Math.min(MARGIN * k, Math.max(cw - (P.width + MARGIN) * k, cw / 2 - cx * k));
+      // linked panes keep their tops aligned: only a pane of its own moves down its drawing
+      if (first && !this.link && y + first.y * k > ch / 2) y = ch / 3 - first.y * k;
     }
-    this.t = { k, x, y: MARGIN * k };
+    this.t = { k, x, y };
     this.fitted = this.rect().width > 0;
     this.userMoved = false;
     this.apply();

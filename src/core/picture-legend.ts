@@ -5,7 +5,7 @@ import { s } from './dom';
 
 const FONT = 11;
 const ROW = 16;
-const SKIP = /pl-legend-(selected|counterpart|match)/;
+const SKIP = /pl-legend-(selected|counterpart|match|speclist)/;
 
 /** Rough width of `text` at FONT px (no layout to measure with): CJK glyphs are square, others ~0.6 em. */
 export function textWidth(text: string): number {
@@ -28,7 +28,9 @@ export function legendPicture(lg: Element, width: number): { g: SVGGElement; hei
   let y = 0;
   for (const it of lg.children) {
     // the fold toggle, and marks only a reader's pointer or search puts on (nothing is selected in a picture)
-    if (it.localName === 'button' || SKIP.test(it.getAttribute('class') ?? '')) continue;
+    // (a big Run's folded specs: their count, as the chip says it, not the list behind it)
+    const cls0 = it.getAttribute('class') ?? '';
+    if ((it.localName === 'button' && cls0 !== 'pl-legend-specfold') || SKIP.test(cls0)) continue;
     const item = s(doc, 'g');
     let w = 0;
     const add = (tag: string, attrs: Record<string, string | number | null>, text?: string): void => {
@@ -39,6 +41,7 @@ export function legendPicture(lg: Element, width: number): { g: SVGGElement; hei
       const cls = el?.getAttribute('class') ?? '';
       const stroke = el ? colour(el, 'border-top-color', ink) : ink;
       const dash = el && colour(el, 'border-top-style', 'solid') === 'dashed' ? '3 2' : null;
+      if (cls === 'pl-fold-mark') continue;
       if (cls === 'pl-swatch') {
         const fill = colour(el!, 'background-color', 'none');
         add('rect', {

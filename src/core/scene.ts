@@ -1,6 +1,6 @@
 // What the drawing functions of one pane share: the facts, the hierarchy, the current placement and which
 // box stands for each node.
-import type { Summary } from './badges';
+import type { Badge, Summary } from './badges';
 import type { Facts } from './facts';
 import type { Hierarchy } from './groups';
 import type { Heat } from './heat';
@@ -24,6 +24,8 @@ export interface Scene {
   marker(color: string): string;
   /** what each group holds (badges on closed groups) */
   summary?: Map<string, Summary>;
+  /** a closed group's badges, made once per group per view (GroupBadges); without it they are made from `summary` */
+  badges?: (key: string) => Badge[];
   /** nodes and closed groups, for the edge/box crossing test */
   solid: Box[];
 }

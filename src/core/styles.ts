@@ -136,6 +136,10 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-canvas svg{width:100%;height:100%;display:block;user-select:none}
 .pt2e-lens .pl-hint{position:absolute;left:50%;top:8px;transform:translateX(-50%);background:var(--pl-raised);color:var(--pl-fg);border:1px solid var(--pl-border);border-radius:4px;padding:3px 10px;font-size:12px;pointer-events:none;opacity:0;transition:opacity .2s}
 .pt2e-lens .pl-hint.pl-show{opacity:.95}
+.pt2e-lens button.pl-offscreen{position:absolute;top:4px;z-index:1;font-size:11px;padding:0 5px;opacity:.9;box-shadow:0 1px 3px rgba(0,0,0,.18)}
+.pt2e-lens .pl-offscreen[hidden]{display:none}
+.pt2e-lens .pl-offscreen-left{left:2px}
+.pt2e-lens .pl-offscreen-right{right:2px}
 .pt2e-lens .pl-canvas.pl-active{outline:1px dashed var(--pl-muted);outline-offset:-2px}
 .pt2e-lens .pl-canvas canvas.pl-raster{position:absolute;inset:0;width:100%;height:100%;display:block;outline:none}
 .pt2e-lens .pl-canvas canvas.pl-raster:focus-visible{outline:2px solid var(--pl-match);outline-offset:-2px}
@@ -147,6 +151,10 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-legend.pl-legend-folded{row-gap:8px;height:calc(1.5em + 12px);box-sizing:border-box;overflow:hidden}
 .pt2e-lens .pl-legend-toggle{font:inherit;flex:none;padding:0 6px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
 .pt2e-lens .pl-legend-toggle:hover{background:var(--pl-btn-hover)}
+.pt2e-lens .pl-legend-specfold{font:inherit;padding:0 6px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
+.pt2e-lens .pl-legend-specfold:hover{background:var(--pl-btn-hover)}
+.pt2e-lens .pl-legend-speclist{display:contents}
+.pt2e-lens .pl-legend-speclist[hidden]{display:none}
 .pt2e-lens .pl-swatch{display:inline-block;width:11px;height:11px;border:2px solid;border-radius:2px;margin-right:3px;vertical-align:-1px}
 .pt2e-lens .pl-line{display:inline-block;width:18px;height:0;border-top:3px solid;margin-right:4px;vertical-align:3px}
 .pt2e-lens .pl-findings{margin:0;padding:0 4px;min-width:0}

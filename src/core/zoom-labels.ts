@@ -1,7 +1,10 @@
 // Semantic zoom (issue 15 point 6): zoomed out, a group's title is drawn at a fixed on-screen size instead of
 // shrinking with the drawing, on a plate over its box, so a closed group stays a labelled box at any zoom and the
-// layers of a big graph can be read from the overview. Titles that would overlap a more important one are left
-// out (closed groups first, then the larger groups). Pure: both painters (SVG in graph-view.ts, canvas in
+// layers of a big graph can be read from the overview. A title is at least MIN_CHARS long, its plate reaching past
+// a narrow box; a closed group's title that would so cover a closed neighbour (a decoder's embeddings side by side
+// in a 280 px panel) is cut to its own box with an ellipsis (the box's tooltip has the whole name) instead of
+// being hidden; a title that would overlap one already placed is left out (closed groups first, then the larger
+// groups). Pure: both painters (SVG in graph-view.ts, canvas in
 // canvas-view.ts) paint what this returns, in layout units.
 import { boxModel, type GroupModel } from './box-model';
 import { bucket } from './canvas-index';
@@ -15,8 +18,10 @@ export const ZOOM_LABEL_PX = 11;
 const TITLE_PX = 12;
 /** average glyph width of the title font, per px of font size */
 const GLYPH = 0.62;
-/** a title keeps at least this many characters (`⊞ 12 · Block`), its plate wider than a narrow box */
+/** an open group's title keeps at least this many characters (`⊟ 12 · Block`), its plate wider than a narrow box */
 const MIN_CHARS = 20;
+/** a closed group's title keeps at least this many (`⊞ e…`): fewer say nothing */
+const MIN_CLOSED_CHARS = 4;
 
 export interface ZoomLabel {
   /** the group box's key */
@@ -50,35 +55,73 @@ export function zoomLabels(sc: Scene, boxes: Iterable<Box>, k: number): ZoomLabe
       Number(mb.kind === 'collapsed') - Number(ma.kind === 'collapsed') || b.group!.total - a.group!.total,
   );
   const out: ZoomLabel[] = [];
-  const grid = new Map<string, ZoomLabel['plate'][]>();
   const cell = size * 8;
-  const cells = (r: ZoomLabel['plate']): string[] => {
+  type Rect = ZoomLabel['plate'] & { key?: string };
+  const cells = (r: Rect): string[] => {
     const keys: string[] = [];
     for (let i = Math.floor(r.x / cell); i <= Math.floor((r.x + r.w) / cell); i++)
       for (let j = Math.floor(r.y / cell); j <= Math.floor((r.y + r.h) / cell); j++) keys.push(`${i},${j}`);
     return keys;
   };
-  const hits = (r: ZoomLabel['plate']): boolean =>
+  const grid = new Map<string, Rect[]>();
+  /** the closed boxes: a title reaching past its own box must not cover a neighbour's */
+  const closedBoxes = new Map<string, Rect[]>();
+  const hits = (g: Map<string, Rect[]>, r: Rect, self?: string): boolean =>
     cells(r).some((c) =>
-      (grid.get(c) ?? []).some((o) => r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h),
+      (g.get(c) ?? []).some(
+        (o) =>
+          (self === undefined || o.key !== self) &&
+          r.x < o.x + o.w &&
+          o.x < r.x + r.w &&
+          r.y < o.y + o.h &&
+          o.y < r.y + r.h,
+      ),
     );
+  for (const [b, m] of groups)
+    if (m.kind === 'collapsed') {
+      const r = { x: b.x - b.w / 2, y: b.y - b.h / 2, w: b.w, h: b.h, key: b.key };
+      for (const c of cells(r)) bucket(closedBoxes, c, () => []).push(r);
+    }
+  const h = size * 1.3;
+  /** the title of box `b` in at most `chars` characters on a plate at most `most` wide (plus padding) */
+  const plateOf = (b: Box, m: GroupModel, closed: boolean, chars: number, most: number) => {
+    const text = truncate(m.label, chars);
+    const w = Math.min(text.length * size * GLYPH, most) + 2 * pad;
+    // on the box's top edge; a closed box shorter than the text has its plate centred on it
+    const top = closed && b.h < h ? b.y - h / 2 : b.y - b.h / 2;
+    // a plate wider than its box is centred on it, kept within the drawing (Fit shows no more than that)
+    const left = w > b.w ? Math.max(0, Math.min(b.x - w / 2, sc.placement.width - w)) : b.x - b.w / 2;
+    return { text, plate: { x: left, y: top, w, h } };
+  };
   for (const [b, m] of groups) {
     const closed = m.kind === 'collapsed';
-    // as wide as the box, but never fewer than MIN_CHARS characters (a narrow box's plate reaches past it)
-    const chars = Math.max(MIN_CHARS, Math.floor((b.w - 2 * pad) / (size * GLYPH)));
-    const text = truncate(m.label, chars);
-    const w = Math.min(text.length * size * GLYPH, Math.max(b.w, MIN_CHARS * size * GLYPH)) + 2 * pad;
-    const h = size * 1.3;
-    const x0 = b.x - b.w / 2;
-    const y0 = b.y - b.h / 2;
-    // on the box's top edge; a closed box shorter than the text has its plate centred on it
-    const top = closed && b.h < h ? b.y - h / 2 : y0;
-    // a plate wider than its box is centred on it
-    const left = w > b.w ? b.x - w / 2 : x0;
-    const plate = { x: left, y: top, w, h };
-    if (hits(plate)) continue;
-    for (const c of cells(plate)) bucket(grid, c, () => []).push(plate);
-    out.push({ key: b.key, text, closed, size, x: left + pad, y: top + size * 1.02, plate });
+    // as wide as the box, but never fewer than MIN_CHARS characters (a narrow box's plate reaches past it) ...
+    const fit = Math.floor((b.w - 2 * pad) / (size * GLYPH));
+    let p = plateOf(b, m, closed, Math.max(MIN_CHARS, fit), Math.max(b.w, MIN_CHARS * size * GLYPH));
+    // ... except where that covers a closed neighbour (side-by-side embeddings): a closed group's title is then
+    // cut to its own box (…) rather than left out
+    // (only its spill at the side counts: a title taller than a short box also reaches the boxes above and below)
+    const top = Math.max(p.plate.y, b.y - b.h / 2);
+    const side = { ...p.plate, y: top, h: Math.max(0, Math.min(p.plate.y + h, b.y + b.h / 2) - top) };
+    if (closed && (hits(grid, p.plate) || hits(closedBoxes, side, b.key)))
+      p = plateOf(
+        b,
+        m,
+        closed,
+        Math.max(MIN_CLOSED_CHARS, fit),
+        Math.max(b.w - 2 * pad, MIN_CLOSED_CHARS * size * GLYPH),
+      );
+    if (hits(grid, p.plate)) continue;
+    for (const c of cells(p.plate)) bucket(grid, c, () => []).push(p.plate);
+    out.push({
+      key: b.key,
+      text: p.text,
+      closed,
+      size,
+      x: p.plate.x + pad,
+      y: p.plate.y + size * 1.02,
+      plate: p.plate,
+    });
   }
   return out;
 }

@@ -21,6 +21,25 @@ function parsed(svg: string): Document {
 }
 
 describe('the picture’s legend', () => {
+  it('says how many specs a big Run folds into one chip, not the list behind it (folded or opened)', async () => {
+    const view = fixture('conv_converted.json');
+    const snap = view.panes[0].snapshot;
+    const base = snap.specs[0];
+    for (let i = snap.specs.length; i < 9; i++) snap.specs.push({ ...base, id: `s${i}` });
+    const { el } = await mount(view, { worker: false, locale: 'zh-TW' });
+    const live = el.querySelector('.pl-graph > .pl-legend') as HTMLElement;
+    const chip = live.querySelector('.pl-legend-specfold') as HTMLButtonElement;
+    expect(chip.textContent).toBe(`▸ ${zh('ui.legend.specs', { n: 9 })}`);
+    for (const open of [false, true]) {
+      if (open) chip.click();
+      expect(chip.getAttribute('aria-expanded')).toBe(String(open));
+      const text = legendPicture(live, 400)!.g.textContent ?? '';
+      expect(text).toContain(zh('ui.legend.specs', { n: 9 }));
+      expect(text).not.toContain('▸');
+      expect(text).not.toContain('s8 ');
+    }
+  });
+
   it('redraws every item of the live legend but the pointer’s marks, in zh-TW, hostile text as text', async () => {
     const view = fixture('hostile.json');
     // an overlay named like markup: its name is a legend item's text

@@ -6,7 +6,7 @@
 // which annotation requested it, as pl.why_not says (2); search Enter
 // stepping through the hits, centring each (4); Expand all, the minimap folded into the toolbar, the toolbar in the
 // pane's width (6); the drawer docked below the canvas, its labels on one line in zh-TW (7); torch.export's
-// _guards_fn not drawn, the selection and drawer not leaking to another stage tab, a dynamic batch named `batch` on
+// _guards_fn not drawn, the selection following to its counterpart in another stage tab (else cleared, no stale drawer), a dynamic batch named `batch` on
 // the nodes, PNG/SVG export as downloads (9). Heat (5) has no place here: the panel draws Runs, ExportedPrograms and
 // GraphModules, never an overlay. Screenshots: tests/ui/artifacts/panel-reading-*.png.
 
@@ -15,8 +15,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
+import { checkClosedTitles, closedTitles } from './closed-titles.mjs';
 import { notebook, setLabTheme, startLab } from './lab_server.mjs';
-import { ARTIFACTS } from './pages.mjs';
+import { ARTIFACTS, ROOT } from './pages.mjs';
 
 // what the panel must show, from the kernel's own snapshots: the finding kinds and nodes, the why lines, the guard
 const CAPTURE = `import json, torch, pt2e_lens as pl
@@ -41,7 +42,18 @@ run_zh = pl.capture(get_model('tiny').eval(), example_inputs(), ConvQuantizer(),
 pl.set_locale(None)
 batch = torch.export.Dim('batch', min=1, max=1 << 16)
 ep_dyn = torch.export.export(get_model('tiny').eval(), example_inputs(2), dynamic_shapes=({0: batch},))
-print('FACTS', json.dumps({'en': facts(run_en), 'zh': facts(run_zh)}))`;
+# brief points 2-4: resnet's unused num_batches_tracked buffers make a row 9 nodes wide; a 4-block decoder
+# quantized by torchao's XNNPACK quantizer is a few columns wide with 14 specs
+import sys
+sys.path.insert(0, ${JSON.stringify(join(ROOT, 'bench'))})
+from models import build, calibration, export
+from pt2e_lens.examples import xnnpack_quantizer
+ep_wide = export('resnet', 4)
+m, inp = build('decoder', 4)
+dec = pl.capture(m, inp, xnnpack_quantizer(), calibration=calibration('decoder', 1, inp))
+first = next(n.name for n in ep_wide.graph.nodes if n.op == 'call_function')
+print('FACTS', json.dumps({'en': facts(run_en), 'zh': facts(run_zh), 'first': first,
+                           'specs': len(dec['converted'].snapshot.specs)}))`;
 
 let lab;
 let browser;
@@ -290,7 +302,72 @@ for (const [theme, slug, lang] of [
       await show(name, 'converted');
     });
 
-    it('stage tabs: nothing selected leaks to another stage; the exported stage hides _guards_fn (9)', async () => {
+    it('a wide ExportedProgram first shows its computation, not its row of buffers (brief 2)', async () => {
+      await show('ep_wide', 'exported');
+      const c = await rectOf('.pl-canvas');
+      const seen = await view()
+        .locator('.pl-node')
+        .evaluateAll(
+          (ns, c) =>
+            ns
+              .filter((n) => {
+                const r = n.querySelector('rect').getBoundingClientRect();
+                return (
+                  Math.min(r.right, c.right) - Math.max(r.left, c.left) >= r.width / 2 &&
+                  r.top >= c.top &&
+                  r.bottom <= c.bottom
+                );
+              })
+              .map((n) => n.dataset.id),
+          c,
+        );
+      assert.ok(seen.includes(facts.first) && seen.includes('x'), seen.join(' '));
+      assert.ok(seen.filter((id) => !id.includes('num_batches_tracked')).length >= 5, seen.join(' '));
+      await shot(`ep-wide-${slug}`);
+      await show(name, 'converted');
+    });
+
+    it('a decoder a few columns wide: Fit shows its whole width, each closed group titled, specs folded (brief 3, 4)', async () => {
+      await show('dec', 'converted');
+      const c = await rectOf('.pl-canvas');
+      // the drawing's extent: its boxes (zoomed-out titles may reach past them)
+      const d = await view().evaluate((v) => {
+        const rs = [...v.querySelectorAll('.pl-node rect.pl-box, .pl-group rect.pl-gbox')].map((r) =>
+          r.getBoundingClientRect(),
+        );
+        return { left: Math.min(...rs.map((r) => r.left)), right: Math.max(...rs.map((r) => r.right)) };
+      });
+      assert.ok(d.left >= c.left - 1 && d.right <= c.right + 1, JSON.stringify({ c, d }));
+      checkClosedTitles(await closedTitles(view()), 8);
+      const legend = view().locator('.pl-legend');
+      const folded = await legend.evaluate((l) => l.classList.contains('pl-legend-folded'));
+      if (folded) await legend.locator('.pl-legend-toggle').click();
+      const chip = legend.locator('.pl-legend-specfold');
+      assert.equal(Number((await chip.textContent()).match(/^▸ (\d+)/)?.[1]), facts.specs);
+      assert.equal(await legend.locator('.pl-legend-spec:visible').count(), 0);
+      await shot(`decoder-${slug}`);
+      await chip.click();
+      assert.equal(await legend.locator('.pl-legend-spec:visible').count(), facts.specs);
+      await chip.click();
+      if (folded) await legend.locator('.pl-legend-toggle').click(); // as it was for the checks after this one
+      await show(name, 'converted');
+    });
+
+    it('stage tabs: the selection follows to its counterpart, else clears; the exported stage hides _guards_fn (9)', async () => {
+      // the fp32 add is in every stage: selected in converted, it is selected, centred and in the drawer in the
+      // stages switched to (the drawer showing that stage's node: its why lines are the kernel's for converted only)
+      await pick('add');
+      for (const stage of ['exported', 'prepared']) {
+        await show(name, stage);
+        assert.deepEqual(await selected(), ['add'], `add followed to ${stage}`);
+        assert.equal(await openDrawers(), 1);
+        assert.match(await view().locator('.pl-drawer:not([hidden]) .pl-details').textContent(), /\badd\b/);
+        await assertCentred('add');
+        if (stage === 'exported') await shot(`follow-${slug}`);
+      }
+      await show(name, 'converted');
+      assert.deepEqual(await selected(), ['add'], 'and back');
+      // a dequantize exists from convert on: in exported nothing is selected and no drawer stays open
       await pick(facts[lang].dequantize[0]);
       await show(name, 'exported');
       assert.deepEqual(await selected(), []);

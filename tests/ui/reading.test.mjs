@@ -196,10 +196,11 @@ describe('the details drawer', () => {
 describe('stage tabs: the selection follows to its counterpart, or clears', () => {
   for (const [scheme, width] of [
     ['light', 1300],
+    ['light', 280],
     ['dark', 260],
   ]) {
     it(`${scheme} at ${width} px`, async () => {
-      const { page, errors } = await open(writePage(`reading-stages-${scheme}.html`, [fixture('run.json')]), {
+      const { page, errors } = await open(writePage(`reading-stages-${scheme}-${width}.html`, [fixture('run.json')]), {
         width,
         colorScheme: scheme,
       });

@@ -1,6 +1,7 @@
 // Issue 15 point 9, "selection and drawer do not leak across stage tabs", checked the same way wherever a Run is
 // drawn (static report, JupyterLab output): the selection follows to its counterpart in the stage switched to
-// (from the View's diffs) and the drawer shows it; with no counterpart nothing stays selected and no drawer shows.
+// (from the View's diffs), centred, and the drawer shows it; with no counterpart nothing stays selected and no
+// drawer shows.
 // Uses tests/ts/fixtures/run.json (exported → prepared → calibrated → converted).
 import assert from 'node:assert/strict';
 
@@ -24,6 +25,20 @@ function visible(root) {
   });
 }
 
+/** Node `id` of the visible stage pane is drawn inside its canvas, near the middle (a quarter of its width). */
+async function assertCentred(root, id) {
+  const r = await root.evaluate((el, id) => {
+    const pane = [...el.querySelectorAll('.pl-pane')].find((p) => p.style.display !== 'none');
+    const c = pane.querySelector('.pl-canvas').getBoundingClientRect().toJSON();
+    const b = pane.querySelector(`.pl-node[data-id="${id}"] rect.pl-box`)?.getBoundingClientRect().toJSON();
+    return { c, b };
+  }, id);
+  assert.ok(r.b, `${id} drawn`);
+  assert.ok(r.b.left >= r.c.left - 1 && r.b.right <= r.c.right + 1, `${id} inside the canvas: ${JSON.stringify(r)}`);
+  assert.ok(r.b.top >= r.c.top - 1 && r.b.bottom <= r.c.bottom + 1, `${id} inside the canvas: ${JSON.stringify(r)}`);
+  assert.ok(Math.abs((r.b.left + r.b.right) / 2 - (r.c.left + r.c.right) / 2) < r.c.width / 4, `${id} centred`);
+}
+
 /** The whole check; `shot(name)` takes a screenshot at each step worth looking at. */
 export async function checkStageTabs(page, root, shot) {
   await stage(page, root, 'converted');
@@ -34,6 +49,7 @@ export async function checkStageTabs(page, root, shot) {
   assert.deepEqual(v.selected, ['relu'], 'the selection follows to the same node in the exported stage');
   assert.equal(v.drawers.length, 1, 'one drawer on show');
   assert.match(v.drawers[0], /relu/);
+  await assertCentred(root, 'relu');
   await shot('follows');
   // a q/dq node exists only from convert on: back in exported nothing is selected and no drawer is left open
   await stage(page, root, 'converted');
@@ -51,4 +67,5 @@ export async function checkStageTabs(page, root, shot) {
   v = await visible(root);
   assert.deepEqual(v.selected, ['activation_post_process_2']);
   assert.match(v.drawers[0], /activation_post_process_2/);
+  await assertCentred(root, 'activation_post_process_2');
 }

@@ -29,6 +29,7 @@ from ..snapshot.inserted import observer_sites, roles_from_diff
 from ..snapshot.keys import serves_from_callback
 from ._calibrated import Baseline, remake
 from ._calibration import BadBatch, expected_inputs, feed
+from ._gc_frozen import frozen_step
 from ._run_args import check_run_args
 from ._strip import without_observers
 from .decomposed_cause import decomposition_cause
@@ -41,6 +42,7 @@ from .stage import STAGE_ORDER, Stage
 class Run(HasSnapshot, Displayable):
     """Step through PT2E, keeping every stage: `run["prepared"].graph_module`, `.snapshot`."""
 
+    @frozen_step
     def __init__(
         self,
         model: Any,
@@ -112,6 +114,7 @@ class Run(HasSnapshot, Displayable):
         self._stages[stage.name] = stage
 
     # -- steps
+    @frozen_step
     def decompose(self, table: Any = None) -> Run:
         """`None`/`{}`/"empty": the empty table; "core": Core ATen; or a decomposition table dict."""
         if "prepared" in self._stages:
@@ -134,6 +137,7 @@ class Run(HasSnapshot, Displayable):
         """prepare_qat_pt2e: the QAT conv-bn pattern and fake-quantize modules; then `train(steps)`."""
         return self._prepare(quantizer, qat=True)
 
+    @frozen_step
     def _prepare(self, quantizer: Quantizer, qat: bool) -> Run:
         if not isinstance(quantizer, Quantizer):
             raise Pt2eLensError(i18n.t("error.prepare_needs_quantizer", got=type(quantizer).__name__))
@@ -186,6 +190,7 @@ class Run(HasSnapshot, Displayable):
         self._qat = qat
         return self
 
+    @frozen_step
     def train(
         self,
         steps: Iterable[Any] | Callable[[torch.fx.GraphModule], Any],
@@ -214,6 +219,7 @@ class Run(HasSnapshot, Displayable):
         text = f"{e} {e.original}" if e.original is not None else str(e)
         return decomposition_cause(text, self._stages["decomposed"].snapshot, self._stages["exported"].snapshot)
 
+    @frozen_step
     def calibrate(self, batches: Iterable[Any] | Callable[[torch.fx.GraphModule], Any]) -> Run:
         """Feed input tuples (or call `batches(prepared_module)`) through the prepared model.
 
@@ -289,6 +295,7 @@ class Run(HasSnapshot, Displayable):
             then = i18n.t("error.calibration_nothing")
         return Pt2eLensError(i18n.t("error.calibration_batch", index=index, cause=cause, then=then), original=e)
 
+    @frozen_step
     def convert(self) -> Run:
         if "prepared" not in self._stages:
             raise Pt2eLensError(i18n.t("error.convert_needs_prepared"))
@@ -317,6 +324,7 @@ class Run(HasSnapshot, Displayable):
             )
         return self
 
+    @frozen_step
     def lower(self, backend: str = "inductor", example_inputs: Any = None, **options: Any) -> Run:
         """Lower a private copy of the converted graph with `backend` ("inductor", "xnnpack"): the "lowered"
         stage says what the backend made of each node (`pl.backend(run)`). `options` go to the backend."""

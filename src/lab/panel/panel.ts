@@ -2,10 +2,12 @@
 // src/core and sends the user's clicks to the model; it never talks to the kernel itself.
 // All model text goes in through textContent (core's `h`), never innerHTML.
 import { Widget } from '@lumino/widgets';
+import { sameNodeIn } from '../../core/compare';
 import { clear, h } from '../../core/dom';
 import { resolveLocale, type Tr, translator } from '../../core/i18n';
 import { type RenderHandle, render } from '../../core/index';
 import { injectStyles } from '../../core/styles';
+import type { GraphNode } from '../../core/types';
 import type { LensModel } from './model';
 import type { GroupRow } from './outline';
 import type { ModelRow } from './protocol';
@@ -157,9 +159,23 @@ export class LensPanel extends Widget {
     return row;
   }
 
+  /** The node selected in the view on show (with its `from_node` roots) and the model it belongs to. */
+  private selection(): { model: string; node: GraphNode } | null {
+    const prev = this.drawn;
+    if (!prev || prev.kind === 'groups' || !this.handle) return null;
+    for (const gv of this.handle.panes) {
+      const node = gv?.selected ? gv.facts.nodes.get(gv.selected) : undefined;
+      if (node) return { model: prev.result.name, node };
+    }
+    return null;
+  }
+
   private renderBody(content: Content | null): void {
     const doc = this.node.ownerDocument;
     const lens = this.model.lens;
+    // another stage tab of the same model: the selection follows to its counterpart there (same name, else
+    // from_node), selected, revealed and centred with its drawer; with none, nothing stays selected
+    const carried = this.selection();
     this.drawn = content;
     this.handle?.destroy();
     this.handle = null;
@@ -183,7 +199,13 @@ export class LensPanel extends Widget {
     }
     const host = h(doc, 'div', { class: 'pl-panel-view' });
     this.body.appendChild(host);
-    this.handle = render(host, r.view, { height: 480 });
+    const handle = render(host, r.view, { height: 480 });
+    this.handle = handle;
+    if (carried && carried.model === r.name)
+      void handle.ready.then(() => {
+        const gv = handle.panes.length === 1 ? handle.panes[0] : null;
+        if (gv && this.handle === handle) void gv.follow(new Set(sameNodeIn(carried.node, gv.nodes)));
+      });
   }
 
   private groupList(lens: SessionLens, c: Extract<Content, { kind: 'groups' }>): HTMLElement {
