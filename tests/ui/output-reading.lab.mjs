@@ -18,6 +18,7 @@ import { launch } from './browser.mjs';
 import { checkDrawnColours } from './drawn-colours.mjs';
 import { dismissKernelDialogs, notebook, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
+import { nodePicker } from './pick-node.mjs';
 import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
 
 // the facts the outputs must show, from the kernel: pl.why_not's rows for the nodes the test clicks (FACTS_CODE made
@@ -90,28 +91,12 @@ const hostOf = (n) => page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Pt
 const viewOf = (n) => hostOf(n).locator('.pt2e-lens[data-state="ready"]');
 const host = () => hostOf(0);
 const output = () => viewOf(0);
+const { selected, pick } = nodePicker(() => page, output);
 const rectOf = (sel) =>
   output()
     .locator(sel)
     .first()
     .evaluate((e) => e.getBoundingClientRect().toJSON());
-const selected = () =>
-  output()
-    .locator('.pl-node.pl-selected')
-    .evaluateAll((ns) => ns.map((n) => n.dataset.id));
-
-/** Select node `id` as a user finds one: its name in the search box, Enter until it is the hit, then a click. */
-async function pick(id) {
-  const input = output().locator('.pl-toolbar input[type="search"]');
-  await input.fill(id);
-  for (let i = 0; i < 5 && (await selected()).join() !== id; i++) {
-    await input.press('Enter');
-    await page.waitForTimeout(300);
-  }
-  await output().locator(`.pl-node[data-id="${id}"]`).click();
-  await output().locator('.pl-drawer:not([hidden])').waitFor();
-  assert.deepEqual(await selected(), [id]);
-}
 
 /** Click the toolbar's `kind` export button; the download's name and bytes. */
 async function saved(kind) {
@@ -152,6 +137,11 @@ for (const [theme, slug] of [
         else assert.ok(w > 700, `output ${w} px`);
         // the graph is taller than the pane: a minimap, open over the drawing when wide; narrowed (as each run here
         // narrows the output drawn wide), closed with its toggle in the toolbar, never over a 280 px drawing
+        // the map follows the width through a ResizeObserver and the re-fit's redraw: wait for it to settle
+        await output()
+          .locator('.pl-minimap canvas')
+          .waitFor({ state: width ? 'hidden' : 'visible', timeout: 10000 })
+          .catch(() => {});
         assert.equal(await output().locator('.pl-minimap canvas').isVisible(), !width, 'the map open only when wide');
         assert.equal(await output().locator('.pl-toolbar .pl-minimap-toggle').isVisible(), !!width, 'its toggle');
         // the legend: folded to one line at the panel's width, whole when wide
