@@ -6,7 +6,7 @@ import type { Facts } from './facts';
 import type { Group, Hierarchy } from './groups';
 import type { Heat } from './heat';
 import { EN, type Tr } from './i18n';
-import { taskStart } from './slicer';
+import { runSteps, runStepsInSlices } from './slicer';
 import type { Id } from './types';
 
 export interface Summary {
@@ -63,8 +63,7 @@ export function isQuantizedStage(f: Facts): boolean {
 
 /** One pass bottom-up over the hierarchy: a summary per group key. */
 export function summarize(h: Hierarchy, f: Facts, heat: Heat | null = null): Map<string, Summary> {
-  const g = summarySteps(h, f, heat);
-  for (let r = g.next(); ; r = g.next()) if (r.done) return r.value;
+  return runSteps(summarySteps(h, f, heat));
 }
 
 /** summarize, pausing (yielding) every SUMMARY_STEP items: 100k nodes, ~60k groups. Depth first in item order,
@@ -151,19 +150,8 @@ export async function prepareSummary(
   pause: () => Promise<void>,
   sliceMs = 25,
 ): Promise<void> {
-  const steps = summarySteps(h, f, heat);
-  let t0 = taskStart();
-  for (;;) {
-    const r = steps.next();
-    if (r.done) {
-      prepared.set(h, { f, overlay: heat?.overlay ?? null, s: r.value });
-      return;
-    }
-    if (performance.now() - t0 > sliceMs) {
-      await pause();
-      t0 = performance.now();
-    }
-  }
+  const s = await runStepsInSlices(summarySteps(h, f, heat), pause, sliceMs);
+  prepared.set(h, { f, overlay: heat?.overlay ?? null, s });
 }
 
 /** summarize(h, f, heat), taken from prepareSummary when it was made for these facts and this overlay. */

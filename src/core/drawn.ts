@@ -2,7 +2,7 @@
 // groups built ahead in slices (groups.ts prepareHierarchy, keyed by the nodes array) are the very ones
 // GraphView then asks for: a copy of the array would miss them and group a 100k-node graph again in one task.
 import { nodeIndexSteps } from './node-index';
-import { taskStart } from './slicer';
+import { runSteps, runStepsInSlices } from './slicer';
 import type { Edge, GraphNode, Id, Snapshot } from './types';
 
 export interface Drawn {
@@ -27,8 +27,7 @@ export function drawnGraph(snap: Snapshot, focus: ReadonlySet<Id> | null): Drawn
     const hit = unfocused.get(snap);
     if (hit) return hit;
   }
-  const g = drawnSteps(snap, focus);
-  for (let r = g.next(); ; r = g.next()) if (r.done) return r.value;
+  return runSteps(drawnSteps(snap, focus));
 }
 
 /** items between two chances to pause */
@@ -60,14 +59,5 @@ function* drawnSteps(snap: Snapshot, focus: ReadonlySet<Id> | null): Generator<v
 export async function prepareDrawn(snap: Snapshot, pause: () => Promise<void>, sliceMs = 25): Promise<Drawn> {
   const hit = unfocused.get(snap);
   if (hit) return hit;
-  const steps = drawnSteps(snap, null);
-  let t0 = taskStart();
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    if (performance.now() - t0 > sliceMs) {
-      await pause();
-      t0 = performance.now();
-    }
-  }
+  return runStepsInSlices(drawnSteps(snap, null), pause, sliceMs);
 }

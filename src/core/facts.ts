@@ -1,6 +1,6 @@
 // Lookup tables over one Snapshot's precomputed facts (no PT2E logic: only indexing the JSON).
 
-import { taskStart } from './slicer';
+import { runStepsInSlices } from './slicer';
 import { specColor } from './styles';
 import type { Annotation, EdgeOrNode, Finding, GraphNode, Id, Observer, QDQ, Snapshot, Spec } from './types';
 
@@ -127,12 +127,7 @@ export async function prepareFacts(snap: Snapshot, pause: () => Promise<void>, s
   const hit = made.get(snap);
   if (hit) return hit;
   const f = new Facts(snap, true);
-  let t0 = taskStart();
-  for (const _ of f.fill())
-    if (performance.now() - t0 > sliceMs) {
-      await pause();
-      t0 = performance.now();
-    }
+  await runStepsInSlices(f.fill(), pause, sliceMs);
   // another caller may have made them meanwhile: one Facts per snapshot
   const again = made.get(snap);
   if (again) return again;

@@ -3,7 +3,7 @@
 // MAX_CHILDREN children is split into numbered sections so no single layout call gets too big.
 import { nodeIndex } from './node-index';
 import { PairSet } from './pair-set';
-import { taskStart } from './slicer';
+import { runSteps, runStepsInSlices } from './slicer';
 import type { Edge, GraphNode, Id } from './types';
 
 export const MAX_CHILDREN = 400;
@@ -191,11 +191,7 @@ export function buildHierarchy(
     prepared.delete(nodes);
     return ready.h;
   }
-  const steps = hierarchySteps(nodes, edges, fixed);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(hierarchySteps(nodes, edges, fixed));
 }
 
 /** Hierarchies built ahead in slices (`prepareHierarchy`), taken by the next `buildHierarchy` of the same
@@ -211,19 +207,9 @@ export async function prepareHierarchy(
   pause: () => Promise<void>,
   sliceMs = 25,
 ): Promise<Hierarchy> {
-  const steps = hierarchySteps(nodes, edges, fixed);
-  let t0 = taskStart();
-  for (;;) {
-    const r = steps.next();
-    if (r.done) {
-      prepared.set(nodes, { edges: edges.length, fixed: fixed.size, h: r.value });
-      return r.value;
-    }
-    if (performance.now() - t0 > sliceMs) {
-      await pause();
-      t0 = performance.now();
-    }
-  }
+  const h = await runStepsInSlices(hierarchySteps(nodes, edges, fixed), pause, sliceMs);
+  prepared.set(nodes, { edges: edges.length, fixed: fixed.size, h });
+  return h;
 }
 
 /** Loop iterations between two chances to pause. */

@@ -7,7 +7,7 @@
 // arrays are never walked character by character. The result is the one JSON.parse gives; on anything
 // unexpected (invalid JSON included) it is JSON.parse's own result or error, so callers see the same
 // message as before.
-import { taskStart } from './slicer';
+import { runStepsInSlices } from './slicer';
 
 const BIG = 1 << 18;
 const BATCH = 1 << 16;
@@ -242,23 +242,11 @@ function* parseSteps(text: string, big: number, batch: number): Generator<void, 
   return JSON.parse(text); // small, or not what the scan expects: the native parse (and its error)
 }
 
-const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
-
 /** JSON.parse(text), in page tasks of ~sliceMs (`pause` ends one). `big`/`batch`: sizes in characters. */
 export async function parseJsonInSlices(
   text: string,
   pause: () => Promise<void>,
   opts: { sliceMs?: number; big?: number; batch?: number } = {},
 ): Promise<unknown> {
-  const sliceMs = opts.sliceMs ?? 25;
-  const steps = parseSteps(text, opts.big ?? BIG, opts.batch ?? BATCH);
-  let t0 = taskStart();
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    if (now() - t0 > sliceMs) {
-      await pause();
-      t0 = now();
-    }
-  }
+  return runStepsInSlices(parseSteps(text, opts.big ?? BIG, opts.batch ?? BATCH), pause, opts.sliceMs ?? 25);
 }

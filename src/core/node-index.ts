@@ -1,14 +1,14 @@
 // Each node's position in its array, by id: one table per array, shared by what a pane draws (drawn.ts
 // keeps the ids it draws) and its module groups (groups.ts indexes the same array), so a 100k-node graph
 // hashes its ids once. Arrays are never changed once drawn (a snapshot is read-only).
+import { runSteps } from './slicer';
 import type { Id } from './types';
 
 const indexes = new WeakMap<ReadonlyArray<{ id: Id }>, Map<Id, number>>();
 
 /** id → index in `nodes` (the last one, should an id repeat). */
 export function nodeIndex(nodes: ReadonlyArray<{ id: Id }>): Map<Id, number> {
-  const g = nodeIndexSteps(nodes);
-  for (let r = g.next(); ; r = g.next()) if (r.done) return r.value;
+  return runSteps(nodeIndexSteps(nodes));
 }
 
 /** nodes between two chances to pause */

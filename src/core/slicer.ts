@@ -34,6 +34,29 @@ export function nextTask(): Promise<void> {
   });
 }
 
+/** A step generator (it yields where it may pause) run to its end in this task: its result. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+}
+
+/** A step generator run to its end in page tasks of ~sliceMs (`pause` ends one); the first slice counts from the
+ * current task's start (taskStart), so stages run one after another share its budget. */
+export async function runStepsInSlices<T>(
+  steps: Generator<void, T>,
+  pause: () => Promise<void>,
+  sliceMs = 25,
+): Promise<T> {
+  let t0 = taskStart();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (now() - t0 > sliceMs) {
+      await pause();
+      t0 = now();
+    }
+  }
+}
+
 /** A budget of `ms` per task, shared by everyone working on one job (concurrent async steps included). */
 export class Slicer {
   private start = taskStart();

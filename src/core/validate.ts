@@ -6,7 +6,7 @@ import type { Tr } from './i18n';
 import { parseJsonInSlices } from './json-slices';
 import { OutputProblem, prefixed } from './problem';
 import { itemsError, type Key, schemaError } from './schema-check';
-import { taskStart } from './slicer';
+import { runStepsInSlices, taskStart } from './slicer';
 import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
 /** `message` is English (logs, callers without a translator); `line` the same in the reader's language. */
@@ -145,12 +145,7 @@ export async function checkDocInSlices(input: unknown, pause: () => Promise<void
   let treeChecked = false;
   if (typeof input === 'object' && input !== null) {
     try {
-      let t = taskStart();
-      for (const _ of checkTreeSteps(input))
-        if (now() - t > SLICE_MS) {
-          await pause();
-          t = now();
-        }
+      await runStepsInSlices(checkTreeSteps(input), pause, SLICE_MS);
     } catch (e) {
       return refused(e);
     }
