@@ -116,6 +116,24 @@ export async function dismissKernelDialogs(page) {
   }
 }
 
+/** Wait until the current notebook's kernel is idle (`timeout` ms, else the page's default). */
+export async function kernelIdle(page, timeout) {
+  await page.waitForFunction(
+    () => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
+    null,
+    timeout === undefined ? {} : { timeout },
+  );
+}
+
+/** Answer JupyterLab's "news" toast, if it shows within 10 s, so that it covers nothing. */
+export async function dismissNewsToast(page) {
+  await page
+    .locator('#react-toastify-container button', { hasText: /^No$/ })
+    .first()
+    .click({ timeout: 10000 })
+    .catch(() => {});
+}
+
 /** Switch JupyterLab's theme ('JupyterLab Light' / 'JupyterLab Dark') and wait until the page wears it. */
 export async function setLabTheme(page, theme) {
   await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
-import { notebook, startLab } from './lab_server.mjs';
+import { kernelIdle, notebook, startLab } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
 
 const SETUP = `%load_ext pt2e_lens
@@ -45,9 +45,7 @@ after(async () => {
 describe('%pt2e magics in JupyterLab', () => {
   it('renders the output of every magic and a one-line error for a bad name', async () => {
     await page.goto(`${lab.url}/lab/tree/m.ipynb`);
-    await page.waitForFunction(
-      () => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
-    );
+    await kernelIdle(page);
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
     const cells = page.locator('.jp-Notebook .jp-Cell');
     const last = cells.nth(MAGICS.length + 1).locator('.jp-OutputArea-output');

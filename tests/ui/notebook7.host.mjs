@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { executedQuickstart } from './executed.mjs';
-import { notebook, startNotebook7 } from './lab_server.mjs';
+import { kernelIdle, notebook, startNotebook7 } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
 
 const SETUP = `%load_ext pt2e_lens
@@ -66,9 +66,7 @@ describe('Jupyter Notebook 7', () => {
 
   it('renders a %pt2e magic, and the PT2E panel opens in the right sidebar', async () => {
     await page.goto(`${server.url}/notebooks/magic.ipynb`);
-    await page.waitForFunction(
-      () => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
-    );
+    await kernelIdle(page);
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
     const printed = page.locator('.jp-OutputArea-output', { hasText: /^QDQ / });
     await printed.first().waitFor();

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { checkDrawnColours } from './drawn-colours.mjs';
-import { dismissKernelDialogs, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { dismissKernelDialogs, dismissNewsToast, kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
@@ -52,11 +52,7 @@ before(async () => {
   page.setDefaultTimeout(60000);
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${lab.url}/lab/tree/o.ipynb`);
-  await page.waitForFunction(
-    () => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
-    null,
-    { timeout: 120000 },
-  );
+  await kernelIdle(page, 120000);
   await dismissKernelDialogs(page);
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   facts = await printed('WHY');
@@ -67,12 +63,7 @@ before(async () => {
     VIEWS.length + 1,
     { timeout: 120000 },
   );
-  // JupyterLab asks about its news in a toast: answer it, so it covers nothing
-  await page
-    .locator('#react-toastify-container button', { hasText: /^No$/ })
-    .first()
-    .click({ timeout: 10000 })
-    .catch(() => {});
+  await dismissNewsToast(page);
 });
 after(async () => {
   await browser?.close();

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { checkClosedTitles, closedTitles } from './closed-titles.mjs';
-import { notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { dismissNewsToast, kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 
@@ -68,22 +68,13 @@ before(async () => {
   page.setDefaultTimeout(60000);
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${lab.url}/lab/tree/r.ipynb`);
-  await page.waitForFunction(
-    () => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
-    null,
-    { timeout: 120000 },
-  );
+  await kernelIdle(page, 120000);
   await page.evaluate(() => window.jupyterapp.commands.execute('pt2e-lens:open-panel'));
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   const out = page.locator('.jp-OutputArea-output', { hasText: /^FACTS / }).first();
   await out.waitFor({ timeout: 180000 });
   facts = JSON.parse((await out.textContent()).trim().slice('FACTS '.length));
-  // JupyterLab asks about its news in a toast over the panel's bottom: answer it
-  const no = page.locator('#react-toastify-container button', { hasText: /^No$/ });
-  await no
-    .first()
-    .click({ timeout: 10000 })
-    .catch(() => {});
+  await dismissNewsToast(page); // it sits over the panel's bottom
 });
 after(async () => {
   await browser?.close();
