@@ -50,7 +50,13 @@ export interface Paint {
   heatFills?: Map<number, string>;
   /** zoomed out: group titles are drawn by drawZoomLabels, not in their boxes */
   zoomed?: boolean;
+  /** a path to fill or stroke later (default `new Path2D()`; the SVG export records instead: svg-context.ts) */
+  path?: () => Path2D;
+  /** what the next calls paint (`pl-arrow`, `pl-chip`, …): the SVG export's classes; the screen ignores it */
+  tag?: (what: string) => void;
 }
+
+const newPath = (P: Paint): Path2D => (P.path ? P.path() : new Path2D());
 
 const v = (name: string): string => `var(--pl-${name})`;
 
@@ -87,6 +93,7 @@ function batchBoxes(
   ctx: CanvasRenderingContext2D,
   P: Paint,
   boxes: Box[],
+  what: string,
   style: (b: Box) => { fill: string | null; stroke: string; width: number; r: number },
 ): void {
   const fills = new Map<string, Path2D>();
@@ -97,7 +104,7 @@ function batchBoxes(
     const y = b.y - b.h / 2;
     if (st.fill) {
       roundRect(
-        bucket(fills, st.fill, () => new Path2D()),
+        bucket(fills, st.fill, () => newPath(P)),
         x,
         y,
         b.w,
@@ -109,7 +116,7 @@ function batchBoxes(
     if (P.lod.strokes || !st.fill) {
       const k = `${st.stroke}|${st.width}`;
       roundRect(
-        bucket(strokes, k, () => new Path2D()),
+        bucket(strokes, k, () => newPath(P)),
         x,
         y,
         b.w,
@@ -119,6 +126,7 @@ function batchBoxes(
       );
     }
   }
+  P.tag?.(what);
   for (const [c, p] of fills) {
     ctx.fillStyle = P.col(c);
     ctx.fill(p);
@@ -133,11 +141,12 @@ function batchBoxes(
 
 /** Open groups: a thin frame and, at readable zoom, the ⊟ title in the header. */
 export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  batchBoxes(ctx, P, boxes, (b) => {
+  batchBoxes(ctx, P, boxes, 'pl-frame', (b) => {
     const l = boxLook(P.sc, b);
     return { fill: null, stroke: l.stroke.color, width: l.stroke.width, r: l.radius };
   });
   if (!P.lod.labels || P.zoomed) return;
+  P.tag?.('pl-title');
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
   ctx.textAlign = 'left';
@@ -149,7 +158,7 @@ export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]
 
 /** Nodes and closed groups (with their badges, heat bars and pills), then their highlights. */
 export function drawSolids(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  batchBoxes(ctx, P, boxes, (b) => {
+  batchBoxes(ctx, P, boxes, 'pl-box', (b) => {
     const l = boxLook(P.sc, b);
     return { fill: fillColor(P, l.fill), stroke: l.stroke.color, width: l.stroke.width, r: l.radius };
   });
@@ -161,6 +170,7 @@ export function drawSolids(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]
 function drawHeat(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
   if (!P.sc.heat) return;
   const l = P.col(v('heat-l')) || '40%';
+  P.tag?.('pl-heat');
   for (const b of boxes) {
     const f = boxLook(P.sc, b).fill;
     if (f.kind !== 'heat') continue;
@@ -174,6 +184,7 @@ function drawHeat(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
 
 function drawMarks(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
   if (!P.marks.size) return;
+  P.tag?.('pl-mark');
   for (const b of boxes) {
     const st = markStroke(P.marks.get(b.key));
     if (!st) continue;
@@ -212,6 +223,7 @@ function chip(
   y0: number,
   ty: number,
 ): void {
+  P.tag?.('pl-chip');
   ctx.fillStyle = P.col(c.color);
   ctx.beginPath();
   roundRect(ctx, x0 + c.x, y0 + c.y, c.w, c.h, 3, P.lod);
@@ -222,17 +234,20 @@ function chip(
 }
 
 function drawNodeText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, m: NodeModel, x0: number, y0: number): void {
+  P.tag?.('pl-label');
   ctx.textAlign = 'center';
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v(`${m.role}-text`));
   ctx.fillText(m.label, x0 + m.textX, y0 + LABEL_Y);
   if (P.lod.small) {
+    P.tag?.('pl-sub');
     ctx.font = `10px ${P.font}`;
     ctx.fillStyle = P.col(v('sub'));
     ctx.fillText(m.sub, x0 + m.textX, y0 + SUB_Y);
   }
   const a = m.annotation;
   if (a) {
+    P.tag?.('pl-dot');
     ctx.beginPath();
     ctx.arc(x0 + a.x, y0 + a.y, a.r, 0, 2 * Math.PI);
     ctx.fillStyle = P.col(v(a.on ? 'selected' : 'canvas'));
@@ -248,16 +263,19 @@ function drawNodeText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, m: NodeMo
 }
 
 function drawGroupText(ctx: CanvasRenderingContext2D, P: Paint, m: GroupModel, x0: number, y0: number): void {
+  P.tag?.('pl-label');
   ctx.textAlign = 'left';
   ctx.font = `600 12px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
   if (!P.zoomed) ctx.fillText(m.label, x0 + m.labelX, y0 + m.labelY);
   if (!P.lod.small) return;
+  P.tag?.('pl-sub');
   ctx.font = `10px ${P.font}`;
   ctx.fillStyle = P.col(v('muted'));
   if (m.sub) ctx.fillText(m.sub, x0 + m.labelX, y0 + 33);
   ctx.font = `700 10px ${P.font}`;
   ctx.textAlign = 'center';
+  P.tag?.('pl-badge');
   for (const bd of m.badges) {
     const c = P.col(bd.color);
     ctx.beginPath();
@@ -275,6 +293,7 @@ function drawGroupText(ctx: CanvasRenderingContext2D, P: Paint, m: GroupModel, x
 
 function drawCallout(ctx: CanvasRenderingContext2D, P: Paint, b: Box): void {
   const c = b.note!;
+  P.tag?.('pl-callout');
   ctx.strokeStyle = P.col(v('warn'));
   ctx.lineWidth = 1;
   ctx.beginPath();
@@ -356,7 +375,7 @@ export function drawEdgeItems(
   const batches = new Map<string, Batch>();
   const batch = (color: string, width: number, alpha = 1, dash: number[] = []): Batch => {
     const k = `${color}|${width}|${alpha}|${dash.join(',')}`;
-    return bucket(batches, k, () => ({ color, width, alpha, dash, line: new Path2D(), heads: new Path2D() }));
+    return bucket(batches, k, () => ({ color, width, alpha, dash, line: newPath(P), heads: newPath(P) }));
   };
   const labels: Array<[number, number, string, string, string]> = [];
   for (const it of items) {
@@ -386,14 +405,17 @@ export function drawEdgeItems(
     ctx.strokeStyle = c;
     ctx.lineWidth = b.width;
     ctx.setLineDash(b.dash);
+    P.tag?.('pl-edge');
     ctx.stroke(b.line);
     ctx.setLineDash([]);
     ctx.fillStyle = c;
+    P.tag?.('pl-arrow');
     ctx.fill(b.heads);
   }
   ctx.globalAlpha = 1;
   if (!P.lod.small) return;
   ctx.textAlign = 'left';
+  P.tag?.('pl-edge-label');
   for (const [x, y, text, color, font] of labels) {
     ctx.font = `${font} ${P.font}`;
     ctx.fillStyle = P.col(color);
@@ -404,6 +426,7 @@ export function drawEdgeItems(
 /** Zoomed out: group titles at a readable on-screen size, each on a plate (zoom-labels.ts). */
 export function drawZoomLabels(ctx: CanvasRenderingContext2D, P: Paint, labels: ZoomLabel[]): void {
   if (!labels.length) return;
+  P.tag?.('pl-zoom-label');
   ctx.textAlign = 'left';
   ctx.lineWidth = labels[0].size * 0.08;
   for (const l of labels) {
@@ -418,4 +441,33 @@ export function drawZoomLabels(ctx: CanvasRenderingContext2D, P: Paint, labels: 
   ctx.font = `600 ${labels[0].size}px ${P.font}`;
   ctx.fillStyle = P.col(v('fg'));
   for (const l of labels) ctx.fillText(l.text, l.x, l.y);
+}
+
+/** What a full draw paints, in paint order; the items culled to the drawn area. */
+export interface DrawList {
+  frames: Box[];
+  /** null: zoomed too far out for edges */
+  edges: EdgeItem[] | null;
+  shared: SharedItem[];
+  solids: Box[];
+  /** zoomed out: the group titles on plates (computed in their own job: at 100k boxes that takes a while) */
+  zoomLabels: (() => ZoomLabel[]) | null;
+}
+
+/** A full draw as jobs, in paint order (open frames, edges, sharing arcs, solids, zoomed-out titles): the screen
+ * runs them in slices, the SVG export at once. */
+export function drawJobs(ctx: CanvasRenderingContext2D, P: Paint, d: DrawList): Array<() => void> {
+  const jobs: Array<() => void> = [];
+  const slices = <T>(xs: T[], n: number, f: (part: T[]) => void): void => {
+    for (let i = 0; i < xs.length; i += n) jobs.push(() => f(xs.slice(i, i + n)));
+  };
+  slices(d.frames, 2000, (p) => drawFrames(ctx, P, p));
+  if (d.edges) {
+    slices(d.edges, 2500, (p) => drawEdgeItems(ctx, P, p));
+    if (d.shared.length) jobs.push(() => drawEdgeItems(ctx, P, [], d.shared));
+  }
+  slices(d.solids, P.lod.labels ? 400 : 2500, (p) => drawSolids(ctx, P, p));
+  const z = d.zoomLabels;
+  if (z) jobs.push(() => drawZoomLabels(ctx, P, z()));
+  return jobs;
 }

@@ -3,15 +3,7 @@
 // slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the view pans or
 // zooms, each frame only transforms that raster; the crisp draw follows once the view is still.
 import { tipOf } from './box-model';
-import {
-  colorResolver,
-  drawEdgeItems,
-  drawFrames,
-  drawSolids,
-  drawZoomLabels,
-  outline,
-  type Paint,
-} from './canvas-draw';
+import { colorResolver, type DrawList, drawJobs, outline, type Paint } from './canvas-draw';
 import {
   addHit,
   boxRect,
@@ -23,7 +15,7 @@ import {
   type Rect,
   viewRect,
 } from './canvas-index';
-import { viewSvg } from './canvas-svg';
+import { SvgContext } from './canvas-svg';
 import { h } from './dom';
 import { curveBounds, type EdgeItem, edgeItemSteps, type SharedItem, sharedItems } from './edges';
 import { type Box, HEADER } from './hier-layout';
@@ -206,20 +198,47 @@ export class CanvasView implements PaneView {
     }
   }
 
-  /** The current view as SVG markup (Export "SVG"), or null before a scene is indexed. */
+  /** How a draw at zoom `k` paints this scene (the colours of the theme now, the detail level of the zoom). */
+  private paintAt(sc: Scene, k: number): Paint {
+    return {
+      col: colorResolver(this.surface),
+      font: this.doc.defaultView?.getComputedStyle(this.surface).fontFamily || 'sans-serif',
+      lod: detailAt(k),
+      sc,
+      marks: this.marks,
+      zoomed: zoomedOut(k),
+    };
+  }
+
+  /** What a draw of the layout rectangle `q` at zoom `k` paints (`titles`: where the zoomed-out titles go). */
+  private drawList(sc: Scene, P: Paint, q: Rect, k: number, titles?: (ls: ZoomLabel[]) => void): DrawList {
+    const frames = this.frames.query(q);
+    const solids = this.solids.query(q);
+    return {
+      frames,
+      edges: P.lod.edges ? this.edges.query(q) : null,
+      shared: this.shared,
+      solids,
+      zoomLabels: P.zoomed
+        ? () => {
+            const ls = zoomLabels(sc, [...frames, ...solids], k);
+            titles?.(ls);
+            return ls;
+          }
+        : null,
+    };
+  }
+
+  /** The current view as SVG markup (Export "SVG"): the same painter, the same paint, onto an SVG-writing
+   * context (canvas-svg.ts); null before a scene is indexed. */
   svgOfView(): string | null {
     if (!this.sc) return null;
     const [cw, ch] = this.size();
-    return viewSvg({
-      sc: this.sc,
-      t: { ...this.pz.t },
-      size: [cw, ch],
-      frames: (q) => this.frames.query(q),
-      solids: (q) => this.solids.query(q),
-      edges: (q) => this.edges.query(q),
-      col: colorResolver(this.surface),
-      font: this.doc.defaultView?.getComputedStyle(this.surface).fontFamily || 'sans-serif',
-    });
+    const t = { ...this.pz.t };
+    const svg = new SvgContext();
+    const P: Paint = { ...this.paintAt(this.sc, t.k), path: svg.path, tag: svg.tag };
+    for (const job of drawJobs(svg.ctx, P, this.drawList(this.sc, P, viewRect(t, cw, ch, 16), t.k))) job();
+    return svg.document([cw, ch], t, P.col('var(--pl-canvas)'), P.font);
   }
 
   /** A crisp full draw at the current transform, in slices; resolves when it is on screen (or superseded). */
@@ -241,36 +260,17 @@ export class CanvasView implements PaneView {
     ctx.clearRect(0, 0, this.work.width, this.work.height);
     ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * (t.x + mx), dpr * (t.y + my2));
     ctx.lineJoin = 'round';
-    const lod = detailAt(t.k);
-    const P: Paint = {
-      col: colorResolver(this.surface),
-      font: this.doc.defaultView?.getComputedStyle(this.surface).fontFamily || 'sans-serif',
-      lod,
-      sc: this.sc,
-      marks: this.marks,
-      zoomed: zoomedOut(t.k),
-    };
+    const P = this.paintAt(this.sc, t.k);
     const q = viewRect({ x: t.x + mx, y: t.y + my2, k: t.k }, cw + 2 * mx, ch + 2 * my2, 16);
-    const jobs: Array<() => void> = [];
-    const slices = <T>(xs: T[], n: number, f: (part: T[]) => void): void => {
-      for (let i = 0; i < xs.length; i += n) jobs.push(() => f(xs.slice(i, i + n)));
-    };
-    slices(this.frames.query(q), 2000, (p) => drawFrames(ctx, P, p));
-    if (lod.edges) {
-      const es = this.edges.query(q);
-      slices(es, 2500, (p) => drawEdgeItems(ctx, P, p));
-      if (this.shared.length) jobs.push(() => drawEdgeItems(ctx, P, [], this.shared));
-    }
-    const solids = this.solids.query(q);
-    slices(solids, lod.labels ? 400 : 2500, (p) => drawSolids(ctx, P, p));
-    if (P.zoomed) {
-      const sc = this.sc;
-      jobs.push(() => {
-        this.zoomLabels = zoomLabels(sc, [...this.frames.query(q), ...solids], t.k);
-        drawZoomLabels(ctx, P, this.zoomLabels);
-        this.el.setAttribute('data-zoom-labels', String(this.zoomLabels.length));
-      });
-    } else {
+    const jobs = drawJobs(
+      ctx,
+      P,
+      this.drawList(this.sc, P, q, t.k, (ls) => {
+        this.zoomLabels = ls;
+        this.el.setAttribute('data-zoom-labels', String(ls.length));
+      }),
+    );
+    if (!P.zoomed) {
       this.zoomLabels = [];
       this.el.removeAttribute('data-zoom-labels');
     }
