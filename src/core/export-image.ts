@@ -1,6 +1,6 @@
 // The toolbar's Export: the pane's drawing as an SVG file (picture.ts: the drawn graph with its styles inlined,
 // so it looks the same without our stylesheet) or a PNG (that SVG rasterised at 2×). A canvas-drawn large scene
-// saves its canvas as PNG, and as SVG the boxes and edges of the current view (canvas-svg.ts).
+// saves its canvas as PNG, and as SVG the current view painted by the canvas painter once more (canvas-svg.ts).
 import { h } from './dom';
 import type { Tr } from './i18n';
 import { picture } from './picture';

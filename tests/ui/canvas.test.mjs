@@ -105,14 +105,21 @@ const near = (a, b, tol = 6) => a.slice(0, 3).every((x, i) => Math.abs(x - b[i])
 
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `canvas-${name}.png`), fullPage: true });
 
-/** Export "SVG" of the canvas-drawn view: a real SVG (it parses) of the current view: a box per node in view, with
- * its label and its fill in the theme's colour (`fill`: the compute fill as the page resolves it), and none of the
- * boxes far out of view. */
-async function checkViewSvg(page, fill, name) {
+/** Click Export "SVG" and read the file (kept in the artifacts as canvas-export-<name>.svg). */
+async function exportSvg(page, name) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="svg"]')]);
   assert.equal(dl.suggestedFilename(), 'pt2e-lens.svg');
   const text = readFileSync(await dl.path(), 'utf8');
   writeFileSync(join(ARTIFACTS, `canvas-export-${name}.svg`), text);
+  assert.ok(!text.includes('var(--pl-'), 'colours resolved');
+  return text;
+}
+
+/** Export "SVG" of the canvas-drawn view: a real SVG (it parses) of the current view: a box per node in view, with
+ * its label and its fill in the theme's colour (`fill`: the compute fill as the page resolves it), and none of the
+ * boxes far out of view. */
+async function checkViewSvg(page, fill, name) {
+  const text = await exportSvg(page, name);
   const got = await page.evaluate((text) => {
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
     const gv = window.__h.panes[0];
@@ -126,18 +133,20 @@ async function checkViewSvg(page, fill, name) {
       if (x > 0 && x < r.width && y > 0 && y < r.height) inView.push(gv.facts.nodes.get(b.id).target);
       else if (x < -r.width || x > 2 * r.width || y < -r.height || y > 2 * r.height) far++;
     }
-    const nodes = doc.querySelectorAll('g.pl-node');
+    // the boxes' fills: <rect>s of class pl-box, the colour on them or on their <g>
+    const fillOf = (e) => e.getAttribute('fill') ?? e.parentElement.getAttribute('fill');
+    const boxes = [...doc.querySelectorAll('.pl-box')].flatMap((e) => (e.tagName === 'g' ? [...e.children] : [e]));
+    const filled = boxes.filter((e) => fillOf(e) !== 'none');
     return {
       error: doc.querySelector('parsererror')?.textContent ?? null,
-      nodes: nodes.length,
-      texts: [...doc.querySelectorAll('g.pl-node text')].map((x) => x.textContent),
-      fills: [...doc.querySelectorAll('g.pl-node rect')].map((x) => x.getAttribute('fill')),
+      nodes: filled.length,
+      texts: [...doc.querySelectorAll('text.pl-label')].map((x) => x.textContent),
+      fills: filled.map(fillOf),
       inView,
       far,
     };
   }, text);
   assert.equal(got.error, null);
-  assert.ok(!text.includes('var(--pl-'), 'colours resolved');
   assert.ok(got.inView.length > 3 && got.far > 100, `${got.inView.length} nodes in view, ${got.far} far out`);
   assert.ok(got.nodes >= got.inView.length && got.nodes < got.inView.length + got.far, `${got.nodes} boxes`);
   for (const label of got.inView)
@@ -356,6 +365,107 @@ describe('canvas renderer draws what SVG draws', () => {
       await page.waitForFunction(() => window.__h.panes[0].canvasView?.draws > 1);
       await settled(page);
       await shot(page, `real-canvas-closed-${scheme}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+});
+
+describe('Export SVG of a canvas-drawn real graph', () => {
+  it('holds arrowheads, edge labels, chips, heat fills and the selection outline as the canvas shows them', async () => {
+    const HOSTILE = '<img src=x onerror=window.__pwned=1>';
+    for (const scheme of ['light', 'dark']) {
+      // a real graph with its accuracy overlay (the heat mode), the backend outcome pills of its lowered twin (the
+      // same nodes), a note and a hostile module name
+      const doc = fixture('real_accuracy.json');
+      const snap = doc.panes[0].snapshot;
+      snap.backend = fixture('real_lowered.json').panes[0].snapshot.backend;
+      snap.nodes.find((n) => n.id === 'relu').target = HOSTILE;
+      doc.notes[0] = { add: `${HOSTILE} residual` };
+      const { page, errors } = await open({ colorScheme: scheme, doc, name: 'canvas-export-real.html' });
+      await page.evaluate(async () => {
+        const gv = window.__h.panes[0];
+        gv.canvasThreshold = 0;
+        gv.expanded = new Set(gv.hier.groups.keys());
+        await gv.redraw();
+        await gv.select('conv2d_1');
+        const b = gv.placement.boxes.get('n:conv2d_1');
+        gv.panZoom.t.k = 1;
+        gv.panZoom.centerOn(b.x, b.y);
+      });
+      assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
+      await settled(page);
+      await shot(page, `export-real-view-${scheme}`);
+      const text = await exportSvg(page, `real-${scheme}`);
+      const got = await page.evaluate((text) => {
+        const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+        const gv = window.__h.panes[0];
+        const cs = getComputedStyle(gv.el.querySelector('.pl-canvas'));
+        const hex = (v) => cs.getPropertyValue(v).trim().toLowerCase();
+        const attr = (e, a) => e.getAttribute(a) ?? e.parentElement?.getAttribute(a) ?? null;
+        const all = (sel) => [...doc.querySelectorAll(sel)].flatMap((e) => (e.tagName === 'g' ? [...e.children] : [e]));
+        // the SVG's rectangle exactly where a box is (x, y of its corner)
+        const at = (sel, key, want) => {
+          const b = gv.placement.boxes.get(key);
+          return all(sel).find(
+            (r) =>
+              Math.abs(Number(r.getAttribute('x')) - (b.x - b.w / 2)) < 0.05 &&
+              Math.abs(Number(r.getAttribute('y')) - (b.y - b.h / 2)) < 0.05 &&
+              want(r),
+          );
+        };
+        const heated = at('.pl-box', 'n:conv2d_1', (r) => attr(r, 'fill') !== 'none');
+        const sel = at('.pl-mark', 'n:conv2d_1', () => true);
+        const t = gv.panZoom.t;
+        const b = gv.placement.boxes.get('n:conv2d_1');
+        return {
+          error: doc.querySelector('parsererror')?.textContent ?? null,
+          elements: [...doc.querySelectorAll('*')].map((e) => e.tagName),
+          arrows: all('path.pl-arrow').map((e) => [attr(e, 'fill'), (e.getAttribute('d').match(/Z/g) ?? []).length]),
+          edgeColors: [hex('--pl-edge'), hex('--pl-int')],
+          edgeLabels: all('text.pl-edge-label').map((e) => [e.textContent, e.getAttribute('fill')]),
+          int: hex('--pl-int'),
+          chips: all('text.pl-chip').map((e) => e.textContent),
+          chipFills: all('rect.pl-chip').map((e) => attr(e, 'fill')),
+          heatBars: all('rect.pl-heat').length,
+          heatedFill: heated ? attr(heated, 'fill') : null,
+          // the canvas pixel inside conv2d_1, off its texts and heat bar
+          probe: [t.x + (b.x + b.w / 2 - 5) * t.k, t.y + (b.y + 2) * t.k],
+          selStroke: sel ? [attr(sel, 'stroke'), attr(sel, 'stroke-width'), attr(sel, 'stroke-dasharray')] : null,
+          selected: hex('--pl-selected'),
+          labels: all('text.pl-label').map((e) => e.textContent),
+          callout: all('text.pl-callout').map((e) => e.textContent),
+          bg: attr(doc.querySelector('rect.pl-bg'), 'fill'),
+          canvasBg: hex('--pl-canvas'),
+        };
+      }, text);
+      assert.equal(got.error, null);
+      assert.ok(!got.elements.includes('img') && !got.elements.includes('script'), 'no element made of a name');
+      assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
+      // arrowheads: closed triangles in the edge colours, one per edge end in view
+      assert.ok(got.arrows.reduce((n, [, k]) => n + k, 0) >= 5, JSON.stringify(got.arrows));
+      assert.ok(
+        got.arrows.some(([c]) => got.edgeColors.includes(c)),
+        `${JSON.stringify(got.arrows)} vs ${got.edgeColors}`,
+      );
+      assert.ok(got.edgeLabels.some(([l, c]) => /int8/.test(l) && c === got.int), JSON.stringify(got.edgeLabels));
+      assert.ok(got.chips.length >= 3 && got.chipFills.every((c) => c && c !== 'none'), JSON.stringify(got.chips));
+      assert.ok(got.heatBars >= 1, 'heat bars');
+      // the heated box's fill is the colour the canvas shows there
+      const [px, py] = got.probe;
+      const box = await page.locator('.pl-canvas').boundingBox();
+      const onScreen = await pixel(page, box.x + px, box.y + py);
+      const rgb = (h) => [1, 3, 5].map((i) => Number.parseInt(h.slice(i, i + 2), 16));
+      assert.ok(got.heatedFill && near(onScreen, rgb(got.heatedFill), 8), `${got.heatedFill} vs canvas ${onScreen}`);
+      assert.deepEqual(got.selStroke, [got.selected, '3.5', null], 'selection outline');
+      assert.ok(got.labels.some((l) => l.startsWith('<img src=x')), 'the hostile name is a label');
+      assert.ok(got.callout.some((l) => l.includes('<img src=x')), 'and the note is text');
+      assert.equal(got.bg, got.canvasBg);
+      // the file as an SVG reader shows it, next to the canvas view it came from
+      const viewer = await browser.newPage({ viewport: { width: 1200, height: 600 }, colorScheme: scheme });
+      await viewer.goto(`file://${join(ARTIFACTS, `canvas-export-real-${scheme}.svg`)}`);
+      await viewer.screenshot({ path: join(ARTIFACTS, `canvas-export-real-file-${scheme}.png`) });
+      await viewer.close();
       assert.deepEqual(errors, []);
       await page.close();
     }
