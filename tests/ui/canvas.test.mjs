@@ -448,7 +448,10 @@ describe('Export SVG of a canvas-drawn real graph', () => {
         got.arrows.some(([c]) => got.edgeColors.includes(c)),
         `${JSON.stringify(got.arrows)} vs ${got.edgeColors}`,
       );
-      assert.ok(got.edgeLabels.some(([l, c]) => /int8/.test(l) && c === got.int), JSON.stringify(got.edgeLabels));
+      assert.ok(
+        got.edgeLabels.some(([l, c]) => /int8/.test(l) && c === got.int),
+        JSON.stringify(got.edgeLabels),
+      );
       assert.ok(got.chips.length >= 3 && got.chipFills.every((c) => c && c !== 'none'), JSON.stringify(got.chips));
       assert.ok(got.heatBars >= 1, 'heat bars');
       // the heated box's fill is the colour the canvas shows there
@@ -458,8 +461,14 @@ describe('Export SVG of a canvas-drawn real graph', () => {
       const rgb = (h) => [1, 3, 5].map((i) => Number.parseInt(h.slice(i, i + 2), 16));
       assert.ok(got.heatedFill && near(onScreen, rgb(got.heatedFill), 8), `${got.heatedFill} vs canvas ${onScreen}`);
       assert.deepEqual(got.selStroke, [got.selected, '3.5', null], 'selection outline');
-      assert.ok(got.labels.some((l) => l.startsWith('<img src=x')), 'the hostile name is a label');
-      assert.ok(got.callout.some((l) => l.includes('<img src=x')), 'and the note is text');
+      assert.ok(
+        got.labels.some((l) => l.startsWith('<img src=x')),
+        'the hostile name is a label',
+      );
+      assert.ok(
+        got.callout.some((l) => l.includes('<img src=x')),
+        'and the note is text',
+      );
       assert.equal(got.bg, got.canvasBg);
       // the file as an SVG reader shows it, next to the canvas view it came from
       const viewer = await browser.newPage({ viewport: { width: 1200, height: 600 }, colorScheme: scheme });
