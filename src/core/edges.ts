@@ -24,9 +24,8 @@ export function edgeCurve(sc: Scene, a: Box, b: Box, src?: Id, dst?: Id): Curve 
   const sy = a.y + a.h / 2;
   const tx = b.x;
   const ty = b.y - b.h / 2 - 2;
-  const cubic = (): Curve => ({ kind: 'cubic', sx, sy, tx, ty, dy: Math.max(18, Math.abs(ty - sy) / 2) });
   const m = src && dst && sc.hier ? lcaItems(sc.hier, src, dst) : null;
-  if (!m) return cubic();
+  if (!m) return cubicCurve(sx, sy, tx, ty);
   const P = sc.placement;
   // the route in its group's coordinates: each point is (ox + x, oy + y)
   const r = P.route(m.at, m.ka, m.kb);
@@ -35,18 +34,37 @@ export function edgeCurve(sc: Scene, a: Box, b: Box, src?: Id, dst?: Id): Curve 
   const B = P.boxes.get(m.kb);
   // detour along a margin only when something in the group lies between the node and the group's edge
   const exit = !!A && A !== a && A.y + A.h / 2 - sy > 40 && blocked(sc, sx, sy, A.x, A.y + A.h / 2, a);
+  // where the route enters the target's side (its last point, absolute)
   const last = route[route.length - 1];
-  const [dx, dy] = r ? [r.ox + last[0], r.oy + last[1]] : B ? [B.x, B.y - B.h / 2] : [tx, ty];
+  const dx = r ? r.ox + last[0] : B ? B.x : tx;
+  const dy = r ? r.oy + last[1] : B ? B.y - B.h / 2 : ty;
   const entry = !!B && B !== b && ty - (B.y - B.h / 2) > HEADER + 40 && blocked(sc, dx, dy, tx, ty, b);
   // between adjacent ranks dagre's one bend is only a midpoint: drop it when a detour sets the course
   const mid = (exit || entry) && route.length <= 3 ? 0 : Math.max(0, route.length - 2);
-  if (!exit && !entry && !mid) return cubic();
-  const pts = [sx, sy];
-  if (exit) pts.push(A.x + A.w / 2 - 5, sy + 12, A.x + A.w / 2 - 5, A.y + A.h / 2);
-  for (let i = 1; i <= mid; i++) pts.push(r!.ox + route[i][0], r!.oy + route[i][1]);
-  if (entry) pts.push(B.x - B.w / 2 + 5, B.y - B.h / 2, B.x - B.w / 2 + 5, ty - 12);
-  pts.push(tx, ty);
+  if (!exit && !entry && !mid) return cubicCurve(sx, sy, tx, ty);
+  // one array of its final length (this runs for every edge of an expanded 100k-node graph)
+  const pts: number[] = new Array(2 * (2 + mid + (exit ? 2 : 0) + (entry ? 2 : 0)));
+  let k = 0;
+  const put = (x: number, y: number): void => {
+    pts[k++] = x;
+    pts[k++] = y;
+  };
+  put(sx, sy);
+  if (exit) {
+    put(A.x + A.w / 2 - 5, sy + 12);
+    put(A.x + A.w / 2 - 5, A.y + A.h / 2);
+  }
+  for (let i = 1; i <= mid; i++) put(r!.ox + route[i][0], r!.oy + route[i][1]);
+  if (entry) {
+    put(B.x - B.w / 2 + 5, B.y - B.h / 2);
+    put(B.x - B.w / 2 + 5, ty - 12);
+  }
+  put(tx, ty);
   return { kind: 'quad', pts };
+}
+
+function cubicCurve(sx: number, sy: number, tx: number, ty: number): Curve {
+  return { kind: 'cubic', sx, sy, tx, ty, dy: Math.max(18, Math.abs(ty - sy) / 2) };
 }
 
 /** A curve's control points in order (quadratic segments through the midpoints of the bends). */

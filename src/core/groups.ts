@@ -39,6 +39,19 @@ export const itemKey = (it: Item): string => (it.kind === 'node' ? `n:${it.id}` 
 export const nodeKey = (id: Id): string => `n:${id}`;
 export const groupKey = (key: string): string => `g:${key}`;
 
+const keysOf = new WeakMap<Group, string[]>();
+
+/** A group's children as item keys, in order: made once per group, so a redraw's maps of 100k boxes reuse the
+ * same strings instead of making each anew. */
+export function childKeys(g: Group): string[] {
+  let keys = keysOf.get(g);
+  if (!keys) {
+    keys = g.children.map(itemKey);
+    keysOf.set(g, keys);
+  }
+  return keys;
+}
+
 function newGroup(key: string, label: string, cls: string, parent: Group | null, synthetic = false): Group {
   return {
     key,

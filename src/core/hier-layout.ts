@@ -2,7 +2,7 @@
 // boxes), bottom-up, and cached; opening a group lays out that group and re-lays its ancestors only.
 
 import { NOTE_GAP, type NoteBox } from './callout';
-import { type Group, type Hierarchy, itemKey } from './groups';
+import { childKeys, type Group, type Hierarchy } from './groups';
 import type { LayoutClient } from './layout-client';
 import { Slicer } from './slicer';
 import type { GraphNode, Id } from './types';
@@ -117,7 +117,7 @@ export class HierLayout {
   private shapeOf(g: Group): { order: string[]; edges: string } {
     let sh = this.orders.get(g);
     if (!sh) {
-      const order = g.children.map(itemKey);
+      const order = childKeys(g);
       const index = new Map(order.map((k, i) => [k, i]));
       const edges = (this.h.edgesAt.get(g.key) ?? []).map(([a, b]) => `${index.get(a)}>${index.get(b)}`).join(',');
       sh = { order, edges };
