@@ -33,7 +33,7 @@ import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import { nextTask, taskStart } from './slicer';
 import type { Edge } from './types';
-import { type ZoomLabel, zoomedOut, zoomLabels } from './zoom-labels';
+import { type ZoomLabel, zoomedOut, zoomLabelSteps } from './zoom-labels';
 
 /** How long a slice of a full draw may run before it yields (ms). */
 const SLICE_MS = 30;
@@ -255,7 +255,8 @@ export class CanvasView implements PaneView {
     const slices = <T>(xs: T[], n: number, f: (part: T[]) => void): void => {
       for (let i = 0; i < xs.length; i += n) jobs.push(() => f(xs.slice(i, i + n)));
     };
-    slices(this.frames.query(q), 2000, (p) => drawFrames(ctx, P, p));
+    const frames = this.frames.query(q);
+    slices(frames, 2000, (p) => drawFrames(ctx, P, p));
     if (lod.edges) {
       const es = this.edges.query(q);
       slices(es, 2500, (p) => drawEdgeItems(ctx, P, p));
@@ -263,26 +264,29 @@ export class CanvasView implements PaneView {
     }
     const solids = this.solids.query(q);
     slices(solids, lod.labels ? 400 : 2500, (p) => drawSolids(ctx, P, p));
+    // the budget is the task's (the queries above, a redraw's index build before): checked before each job
+    let start = taskStart();
+    const due = async (): Promise<boolean> => {
+      if (performance.now() - start <= SLICE_MS) return true;
+      await yieldTask();
+      start = performance.now();
+      return my === this.gen; // false: the view moved or the scene changed, a newer draw follows
+    };
+    for (const job of jobs) {
+      if (!(await due())) return;
+      job();
+    }
     if (P.zoomed) {
-      const sc = this.sc;
-      jobs.push(() => {
-        this.zoomLabels = zoomLabels(sc, [...this.frames.query(q), ...solids], t.k);
-        drawZoomLabels(ctx, P, this.zoomLabels);
-        this.el.setAttribute('data-zoom-labels', String(this.zoomLabels.length));
-      });
+      // the titles over everything in view, in slices too (30k groups when a whole 100k-node graph is in view)
+      const steps = zoomLabelSteps(this.sc, [...frames, ...solids], t.k);
+      let r = steps.next();
+      for (; !r.done; r = steps.next()) if (!(await due())) return;
+      this.zoomLabels = r.value;
+      drawZoomLabels(ctx, P, this.zoomLabels);
+      this.el.setAttribute('data-zoom-labels', String(this.zoomLabels.length));
     } else {
       this.zoomLabels = [];
       this.el.removeAttribute('data-zoom-labels');
-    }
-    // the budget is the task's (the queries above, a redraw's index build before): checked before each job
-    let start = taskStart();
-    for (const job of jobs) {
-      if (performance.now() - start > SLICE_MS) {
-        await yieldTask();
-        if (my !== this.gen) return; // the view moved or the scene changed: a newer draw follows
-        start = performance.now();
-      }
-      job();
     }
     [this.raster, this.work] = [this.work, this.raster];
     this.rasterT = { x: t.x + mx, y: t.y + my2, k: t.k };
