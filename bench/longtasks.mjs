@@ -1,5 +1,5 @@
-// The longest main-thread task of each phase of bench/views.mjs (open, expand the biggest group, expand all),
-// by wall time and by the thread's CPU time, read from a Chrome trace ('toplevel' category: every task the
+// The longest main-thread task of each phase of bench/views.mjs (open, expand the biggest group, expand all, and
+// the crisp full draw with the whole expanded graph in view), by wall time and by the thread's CPU time, read from a Chrome trace ('toplevel' category: every task the
 // renderer's main thread runs, the frame's style, layout and paint included). On a shared machine a task's wall
 // time is mostly the time its thread waited for a core (at load 8 on 2 cores: 200 ms of wall for 30 ms of CPU);
 // its CPU time is the work the page did, comparable across runs. Bundles are interleaved per repeat.
@@ -73,6 +73,18 @@ async function phases() {
   await gv.redraw();
   await painted();
   m.all = performance.now() - t0;
+  // as bench/views.mjs's showAll: the whole expanded graph in view (nothing culled), its crisp full draw
+  await turn();
+  performance.mark('ph:full');
+  t0 = performance.now();
+  const P = gv.placement;
+  const r = gv.el.querySelector('.pl-canvas').getBoundingClientRect();
+  const k = Math.min(r.width / (P.width + 40), r.height / (P.height + 40));
+  gv.panZoom.t = { k, x: (r.width - P.width * k) / 2, y: (r.height - P.height * k) / 2 };
+  gv.panZoom.apply();
+  if (gv.canvasView) await gv.canvasView.paint();
+  await painted();
+  m.full = performance.now() - t0;
   performance.mark('ph:end');
   return m;
 }
@@ -103,7 +115,7 @@ async function traced(browser, url) {
       .filter((e) => e.ts <= ts)
       .pop()
       ?.name.slice(3);
-  const lt = { open: [0, 0], expand: [0, 0], all: [0, 0] };
+  const lt = { open: [0, 0], expand: [0, 0], all: [0, 0], full: [0, 0] };
   for (const e of events) {
     if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask' || !main.has(`${e.pid}:${e.tid}`)) continue;
     const p = lt[phaseOf(e.ts + e.dur)]; // a task belongs to the phase it ends in (as in views.mjs)
@@ -136,7 +148,7 @@ try {
       for (const [k, url] of urls.entries()) runs[k].push(await traced(browser, url));
     for (const [k, b] of opt.bundles.entries()) {
       const f = (g) => median(runs[k].map(g)).toFixed(0);
-      const ph = ['open', 'expand', 'all'];
+      const ph = ['open', 'expand', 'all', 'full'];
       rows.push(
         `| ${name}${opt.bundles.length > 1 ? ` [${basename(b, '.js')}]` : ''} | ${ph.map((p) => f((r) => r.ms[p])).join(' / ')} ms | ` +
           `${ph.map((p) => f((r) => r.lt[p][1])).join(' / ')} ms | ${ph.map((p) => f((r) => r.lt[p][0])).join(' / ')} ms |`,
@@ -150,7 +162,7 @@ try {
 }
 console.log(`\nmedians of ${opt.repeats}`);
 console.log(
-  '| graph | phase wall: open / expand / all | longest task, CPU: open / expand / all | longest task, wall |',
+  '| graph | phase wall: open / expand / all / full draw | longest task, CPU: open / expand / all / full draw | longest task, wall |',
 );
 console.log('|---|---|---|---|');
 for (const r of rows) console.log(r);

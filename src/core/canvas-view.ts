@@ -3,7 +3,7 @@
 // slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the view pans or
 // zooms, each frame only transforms that raster; the crisp draw follows once the view is still.
 import { tipOf } from './box-model';
-import { colorResolver, type DrawList, drawJobs, outline, type Paint } from './canvas-draw';
+import { colorResolver, type DrawList, drawJobs, drawZoomLabels, outline, type Paint } from './canvas-draw';
 import {
   addHit,
   boxRect,
@@ -25,7 +25,7 @@ import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import { nextTask, taskStart } from './slicer';
 import type { Edge } from './types';
-import { type ZoomLabel, zoomedOut, zoomLabels } from './zoom-labels';
+import { type ZoomLabel, zoomedOut, zoomLabelSteps, zoomLabels } from './zoom-labels';
 
 /** How long a slice of a full draw may run before it yields (ms). */
 const SLICE_MS = 30;
@@ -210,8 +210,8 @@ export class CanvasView implements PaneView {
     };
   }
 
-  /** What a draw of the layout rectangle `q` at zoom `k` paints (`titles`: where the zoomed-out titles go). */
-  private drawList(sc: Scene, P: Paint, q: Rect, k: number, titles?: (ls: ZoomLabel[]) => void): DrawList {
+  /** What a draw of the layout rectangle `q` at zoom `k` paints. */
+  private drawList(sc: Scene, P: Paint, q: Rect, k: number): DrawList {
     const frames = this.frames.query(q);
     const solids = this.solids.query(q);
     return {
@@ -219,13 +219,7 @@ export class CanvasView implements PaneView {
       edges: P.lod.edges ? this.edges.query(q) : null,
       shared: this.shared,
       solids,
-      zoomLabels: P.zoomed
-        ? () => {
-            const ls = zoomLabels(sc, [...frames, ...solids], k);
-            titles?.(ls);
-            return ls;
-          }
-        : null,
+      zoomLabels: P.zoomed ? () => zoomLabels(sc, [...frames, ...solids], k) : null,
     };
   }
 
@@ -262,27 +256,31 @@ export class CanvasView implements PaneView {
     ctx.lineJoin = 'round';
     const P = this.paintAt(this.sc, t.k);
     const q = viewRect({ x: t.x + mx, y: t.y + my2, k: t.k }, cw + 2 * mx, ch + 2 * my2, 16);
-    const jobs = drawJobs(
-      ctx,
-      P,
-      this.drawList(this.sc, P, q, t.k, (ls) => {
-        this.zoomLabels = ls;
-        this.el.setAttribute('data-zoom-labels', String(ls.length));
-      }),
-    );
-    if (!P.zoomed) {
-      this.zoomLabels = [];
-      this.el.removeAttribute('data-zoom-labels');
-    }
+    const list = this.drawList(this.sc, P, q, t.k);
+    // the zoomed-out titles are made in slices after the jobs (30k groups when a whole 100k-node graph is in view)
+    const jobs = drawJobs(ctx, P, { ...list, zoomLabels: null });
     // the budget is the task's (the queries above, a redraw's index build before): checked before each job
     let start = taskStart();
+    const due = async (): Promise<boolean> => {
+      if (performance.now() - start <= SLICE_MS) return true;
+      await yieldTask();
+      start = performance.now();
+      return my === this.gen; // false: the view moved or the scene changed, a newer draw follows
+    };
     for (const job of jobs) {
-      if (performance.now() - start > SLICE_MS) {
-        await yieldTask();
-        if (my !== this.gen) return; // the view moved or the scene changed: a newer draw follows
-        start = performance.now();
-      }
+      if (!(await due())) return;
       job();
+    }
+    if (P.zoomed) {
+      const steps = zoomLabelSteps(this.sc, [...list.frames, ...list.solids], t.k);
+      let r = steps.next();
+      for (; !r.done; r = steps.next()) if (!(await due())) return;
+      this.zoomLabels = r.value;
+      drawZoomLabels(ctx, P, this.zoomLabels);
+      this.el.setAttribute('data-zoom-labels', String(this.zoomLabels.length));
+    } else {
+      this.zoomLabels = [];
+      this.el.removeAttribute('data-zoom-labels');
     }
     [this.raster, this.work] = [this.work, this.raster];
     this.rasterT = { x: t.x + mx, y: t.y + my2, k: t.k };

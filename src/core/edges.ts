@@ -10,10 +10,11 @@ import type { Slicer } from './slicer';
 import { FLOAT_EDGE, INT_EDGE } from './styles';
 import type { Edge, Id, Spec } from './types';
 
-/** An edge's course in layout units: a cubic from the bottom of `a` to the top of `b`, or a smoothed polyline. */
+/** An edge's course in layout units: a cubic from the bottom of `a` to the top of `b`, or a smoothed polyline
+ * through `pts` (flat: x0, y0, x1, y1, …; one array per edge, not one per point, for the young GC at 100k edges). */
 export type Curve =
   | { kind: 'cubic'; sx: number; sy: number; tx: number; ty: number; dy: number }
-  | { kind: 'quad'; pts: Array<[number, number]> };
+  | { kind: 'quad'; pts: number[] };
 
 /** From the bottom of `a` to the top of `b`. Between groups: out of the source's group along its right
  * margin, then dagre's route in the common group (around sibling boxes), then into the target's group
@@ -23,44 +24,64 @@ export function edgeCurve(sc: Scene, a: Box, b: Box, src?: Id, dst?: Id): Curve 
   const sy = a.y + a.h / 2;
   const tx = b.x;
   const ty = b.y - b.h / 2 - 2;
-  const cubic = (): Curve => ({ kind: 'cubic', sx, sy, tx, ty, dy: Math.max(18, Math.abs(ty - sy) / 2) });
-  const pair = src && dst && sc.hier ? lcaItems(sc.hier, src, dst) : null;
-  if (!pair) return cubic();
+  const m = src && dst && sc.hier ? lcaItems(sc.hier, src, dst) : null;
+  if (!m) return cubicCurve(sx, sy, tx, ty);
   const P = sc.placement;
-  const route = P.routes.get(`${pair[0]}\u0000${pair[1]}`) ?? [];
-  const A = P.boxes.get(pair[0]);
-  const B = P.boxes.get(pair[1]);
+  // the route in its group's coordinates: each point is (ox + x, oy + y)
+  const r = P.route(m.at, m.ka, m.kb);
+  const route = r?.pts ?? [];
+  const A = P.boxes.get(m.ka);
+  const B = P.boxes.get(m.kb);
   // detour along a margin only when something in the group lies between the node and the group's edge
-  const exit: Array<[number, number]> = [];
-  if (A && A !== a && A.y + A.h / 2 - sy > 40 && blocked(sc, sx, sy, A.x, A.y + A.h / 2, a)) {
-    const mx = A.x + A.w / 2 - 5;
-    exit.push([mx, sy + 12], [mx, A.y + A.h / 2]);
-  }
-  const entry: Array<[number, number]> = [];
-  const door = route.length ? route[route.length - 1] : B ? [B.x, B.y - B.h / 2] : [tx, ty];
-  if (B && B !== b && ty - (B.y - B.h / 2) > HEADER + 40 && blocked(sc, door[0], door[1], tx, ty, b)) {
-    const mx = B.x - B.w / 2 + 5;
-    entry.push([mx, B.y - B.h / 2], [mx, ty - 12]);
-  }
+  const exit = !!A && A !== a && A.y + A.h / 2 - sy > 40 && blocked(sc, sx, sy, A.x, A.y + A.h / 2, a);
+  // where the route enters the target's side (its last point, absolute)
+  const last = route[route.length - 1];
+  const dx = r ? r.ox + last[0] : B ? B.x : tx;
+  const dy = r ? r.oy + last[1] : B ? B.y - B.h / 2 : ty;
+  const entry = !!B && B !== b && ty - (B.y - B.h / 2) > HEADER + 40 && blocked(sc, dx, dy, tx, ty, b);
   // between adjacent ranks dagre's one bend is only a midpoint: drop it when a detour sets the course
-  let mid = route.slice(1, -1);
-  if ((exit.length || entry.length) && mid.length <= 1) mid = [];
-  const pts: Array<[number, number]> = [[sx, sy], ...exit, ...mid, ...entry, [tx, ty]];
-  return pts.length === 2 ? cubic() : { kind: 'quad', pts };
+  const mid = (exit || entry) && route.length <= 3 ? 0 : Math.max(0, route.length - 2);
+  if (!exit && !entry && !mid) return cubicCurve(sx, sy, tx, ty);
+  // one array of its final length (this runs for every edge of an expanded 100k-node graph)
+  const pts: number[] = new Array(2 * (2 + mid + (exit ? 2 : 0) + (entry ? 2 : 0)));
+  let k = 0;
+  const put = (x: number, y: number): void => {
+    pts[k++] = x;
+    pts[k++] = y;
+  };
+  put(sx, sy);
+  if (exit) {
+    put(A.x + A.w / 2 - 5, sy + 12);
+    put(A.x + A.w / 2 - 5, A.y + A.h / 2);
+  }
+  for (let i = 1; i <= mid; i++) put(r!.ox + route[i][0], r!.oy + route[i][1]);
+  if (entry) {
+    put(B.x - B.w / 2 + 5, B.y - B.h / 2);
+    put(B.x - B.w / 2 + 5, ty - 12);
+  }
+  put(tx, ty);
+  return { kind: 'quad', pts };
+}
+
+function cubicCurve(sx: number, sy: number, tx: number, ty: number): Curve {
+  return { kind: 'cubic', sx, sy, tx, ty, dy: Math.max(18, Math.abs(ty - sy) / 2) };
 }
 
 /** A curve's control points in order (quadratic segments through the midpoints of the bends). */
 export function curveSegments(c: Curve): { start: [number, number]; quads: Array<[number, number, number, number]> } {
   if (c.kind === 'cubic') return { start: [c.sx, c.sy], quads: [] };
-  const pts = c.pts;
+  const p = c.pts;
+  const n = p.length / 2;
   const quads: Array<[number, number, number, number]> = [];
-  for (let i = 1; i < pts.length - 1; i++) {
-    const [x, y] = pts[i];
-    const [nx, ny] = pts[i + 1];
-    const last = i === pts.length - 2;
+  for (let i = 1; i < n - 1; i++) {
+    const x = p[2 * i];
+    const y = p[2 * i + 1];
+    const nx = p[2 * i + 2];
+    const ny = p[2 * i + 3];
+    const last = i === n - 2;
     quads.push([x, y, last ? nx : (x + nx) / 2, last ? ny : (y + ny) / 2]);
   }
-  return { start: pts[0], quads };
+  return { start: [p[0], p[1]], quads };
 }
 
 /** SVG path data of a curve. */
@@ -74,24 +95,16 @@ export function curveD(c: Curve): string {
 
 /** Bounding rectangle of a curve (its control points, which contain it). */
 export function curveBounds(c: Curve): { x: number; y: number; w: number; h: number } {
-  const pts: Array<[number, number]> =
-    c.kind === 'cubic'
-      ? [
-          [c.sx, c.sy],
-          [c.sx, c.sy + c.dy],
-          [c.tx, c.ty - c.dy],
-          [c.tx, c.ty],
-        ]
-      : c.pts;
+  const pts = c.kind === 'cubic' ? [c.sx, c.sy, c.sx, c.sy + c.dy, c.tx, c.ty - c.dy, c.tx, c.ty] : c.pts;
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const [x, y] of pts) {
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x);
-    y1 = Math.max(y1, y);
+  for (let i = 0; i < pts.length; i += 2) {
+    x0 = Math.min(x0, pts[i]);
+    y0 = Math.min(y0, pts[i + 1]);
+    x1 = Math.max(x1, pts[i]);
+    y1 = Math.max(y1, pts[i + 1]);
   }
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }

@@ -39,6 +39,19 @@ export const itemKey = (it: Item): string => (it.kind === 'node' ? `n:${it.id}` 
 export const nodeKey = (id: Id): string => `n:${id}`;
 export const groupKey = (key: string): string => `g:${key}`;
 
+const keysOf = new WeakMap<Group, string[]>();
+
+/** A group's children as item keys, in order: made once per group, so a redraw's maps of 100k boxes reuse the
+ * same strings instead of making each anew. */
+export function childKeys(g: Group): string[] {
+  let keys = keysOf.get(g);
+  if (!keys) {
+    keys = g.children.map(itemKey);
+    keysOf.set(g, keys);
+  }
+  return keys;
+}
+
 function newGroup(key: string, label: string, cls: string, parent: Group | null, synthetic = false): Group {
   return {
     key,
@@ -402,15 +415,15 @@ function meet(ga: Group, gb: Group): { at: Group; a: Group | null; b: Group | nu
   return { at: ga, a, b };
 }
 
-/** The two children of the lowest common group of a and b that hold them (item keys), or null. */
-export function lcaItems(h: Hierarchy, a: Id, b: Id): [string, string] | null {
+/** The lowest common group of a and b (`at`) and its two children that hold them (item keys), or null. */
+export function lcaItems(h: Hierarchy, a: Id, b: Id): { at: Group; ka: string; kb: string } | null {
   const ga = h.parentOf.get(a);
   const gb = h.parentOf.get(b);
   if (!ga || !gb || a === b) return null;
   const m = meet(ga, gb);
   const ka = m.a ? groupKey(m.a.key) : nodeKey(a);
   const kb = m.b ? groupKey(m.b.key) : nodeKey(b);
-  return ka === kb ? null : [ka, kb];
+  return ka === kb ? null : { at: m.at, ka, kb };
 }
 
 /** Groups of a node from outermost (excluding root) to its direct parent. */

@@ -2,7 +2,7 @@
 // boxes), bottom-up, and cached; opening a group lays out that group and re-lays its ancestors only.
 
 import { NOTE_GAP, type NoteBox } from './callout';
-import { type Group, type Hierarchy, itemKey } from './groups';
+import { childKeys, type Group, type Hierarchy } from './groups';
 import type { LayoutClient } from './layout-client';
 import { Slicer } from './slicer';
 import type { GraphNode, Id } from './types';
@@ -35,10 +35,19 @@ export interface SizeRules {
   collapsedSize?: (g: Group) => [number, number];
 }
 
+/** A laid-out edge's route in its group's own coordinates (shared by every group of that shape: not copied) and
+ * where the group's content starts: the absolute points are (ox + x, oy + y). */
+export interface Route {
+  pts: ReadonlyArray<readonly [number, number]>;
+  ox: number;
+  oy: number;
+}
+
 export interface Placement {
   boxes: Map<string, Box>;
-  /** dagre's absolute route for each laid-out edge between two children of one group, by `${ka}\u0000${kb}` */
-  routes: Map<string, Array<[number, number]>>;
+  /** dagre's route of the laid-out edge between `ka` and `kb`, children of open group `g` (null: none). Looked up,
+   * not copied into every placement: at 100k nodes that copy was ~100k new point arrays for the young GC */
+  route(g: Group, ka: string, kb: string): Route | null;
   width: number;
   height: number;
   /** layouts actually computed (cache misses) in this pass, and their total ms */
@@ -78,6 +87,8 @@ export class HierLayout {
   /** how many layouts were answered from `shapes` */
   reused = 0;
   private orders = new Map<Group, { order: string[]; edges: string }>();
+  /** a group's edges by `${ka}\u0000${kb}`, for groups with many (a few edges are scanned) */
+  private edgeIndex = new Map<Group, Map<string, number>>();
   private nodeSizes = new Map<Id, [number, number]>();
   constructor(
     private h: Hierarchy,
@@ -106,13 +117,28 @@ export class HierLayout {
   private shapeOf(g: Group): { order: string[]; edges: string } {
     let sh = this.orders.get(g);
     if (!sh) {
-      const order = g.children.map(itemKey);
+      const order = childKeys(g);
       const index = new Map(order.map((k, i) => [k, i]));
       const edges = (this.h.edgesAt.get(g.key) ?? []).map(([a, b]) => `${index.get(a)}>${index.get(b)}`).join(',');
       sh = { order, edges };
       this.orders.set(g, sh);
     }
     return sh;
+  }
+
+  /** The index of edge ka → kb in `g`'s edgesAt (the last, as a map by pair would keep), or -1. */
+  private edgeAt(g: Group, ka: string, kb: string): number {
+    const es = this.h.edgesAt.get(g.key) ?? [];
+    if (es.length <= 16) {
+      for (let i = es.length - 1; i >= 0; i--) if (es[i][0] === ka && es[i][1] === kb) return i;
+      return -1;
+    }
+    let idx = this.edgeIndex.get(g);
+    if (!idx) {
+      idx = new Map(es.map(([a, b], i) => [`${a}\u0000${b}`, i]));
+      this.edgeIndex.set(g, idx);
+    }
+    return idx.get(`${ka}\u0000${kb}`) ?? -1;
   }
 
   /** Sizes of `g`'s children in this pass (open child groups from `sizeOf`). */
@@ -206,20 +232,20 @@ export class HierLayout {
     const slicer = new Slicer(SLICE_MS);
     const [w, hh] = (await this.layAll(expanded, stats, slicer)).get(this.h.root)!;
     const boxes = new Map<string, Box>();
-    const routes = new Map<string, Array<[number, number]>>();
     // depth first, each box before the boxes of its open group (the drawing order), without a promise per group
     type Frame = { g: Group; ox: number; oy: number; i: number; shape: Shape; order: string[] };
+    // each open group's shape and origin, kept by this placement (a later pass may lay the group out anew)
+    const origins = new Map<Group, Frame>();
     const enter = (g: Group, ox: number, oy: number): Frame => {
-      const shape = this.cache.get(g.key)!.shape;
-      (this.h.edgesAt.get(g.key) ?? []).forEach(([a, b], i) => {
-        const r = shape.routes[i];
-        if (r?.length)
-          routes.set(
-            `${a}\u0000${b}`,
-            r.map(([x, y]) => [ox + x, oy + y] as [number, number]),
-          );
-      });
-      return { g, ox, oy, i: 0, shape, order: this.shapeOf(g).order };
+      const f = { g, ox, oy, i: 0, shape: this.cache.get(g.key)!.shape, order: this.shapeOf(g).order };
+      origins.set(g, f);
+      return f;
+    };
+    const route = (g: Group, ka: string, kb: string): Route | null => {
+      const f = origins.get(g);
+      const i = f ? this.edgeAt(g, ka, kb) : -1;
+      const pts = i >= 0 ? f!.shape.routes[i] : undefined;
+      return pts?.length ? { pts, ox: f!.ox, oy: f!.oy } : null;
     };
     const stack: Frame[] = [enter(this.h.root, 0, 0)];
     let n = 0;
@@ -256,6 +282,6 @@ export class HierLayout {
         boxes.set(k, { key: k, kind: 'collapsed', x, y, w: cw, h: ch, group: it.group });
       }
     }
-    return { boxes, routes, width: w, height: hh, computed: stats.computed, ms: stats.ms };
+    return { boxes, route, width: w, height: hh, computed: stats.computed, ms: stats.ms };
   }
 }

@@ -125,18 +125,17 @@ export class Minimap {
     // boxes under a map pixel: one dot per pixel and colour (a 100k-node graph: thousands of rects, not 100k),
     // and no outline for an open group under 2 px (its content shows it)
     const dots = new Map<string, Set<number>>();
+    // no array per box (130k at 100k nodes, in one task)
     for (const b of P.boxes.values()) {
-      const r: [number, number, number, number] = [
-        ox + (b.x - b.w / 2) * s,
-        oy + (b.y - b.h / 2) * s,
-        Math.max(b.w * s, 0.8),
-        Math.max(b.h * s, 0.8),
-      ];
+      const x = ox + (b.x - b.w / 2) * s;
+      const y = oy + (b.y - b.h / 2) * s;
+      const rw = Math.max(b.w * s, 0.8);
+      const rh = Math.max(b.h * s, 0.8);
       const tiny = b.w * s < 1 && b.h * s < 1;
       if (b.kind === 'expanded') {
-        if (b.w * s >= 2 || b.h * s >= 2) frames.rect(...r);
-      } else if (tiny) bucket(dots, fillOf(b), () => new Set<number>()).add(Math.floor(r[0]) * 4096 + Math.floor(r[1]));
-      else bucket(solids, fillOf(b), () => new Path2D()).rect(...r);
+        if (b.w * s >= 2 || b.h * s >= 2) frames.rect(x, y, rw, rh);
+      } else if (tiny) bucket(dots, fillOf(b), () => new Set<number>()).add(Math.floor(x) * 4096 + Math.floor(y));
+      else bucket(solids, fillOf(b), () => new Path2D()).rect(x, y, rw, rh);
     }
     for (const [c, cells] of dots) {
       const path = bucket(solids, c, () => new Path2D());

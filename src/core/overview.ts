@@ -3,7 +3,7 @@
 // own painter (svg-view.ts) into a hidden <svg class="pl-overview"> beside the canvas, which picture.ts takes instead.
 import { s } from './dom';
 import { edgeItemsSliced } from './edges';
-import { type Group, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
+import { childKeys, type Group, groupKey, type Hierarchy, initialExpanded } from './groups';
 import type { Placement } from './hier-layout';
 import type { Scene } from './scene';
 import { Slicer } from './slicer';
@@ -34,9 +34,11 @@ function* repSteps(root: Group, expanded: Set<string>, out: Map<Id, string>): Ge
       stack.pop();
       continue;
     }
-    const it = f.g.children[f.i++];
+    const i = f.i++;
+    const it = f.g.children[i];
     if (it.kind === 'node') {
-      out.set(it.id, f.rep ?? nodeKey(it.id));
+      // the group's own key strings (childKeys), not a new one per node and redraw
+      out.set(it.id, f.rep ?? childKeys(f.g)[i]);
       if ((++n & 4095) === 0) yield;
     } else
       stack.push({ g: it.group, rep: f.rep ?? (expanded.has(it.group.key) ? null : groupKey(it.group.key)), i: 0 });

@@ -11,6 +11,7 @@ import { bucket } from './canvas-index';
 import { truncate } from './dom';
 import type { Box } from './hier-layout';
 import type { Scene } from './scene';
+import { runSteps } from './slicer';
 
 /** on-screen px of a group title while zoomed out */
 export const ZOOM_LABEL_PX = 11;
@@ -42,13 +43,27 @@ export function zoomedOut(k: number): boolean {
   return TITLE_PX * k < ZOOM_LABEL_PX;
 }
 
+/** groups looked at between two chances to pause */
+const STEP = 512;
+
 /** The group titles to draw at zoom `k` over `boxes` (any order; nodes are skipped); none when not zoomed out. */
 export function zoomLabels(sc: Scene, boxes: Iterable<Box>, k: number): ZoomLabel[] {
+  return runSteps(zoomLabelSteps(sc, boxes, k));
+}
+
+/** zoomLabels, pausing (yielding) every STEP groups: a whole expanded 100k-node graph in view has 30k groups, too
+ * many for one page task (canvas-view.ts runs this in its full draw's slices). */
+export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Generator<void, ZoomLabel[]> {
   if (!zoomedOut(k) || k <= 0) return [];
   const size = ZOOM_LABEL_PX / k;
   const pad = size * 0.25;
   const groups: Array<[Box, GroupModel]> = [];
-  for (const b of boxes) if (b.kind !== 'node') groups.push([b, boxModel(sc, b) as GroupModel]);
+  let n = 0;
+  for (const b of boxes)
+    if (b.kind !== 'node') {
+      groups.push([b, boxModel(sc, b) as GroupModel]);
+      if (++n % STEP === 0) yield;
+    }
   // closed groups first (they hide what they hold), then the groups that hold more
   groups.sort(
     ([a, ma], [b, mb]) =>
@@ -93,7 +108,9 @@ export function zoomLabels(sc: Scene, boxes: Iterable<Box>, k: number): ZoomLabe
     const left = w > b.w ? Math.max(0, Math.min(b.x - w / 2, sc.placement.width - w)) : b.x - b.w / 2;
     return { text, plate: { x: left, y: top, w, h } };
   };
+  yield;
   for (const [b, m] of groups) {
+    if (++n % STEP === 0) yield;
     const closed = m.kind === 'collapsed';
     // as wide as the box, but never fewer than MIN_CHARS characters (a narrow box's plate reaches past it) ...
     const fit = Math.floor((b.w - 2 * pad) / (size * GLYPH));

@@ -59,7 +59,7 @@ function sceneOf(snap: Snapshot, o: { overlay?: Overlay; notes?: Record<string, 
     hier,
     placement: {
       boxes,
-      routes: new Map(),
+      route: () => null,
       width: 200,
       height: 60 * snap.nodes.length,
     } as unknown as Scene['placement'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildHierarchy, MAX_CHILDREN } from '../../src/core/groups';
+import { buildHierarchy, initialExpanded, MAX_CHILDREN, representative } from '../../src/core/groups';
+import { repsOf } from '../../src/core/overview';
 // @ts-expect-error plain JS fixture generator
 import { synthView } from './fixtures/synth.mjs';
 import { mount } from './helpers';
@@ -17,6 +18,18 @@ describe('module groups', () => {
     expect(h.groups.has('layers.7.relu')).toBe(false);
     expect(h.parentOf.get('relu_7')!.key).toBe('layers.7');
     expect(h.parentOf.get('out_7')!.key).toBe('layers.7');
+  });
+
+  it('the box each node is drawn in: the node, or its outermost closed group, as the walk up from the node says', () => {
+    const snap = synthView(6000).panes[0].snapshot;
+    const h = buildHierarchy(snap.nodes, snap.edges);
+    const some = initialExpanded(h, snap.nodes.length, 300);
+    for (const g of [...h.groups.keys()].filter((_, i) => i % 3 === 0)) some.add(g);
+    for (const ex of [initialExpanded(h, snap.nodes.length, 300), some, new Set(h.groups.keys())]) {
+      const reps = repsOf(h.root, ex);
+      expect(reps.size).toBe(snap.nodes.length);
+      for (const n of snap.nodes) expect(reps.get(n.id), n.id).toBe(representative(h, ex, n.id));
+    }
   });
 
   it('duplicate edges and edges to ids no node has group as the ids say; a repeated id still groups', () => {

@@ -4,6 +4,7 @@ import { HierLayout } from '../../src/core/hier-layout';
 import { getLayoutClient } from '../../src/core/layout-client';
 import { layoutLayered } from '../../src/core/layout-core';
 import { layoutGraph } from '../../src/core/layout-engine';
+import { synthSnapshot } from './fixtures/synth.mjs';
 import { countBy, fixture, mount } from './helpers';
 
 /** Blob URLs as a page has them (jsdom has none): the worker pool makes one per worker. Returns the undo. */
@@ -57,6 +58,45 @@ describe('layout', () => {
     for (const e of snap.edges) {
       expect(p.boxes.get(`n:${e.src}`)!.y, `${e.src}->${e.dst}`).toBeLessThan(p.boxes.get(`n:${e.dst}`)!.y);
     }
+  });
+
+  it('gives each laid-out edge its route in absolute terms: from the source box to the target box, kept per placement', async () => {
+    const snap = synthSnapshot(2000);
+    const h = buildHierarchy(snap.nodes, snap.edges);
+    const hl = new HierLayout(h, new Map<string, any>(snap.nodes.map((n: any) => [n.id, n])), getLayoutClient(false));
+    const all = new Set(h.groups.keys());
+    const p = await hl.place(all);
+    const abs = (g: any, ka: string, kb: string) => {
+      const r = p.route(g, ka, kb);
+      return r ? r.pts.map(([x, y]) => [r.ox + x, r.oy + y]) : null;
+    };
+    // on a box's border (dagre ends a route where it meets the box), within rounding
+    const onBorder = ([x, y]: number[], b: { x: number; y: number; w: number; h: number }) =>
+      Math.abs(x - b.x) <= b.w / 2 + 0.5 &&
+      Math.abs(y - b.y) <= b.h / 2 + 0.5 &&
+      (Math.abs(Math.abs(x - b.x) - b.w / 2) < 0.5 || Math.abs(Math.abs(y - b.y) - b.h / 2) < 0.5);
+    const before = new Map<string, number[][] | null>();
+    let many = 0;
+    for (const g of h.groups.values()) {
+      const es = h.edgesAt.get(g.key) ?? [];
+      if (es.length > 16) many++;
+      for (const [ka, kb] of es) {
+        const pts = abs(g, ka, kb);
+        expect(pts, `${ka} -> ${kb}`).not.toBeNull();
+        expect(onBorder(pts![0], p.boxes.get(ka)!), `${ka} start`).toBe(true);
+        expect(onBorder(pts![pts!.length - 1], p.boxes.get(kb)!), `${kb} end`).toBe(true);
+        before.set(`${ka} ${kb}`, pts);
+      }
+    }
+    expect(many).toBeGreaterThan(0); // both lookups: a scan of a few edges, the index of a group with many
+    expect(before.size).toBeGreaterThan(1000);
+    // no route inside a closed group, and a later pass (another layout of the groups) leaves this one as it was
+    const top = await hl.place(new Set(['']));
+    const closed = [...h.groups.values()].find((g) => g.parent && (h.edgesAt.get(g.key) ?? []).length)!;
+    const [ka, kb] = h.edgesAt.get(closed.key)![0];
+    expect(top.route(closed, ka, kb)).toBeNull();
+    for (const g of h.groups.values())
+      for (const [a, b] of h.edgesAt.get(g.key) ?? []) expect(abs(g, a, b)).toEqual(before.get(`${a} ${b}`));
   });
 
   it('draws one node element per JSON node, with the JSON role', async () => {

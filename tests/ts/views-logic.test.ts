@@ -167,7 +167,7 @@ describe('fit position', () => {
     ];
     const P: any = {
       boxes: new Map([box('g', 500, 300, 'expanded'), box('a', 700, 20), box('b', 760, 22), box('c', 100, 300)] as any),
-      routes: new Map(),
+      route: () => null,
       width: 1000,
       height: 600,
     };
