@@ -261,20 +261,25 @@ export class CanvasView implements PaneView {
     const jobs = drawJobs(ctx, P, { ...list, zoomLabels: null });
     // the budget is the task's (the queries above, a redraw's index build before): checked before each job
     let start = taskStart();
-    const due = async (): Promise<boolean> => {
-      if (performance.now() - start <= SLICE_MS) return true;
+    // a pause when the task's budget is spent. The caller reads `my !== this.gen` itself right before drawing (the
+    // view moved or the scene changed: a newer draw, maybe on this canvas, follows), never inside an awaited helper,
+    // whose return is one more microtask turn in which that newer draw can begin
+    const pause = async (): Promise<void> => {
       await yieldTask();
       start = performance.now();
-      return my === this.gen; // false: the view moved or the scene changed, a newer draw follows
     };
     for (const job of jobs) {
-      if (!(await due())) return;
+      if (performance.now() - start > SLICE_MS) await pause();
+      if (my !== this.gen) return;
       job();
     }
     if (P.zoomed) {
       const steps = zoomLabelSteps(this.sc, [...list.frames, ...list.solids], t.k);
       let r = steps.next();
-      for (; !r.done; r = steps.next()) if (!(await due())) return;
+      for (; !r.done; r = steps.next()) {
+        if (performance.now() - start > SLICE_MS) await pause();
+        if (my !== this.gen) return;
+      }
       this.zoomLabels = r.value;
       drawZoomLabels(ctx, P, this.zoomLabels);
       this.el.setAttribute('data-zoom-labels', String(this.zoomLabels.length));
