@@ -17,9 +17,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
 import { checkDrawnColours } from './drawn-colours.mjs';
-import { dismissKernelDialogs, dismissNewsToast, kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { checkFindingLines } from './finding-lines.mjs';
+import { dismissKernelDialogs, dismissNewsToast, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { openLabNotebook } from './lab-page.mjs';
+import { overflowing } from './overflow.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
@@ -51,12 +53,7 @@ let stageNodes;
 const errors = [];
 before(async () => {
   lab = await startLab({ 'o.ipynb': notebook([FACTS_CODE, WHY_CODE, NODES, ...VIEWS, DYNAMIC, SHOW_DYNAMIC, ...ZH]) });
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  page.setDefaultTimeout(60000);
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${lab.url}/lab/tree/o.ipynb`);
-  await kernelIdle(page, 120000);
+  ({ browser, page } = await openLabNotebook(lab, 'o.ipynb', errors));
   await dismissKernelDialogs(page);
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   facts = await printed('WHY');
@@ -148,34 +145,16 @@ for (const [theme, slug] of [
           !!width,
           'the legend folded only when narrow',
         );
-        const over = await host().evaluate((h) => {
-          const r = h.getBoundingClientRect();
-          return [...h.querySelectorAll('.pl-toolbar > *, .pl-findings summary, .pl-canvas')]
-            .filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > r.right + 0.5)
-            .map((e) => e.className || e.tagName);
-        });
-        assert.deepEqual(over, []);
+        assert.deepEqual(await overflowing(host()), []);
         await host().screenshot({ path: join(ARTIFACTS, `output-reading-${slug}-${size}.png`) });
       });
 
       it('findings: one line per rule below the graph; an entry selects and centres its node (1)', async () => {
-        const lines = await output()
-          .locator('.pl-findings > details')
-          .evaluateAll((ds) =>
-            ds.map((d) => ({ kind: d.dataset.kind, n: Number(d.dataset.count), h: d.offsetHeight })),
-          );
-        const kinds = [...new Set(facts.findings.map(([k]) => k))];
-        assert.deepEqual(
-          lines.map((l) => l.kind),
-          kinds,
+        await checkFindingLines(
+          output(),
+          facts.findings.map(([kind]) => kind),
         );
-        assert.equal(
-          lines.reduce((sum, l) => sum + l.n, 0),
-          facts.findings.length,
-        );
-        for (const l of lines) assert.ok(l.h < 30, `a closed rule is one line (${l.h} px)`);
         const c = await rectOf('.pl-canvas');
-        assert.ok((await rectOf('.pl-findings > details')).top >= c.bottom - 1, 'the graph comes first');
         await output().locator('.pl-findings > details summary').first().click();
         // an entry links its first nodes: the third (add, mid-graph) is one
         const target = facts.findings[0][1][2];
