@@ -13,6 +13,7 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { synthView } from '../tests/ts/fixtures/synth.mjs';
 import { launch } from '../tests/ui/browser.mjs';
+import { biggestGroupScript } from './biggest-group.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const opt = {
@@ -52,13 +53,7 @@ async function phases() {
   await painted();
   m.open = performance.now() - t0;
   const gv = window.__handle.panes.find((p) => p);
-  let big = null;
-  for (const g of gv.hier.groups.values()) if (g.parent && (!big || g.children.length > big.children.length)) big = g;
-  const path = [];
-  for (let g = big.parent; g?.parent; g = g.parent) path.unshift(g.key);
-  for (const k of path) gv.expanded.add(k);
-  gv.expanded.delete(big.key);
-  await gv.redraw();
+  const big = await window.__closeBiggest(gv);
   await painted();
   await turn();
   performance.mark('ph:expand');
@@ -91,6 +86,7 @@ async function phases() {
 
 async function traced(browser, url) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await ctx.addInitScript(biggestGroupScript);
   const pg = await ctx.newPage();
   await pg.goto(url);
   await pg.waitForFunction(() => window.pt2eLens);

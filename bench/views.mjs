@@ -24,6 +24,7 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { synthView } from '../tests/ts/fixtures/synth.mjs';
 import { launch } from '../tests/ui/browser.mjs';
+import { biggestGroupScript } from './biggest-group.mjs';
 import { anchorTable, meGraphOf, meMeasure, meSetup } from './views_anchor.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -157,13 +158,7 @@ const inPage = {
   },
   async expandBiggest() {
     const gv = window.__handle.panes.find((p) => p);
-    let big = null;
-    for (const g of gv.hier.groups.values()) if (g.parent && (!big || g.children.length > big.children.length)) big = g;
-    const path = [];
-    for (let g = big.parent; g?.parent; g = g.parent) path.unshift(g.key);
-    for (const k of path) gv.expanded.add(k);
-    gv.expanded.delete(big.key);
-    await gv.redraw();
+    const big = await window.__closeBiggest(gv);
     await window.__painted();
     const t0 = performance.now();
     await gv.toggle(big.key); // what a click on the closed group calls
@@ -302,6 +297,7 @@ async function gestures(pg, cdp, rect) {
 async function measure(browser, url, doc) {
   const ctx = await browser.newContext({ viewport: VIEWPORT });
   await ctx.addInitScript(observeLongTasks);
+  await ctx.addInitScript(biggestGroupScript);
   const pg = await ctx.newPage();
   const errors = [];
   pg.on('pageerror', (e) => errors.push(String(e)));

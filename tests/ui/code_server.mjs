@@ -31,7 +31,7 @@ const SETTINGS = {
   'workbench.editorAssociations': { '*.ipynb': 'jupyter-notebook' },
 };
 
-/** Starts code-server on a folder holding `files` (paths copied in); returns { url, folder, stop, log }. */
+/** Starts code-server on a folder holding `files` (paths copied in); returns { url, folder, settings, stop, log }. */
 export async function startCodeServer(entry, files) {
   const tmp = mkdtempSync(join(tmpdir(), 'pt2e-lens-vscode-'));
   const userData = join(tmp, 'user-data');
@@ -65,7 +65,16 @@ export async function startCodeServer(entry, files) {
   for (let i = 0; i < 120; i++) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) {
-        return { url, folder, extensions: listed.trim().split('\n'), stop: () => proc.kill('SIGTERM'), log: () => log };
+        return {
+          url,
+          folder,
+          extensions: listed.trim().split('\n'),
+          // the running workbench follows its user settings file (a colour theme, say)
+          settings: (extra) =>
+            writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...SETTINGS, ...extra })),
+          stop: () => proc.kill('SIGTERM'),
+          log: () => log,
+        };
       }
     } catch {
       // not up yet

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { checkClosedTitles, closedTitles } from './closed-titles.mjs';
-import { ARTIFACTS, openReady, ROOT, writePage } from './pages.mjs';
+import { ARTIFACTS, ROOT, writePage } from './pages.mjs';
+import { eachPage, withPage } from './with-page.mjs';
 
 const CODE = `import json, sys, torch
 sys.path.insert(0, 'bench')
@@ -67,23 +68,16 @@ const onScreen = (page) =>
   });
 
 describe('a wide ExportedProgram first shows its computation (brief 2)', () => {
-  for (const [scheme, width] of [
-    ['light', 280],
-    ['dark', 280],
-    ['light', 800],
-  ]) {
-    it(`${scheme} at ${width} px`, async () => {
+  eachPage(
+    () => browser,
+    { light: [280, 800], dark: [280] },
+    (scheme, width) => {
       const snap = views.ep.panes[0].snapshot;
       const unused = snap.nodes.filter((n) => n.id.endsWith('num_batches_tracked'));
       assert.ok(unused.length >= 8, 'the row that makes the drawing wide is there');
-      const { page, errors } = await openReady(
-        browser,
-        writePage(`first-view-ep-${scheme}-${width}.html`, [views.ep]),
-        {
-          width,
-          colorScheme: scheme,
-        },
-      );
+      return { url: writePage(`first-view-ep-${scheme}-${width}.html`, [views.ep]), snap };
+    },
+    async (page, { scheme, width, snap }) => {
       const s = await onScreen(page);
       // the first op (the stem's conv2d) and the input it reads, with more of the computation below them
       const first = snap.nodes.find((n) => n.role === 'compute' && n.target !== '_guards_fn').id;
@@ -108,19 +102,16 @@ describe('a wide ExportedProgram first shows its computation (brief 2)', () => {
       if (side === 'right') assert.ok(end.drawing.right <= end.canvas.right + 12, JSON.stringify(end));
       else assert.ok(end.drawing.left >= end.canvas.left - 12, JSON.stringify(end));
       assert.equal(await hint(other).isVisible(), true, `now the rest is to the ${other}`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
-  }
+    },
+  );
 });
 
 describe('a decoder a few columns wide at 280 px (brief 3)', () => {
-  for (const scheme of ['light', 'dark']) {
-    it(`${scheme}: Fit keeps its whole width; every closed group's title shows, none hidden by a neighbour`, async () => {
-      const { page, errors } = await openReady(browser, writePage(`first-view-run-${scheme}.html`, [views.run]), {
-        width: 280,
-        colorScheme: scheme,
-      });
+  eachPage(
+    () => browser,
+    { light: [280], dark: [280] },
+    (scheme) => writePage(`first-view-run-${scheme}.html`, [views.run]),
+    async (page, { scheme }) => {
       const s = await onScreen(page);
       assert.ok(s.drawing.left >= s.canvas.left - 1 && s.drawing.right <= s.canvas.right + 1, JSON.stringify(s));
       assert.equal(await page.locator('.pl-pane:visible .pl-offscreen:visible').count(), 0, 'nothing off-screen');
@@ -132,10 +123,9 @@ describe('a decoder a few columns wide at 280 px (brief 3)', () => {
         );
       checkClosedTitles(titles, 8);
       await shot(page, `run-${scheme}`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
-  }
+    },
+    (scheme) => `${scheme}: Fit keeps its whole width; every closed group's title shows, none hidden by a neighbour`,
+  );
 });
 
 describe("a big Run's specs fold to one chip (brief 4)", () => {
@@ -151,30 +141,31 @@ describe("a big Run's specs fold to one chip (brief 4)", () => {
       specs[0].id = '<img src=x onerror="window.pwned=1">';
       for (const a of view.panes.at(-1).snapshot.annotations)
         for (const i of a.inputs) if (i.spec === 's0') i.spec = specs[0].id;
-      const { page, errors } = await openReady(browser, writePage(`first-view-legend-${scheme}.html`, [view]), {
-        width: 280,
-        colorScheme: scheme,
-      });
-      const legend = page.locator('.pl-pane:visible .pl-legend');
-      await legend.locator('.pl-legend-toggle').click(); // unfolded (the panel's width folds the legend)
-      const chip = legend.locator('.pl-legend-specfold');
-      assert.equal(await chip.count(), 1);
-      const m = (await chip.textContent()).match(words);
-      assert.ok(m, await chip.textContent());
-      assert.equal(Number(m[1]), specs.length);
-      assert.equal(await legend.locator('.pl-legend-spec:visible').count(), 0, 'folded: no chip per spec');
-      await shot(page, `legend-${scheme}`, true);
-      await chip.click();
-      assert.equal(await chip.getAttribute('aria-expanded'), 'true');
-      assert.equal(await legend.locator('.pl-legend-spec:visible').count(), specs.length);
-      assert.ok((await legend.textContent()).includes(specs[0].id), 'the hostile id shows as text');
-      assert.equal(await page.locator('.pl-legend img').count(), 0);
-      assert.equal(await page.evaluate(() => window.pwned), undefined);
-      await shot(page, `legend-open-${scheme}`, true);
-      await chip.click();
-      assert.equal(await legend.locator('.pl-legend-spec:visible').count(), 0, 'folded again');
-      assert.deepEqual(errors, []);
-      await page.close();
+      await withPage(
+        browser,
+        writePage(`first-view-legend-${scheme}.html`, [view]),
+        { width: 280, scheme },
+        async (page) => {
+          const legend = page.locator('.pl-pane:visible .pl-legend');
+          await legend.locator('.pl-legend-toggle').click(); // unfolded (the panel's width folds the legend)
+          const chip = legend.locator('.pl-legend-specfold');
+          assert.equal(await chip.count(), 1);
+          const m = (await chip.textContent()).match(words);
+          assert.ok(m, await chip.textContent());
+          assert.equal(Number(m[1]), specs.length);
+          assert.equal(await legend.locator('.pl-legend-spec:visible').count(), 0, 'folded: no chip per spec');
+          await shot(page, `legend-${scheme}`, true);
+          await chip.click();
+          assert.equal(await chip.getAttribute('aria-expanded'), 'true');
+          assert.equal(await legend.locator('.pl-legend-spec:visible').count(), specs.length);
+          assert.ok((await legend.textContent()).includes(specs[0].id), 'the hostile id shows as text');
+          assert.equal(await page.locator('.pl-legend img').count(), 0);
+          assert.equal(await page.evaluate(() => window.pwned), undefined);
+          await shot(page, `legend-open-${scheme}`, true);
+          await chip.click();
+          assert.equal(await legend.locator('.pl-legend-spec:visible').count(), 0, 'folded again');
+        },
+      );
     });
   }
 });

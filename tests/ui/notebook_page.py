@@ -3,7 +3,8 @@
 Usage: python tests/ui/notebook_page.py OUT_DIR → OUT_DIR/quickstart.html, OUT_DIR/quickstart.ipynb (executed),
 OUT_DIR/expected.json
 The browser test opens the HTML offline and compares what it draws with expected.json, whose numbers come
-from torchao's own graphs (not from pt2e-lens's snapshot).
+from torchao's own graphs (not from pt2e-lens's snapshot); its why lines and finding rules are what pl.why_not and
+the converted stage say in a process of their own.
 """
 
 from __future__ import annotations
@@ -43,7 +44,12 @@ def expected() -> dict:
         for n in pre.graph.nodes
         if n.op == "call_function" and "batch_norm" in str(n.target) and n.name not in post_names
     ]
-    return {"qdq_nodes": sorted(q), "removed_batch_norms": sorted(gone_bn)}
+    # the converted stage's reading (issue 15 points 1, 2), from the kernel side: pl.why_not's lines for the ops
+    # ConvQuantizer leaves fp32, and each finding's rule in the findings' order
+    conv = run["converted"]
+    why = {i: [line for _, line in pl.why_not(conv, i).rows] for i in ("add", "linear")}
+    findings = [f["kind"] for f in conv.snapshot.findings]
+    return {"qdq_nodes": sorted(q), "removed_batch_norms": sorted(gone_bn), "why": why, "findings": findings}
 
 
 def main(out: Path) -> int:

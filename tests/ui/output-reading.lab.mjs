@@ -2,33 +2,30 @@
 // tiny model captured with ConvQuantizer (its add and linear stay fp32), shown three ways (search-sync.mjs' VIEWS).
 // `pl.show` of the prepared stage: findings one line per rule below the graph, an entry centring its node (1);
 // clicking add, linear and two observers opens the drawer with the lines `pl.why_not` returns for that node in the
-// same kernel (for an observer: which annotation requested it) (2); the toolbar's PNG and SVG save the current view
-// (a PNG at twice the SVG's size, an SVG that parses and holds the drawn nodes with their labels and the fills on
-// screen) (9). The converted stage with its SQNR overlay and the compare: search filters, Worst, and panes that
-// close groups, select and zoom together (4, 3; search-sync.mjs); the marks as drawn in JupyterLab's theme tell
-// apart (8; drawn-colours.mjs). Light and dark, at a notebook's width and with the outputs at the side panel's
-// 280 px (where the drawer docks below the canvas, the legend and the minimap fold). An export with a dynamic
-// batch: `batch×…` on the nodes, no _guards_fn (9). Screenshots: tests/ui/artifacts/output-reading-*.png.
+// same kernel (for an observer: which annotation requested it) (2, why-lines.mjs); the toolbar's PNG and SVG save
+// the current view (a PNG at twice the SVG's size, an SVG that parses and holds the drawn nodes with their labels and
+// the fills on screen) (9); Collapse all then Expand all opens every group and draws every node of torch's prepared
+// graph, fitted (6). The converted stage with its SQNR overlay and the compare: search filters (module, quantizer,
+// sharing group, dtype, SQNR), Worst, and panes that close groups, select and zoom together (4, 3; search-sync.mjs);
+// the marks as drawn in JupyterLab's theme tell apart (8; drawn-colours.mjs). Light and dark, at a notebook's width
+// and with the outputs at the side panel's 280 px (where the drawer docks below the canvas, the legend and the
+// minimap fold). An export with a dynamic batch: `batch×…` on the nodes, no _guards_fn (9). After
+// pl.set_locale('zh-TW') the prepared stage again: its drawer labelled in zh-TW, one line each (7).
+// Screenshots: tests/ui/artifacts/output-reading-*.png.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
 import { checkDrawnColours } from './drawn-colours.mjs';
-import { dismissKernelDialogs, dismissNewsToast, kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
-import { ARTIFACTS } from './pages.mjs';
+import { checkFindingLines } from './finding-lines.mjs';
+import { dismissKernelDialogs, dismissNewsToast, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { openLabNotebook } from './lab-page.mjs';
+import { overflowing } from './overflow.mjs';
+import { ARTIFACTS, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
-
-// the facts the outputs must show, from the kernel: pl.why_not's rows for the nodes the test clicks (FACTS_CODE made
-// `prep`, the prepared stage), and the search and compare facts of search-sync.mjs
-const WHY = `# an observer on a weight edge and one on an op's output: two kinds of request
-observers = [n['id'] for n in prep.snapshot.nodes if n['role'] == 'observer']
-clicked = ['add', 'linear', observers[0], observers[-1]]
-why = {i: [line for _, line in pl.why_not(prep, i).rows] for i in clicked}
-findings = [[f['kind'], f['nodes']] for f in prep.snapshot.findings]
-print('WHY', json.dumps({'why': why, 'observers': observers, 'quantizer': type(quantizer).__name__, 'findings': findings}))`;
+import { checkWhyLines, WHY_CODE } from './why-lines.mjs';
 
 // point 9's sizes: the tiny model exported with a dynamic batch; torch.export's shape guard, by torch's own graph
 // (ep.module(): the unlifted GraphModule calls it)
@@ -37,6 +34,14 @@ ep_dyn = torch.export.export(get_model('tiny').eval(), example_inputs(2), dynami
 guards = [n.name for n in ep_dyn.module().graph.nodes if n.op == 'call_module' and n.target == '_guards_fn']
 print('GUARDS', json.dumps(guards))`;
 const SHOW_DYNAMIC = 'pl.show(ep_dyn)';
+// point 6's "nothing lost": every node of the prepared GraphModule, by torch's own graph, but torch.export's
+// _guards_fn (hidden unless asked: point 9)
+const NODES = `print('NODES', json.dumps(sorted(n.name for n in prep.graph_module.graph.nodes
+                                         if not (n.op == 'call_module' and n.target == '_guards_fn'))))`;
+// point 7 in zh-TW: the locale switch of docs/i18n.md, then the prepared stage again (its View carries the locale)
+const ZH = ["pl.set_locale('zh-TW')", 'pl.show(prep)'];
+const ZH_AT = VIEWS.length + 1;
+const zhTW = JSON.parse(readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/locales/zh-TW.json'), 'utf8'));
 
 let lab;
 let browser;
@@ -44,23 +49,20 @@ let page;
 let facts;
 let found;
 let guards;
+let stageNodes;
 const errors = [];
 before(async () => {
-  lab = await startLab({ 'o.ipynb': notebook([FACTS_CODE, WHY, ...VIEWS, DYNAMIC, SHOW_DYNAMIC]) });
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  page.setDefaultTimeout(60000);
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${lab.url}/lab/tree/o.ipynb`);
-  await kernelIdle(page, 120000);
+  lab = await startLab({ 'o.ipynb': notebook([FACTS_CODE, WHY_CODE, NODES, ...VIEWS, DYNAMIC, SHOW_DYNAMIC, ...ZH]) });
+  ({ browser, page } = await openLabNotebook(lab, 'o.ipynb', errors));
   await dismissKernelDialogs(page);
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   facts = await printed('WHY');
   found = await printed('FACTS');
   guards = await printed('GUARDS');
+  stageNodes = await printed('NODES');
   await page.waitForFunction(
     (n) => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === n,
-    VIEWS.length + 1,
+    ZH_AT + 1,
     { timeout: 120000 },
   );
   await dismissNewsToast(page);
@@ -143,34 +145,16 @@ for (const [theme, slug] of [
           !!width,
           'the legend folded only when narrow',
         );
-        const over = await host().evaluate((h) => {
-          const r = h.getBoundingClientRect();
-          return [...h.querySelectorAll('.pl-toolbar > *, .pl-findings summary, .pl-canvas')]
-            .filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > r.right + 0.5)
-            .map((e) => e.className || e.tagName);
-        });
-        assert.deepEqual(over, []);
+        assert.deepEqual(await overflowing(host()), []);
         await host().screenshot({ path: join(ARTIFACTS, `output-reading-${slug}-${size}.png`) });
       });
 
       it('findings: one line per rule below the graph; an entry selects and centres its node (1)', async () => {
-        const lines = await output()
-          .locator('.pl-findings > details')
-          .evaluateAll((ds) =>
-            ds.map((d) => ({ kind: d.dataset.kind, n: Number(d.dataset.count), h: d.offsetHeight })),
-          );
-        const kinds = [...new Set(facts.findings.map(([k]) => k))];
-        assert.deepEqual(
-          lines.map((l) => l.kind),
-          kinds,
+        await checkFindingLines(
+          output(),
+          facts.findings.map(([kind]) => kind),
         );
-        assert.equal(
-          lines.reduce((sum, l) => sum + l.n, 0),
-          facts.findings.length,
-        );
-        for (const l of lines) assert.ok(l.h < 30, `a closed rule is one line (${l.h} px)`);
         const c = await rectOf('.pl-canvas');
-        assert.ok((await rectOf('.pl-findings > details')).top >= c.bottom - 1, 'the graph comes first');
         await output().locator('.pl-findings > details summary').first().click();
         // an entry links its first nodes: the third (add, mid-graph) is one
         const target = facts.findings[0][1][2];
@@ -193,11 +177,7 @@ for (const [theme, slug] of [
 
       it("the drawer's why-not lines are pl.why_not's for add, linear and two observers (2)", async () => {
         const [obsFirst] = facts.observers;
-        for (const id of Object.keys(facts.why)) {
-          await pick(id);
-          const lines = await output().locator('.pl-drawer:not([hidden]) .pl-why li').allTextContents();
-          assert.ok(facts.why[id].length > 0, `the kernel has a why line for ${id}`);
-          assert.deepEqual(lines, facts.why[id], id);
+        await checkWhyLines(output, facts, pick, async (id) => {
           const c = await rectOf('.pl-canvas');
           const d = await rectOf('.pl-drawer:not([hidden])');
           if (width)
@@ -205,15 +185,7 @@ for (const [theme, slug] of [
           else assert.ok(d.width <= c.width / 3 + 1, `drawer ${d.width} px of a ${c.width} px canvas`);
           if (id === 'add' || id === obsFirst)
             await host().screenshot({ path: join(ARTIFACTS, `output-reading-drawer-${id}-${slug}-${size}.png`) });
-        }
-        // an observer's line says which annotation requested it: the quantizer that made the request
-        for (const id of facts.observers.filter((o) => o in facts.why))
-          assert.ok(
-            facts.why[id].some((l) => l.includes(facts.quantizer)),
-            facts.why[id].join(' | '),
-          );
-        await output().locator('.pl-drawer-close').click();
-        await output().locator('.pl-toolbar input[type="search"]').fill('');
+        });
       });
 
       it('PNG and SVG save the current view: the drawn nodes, in the colours on screen (9)', async () => {
@@ -288,6 +260,81 @@ for (const [theme, slug] of [
         for (const id of guards) assert.equal(await dyn.locator(`.pl-node[data-id="${id}"]`).count(), 0, id);
         assert.ok((await dyn.locator('.pl-node').count()) > 10);
         await hostOf(VIEWS.length).screenshot({ path: join(ARTIFACTS, `output-reading-dims-${slug}-${size}.png`) });
+      });
+
+      it('Expand all after Collapse all: every group open, every node of the stage drawn, fitted to the width (6)', async () => {
+        const v = viewOf(0);
+        await v.scrollIntoViewIfNeeded();
+        const state = () =>
+          v.evaluate((r) => ({
+            nodes: [...r.querySelectorAll('.pl-node')].map((n) => n.dataset.id).sort(),
+            groups: r.querySelectorAll('.pl-group').length,
+            closed: r.querySelectorAll('.pl-group.pl-collapsed').length,
+          }));
+        const before = await state();
+        await v.locator('.pl-toolbar button.pl-btn', { hasText: /^Collapse all$/ }).click();
+        await page.waitForFunction((r) => r.querySelector('.pl-group.pl-collapsed'), await v.elementHandle());
+        const shut = await state();
+        assert.ok(shut.closed > 0 && shut.nodes.length < stageNodes.length, JSON.stringify(shut));
+        await v.locator('.pl-toolbar button.pl-btn', { hasText: /^Expand all$/ }).click();
+        await page.waitForFunction((r) => !r.querySelector('.pl-group.pl-collapsed'), await v.elementHandle());
+        await page.waitForTimeout(300); // the Fit after the redraw
+        const open = await state();
+        assert.equal(open.closed, 0, 'every group open');
+        assert.ok(open.groups >= Math.max(before.groups, 3), `${open.groups} groups drawn (${before.groups} before)`);
+        assert.deepEqual(open.nodes, stageNodes, "every node of torch's prepared graph drawn");
+        // fitted: the drawing's width inside the canvas, its top in view (a tall one reads on with the minimap)
+        const c = await v.locator('.pl-canvas').boundingBox();
+        const d = await v.locator('.pl-viewport').boundingBox();
+        assert.ok(
+          d.x >= c.x - 1 && d.x + d.width <= c.x + c.width + 1 && d.y >= c.y - 1 && d.y < c.y + c.height / 4,
+          JSON.stringify({ c, d }),
+        );
+        await hostOf(0).screenshot({ path: join(ARTIFACTS, `output-reading-expand-all-${slug}-${size}.png`) });
+      });
+
+      it('after pl.set_locale("zh-TW") the drawer labels are zh-TW, each on one line (7)', async () => {
+        const zh = () => viewOf(ZH_AT);
+        await zh().scrollIntoViewIfNeeded();
+        // JupyterLab lays out an output only once it is in view: then the view re-fits to the output's width
+        await page.waitForFunction(
+          (h) => h.querySelector('.pl-canvas').getBoundingClientRect().right <= h.getBoundingClientRect().right + 0.5,
+          await hostOf(ZH_AT).elementHandle(),
+          { timeout: 10000 },
+        );
+        await nodePicker(() => page, zh).pick('add');
+        const drawer = zh().locator('.pl-drawer:not([hidden]) .pl-details');
+        const heads = await drawer.locator('h4').allTextContents();
+        assert.equal(heads[0], `add — ${zhTW['ui.role.compute']}`);
+        assert.equal(heads[1], zhTW['ui.views.why']);
+        // the lines a label's text takes (its box stretches to its row's height when the value beside it wraps)
+        const dts = await drawer.locator('dt').evaluateAll((xs) =>
+          xs.map((x) => {
+            const r = document.createRange();
+            r.selectNodeContents(x);
+            return { t: x.textContent, lines: new Set([...r.getClientRects()].map((c) => Math.round(c.top))).size };
+          }),
+        );
+        const t = (k) => zhTW[`ui.details.${k}`];
+        const want = [
+          t('target'),
+          'op',
+          t('shape'),
+          'dtype',
+          t('module'),
+          t('module_stack'),
+          t('source'),
+          t('provenance'),
+        ];
+        assert.deepEqual(
+          dts.slice(0, want.length).map((x) => x.t),
+          want,
+        );
+        for (const x of dts) assert.equal(x.lines, 1, `label "${x.t}" on ${x.lines} lines`);
+        assert.equal(await zh().locator('.pl-toolbar button.pl-btn', { hasText: zhTW['ui.expand_all'] }).count(), 1);
+        await hostOf(ZH_AT).screenshot({ path: join(ARTIFACTS, `output-reading-zh-drawer-${slug}-${size}.png`) });
+        await zh().locator('.pl-drawer-close').click();
+        await zh().locator('.pl-toolbar input[type="search"]').fill('');
       });
 
       // colours do not change with the width: once per theme

@@ -7,16 +7,19 @@
 // stepping through the hits, centring each (4); Expand all, the minimap folded into the toolbar, the toolbar in the
 // pane's width (6); the drawer docked below the canvas, its labels on one line in zh-TW (7); torch.export's
 // _guards_fn not drawn, the selection following to its counterpart in another stage tab (else cleared, no stale drawer), a dynamic batch named `batch` on
-// the nodes, PNG/SVG export as downloads (9). Heat (5) has no place here: the panel draws Runs, ExportedPrograms and
+// the nodes, PNG/SVG export as downloads (9); the marks as drawn in the panel tell apart (8, drawn-colours.mjs). Heat (5) has no place here: the panel draws Runs, ExportedPrograms and
 // GraphModules, never an overlay. Screenshots: tests/ui/artifacts/panel-reading-*.png.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
 import { checkClosedTitles, closedTitles } from './closed-titles.mjs';
-import { dismissNewsToast, kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { groupFills, judgeColours, markStroke, roleStrokes, searchStrokes } from './drawn-colours.mjs';
+import { checkFindingLines } from './finding-lines.mjs';
+import { dismissNewsToast, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { openLabNotebook } from './lab-page.mjs';
+import { overflowing } from './overflow.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 
@@ -29,7 +32,7 @@ def facts(run):
     why = {n['id']: n.get('why') for n in conv.nodes if n['id'] in ('add', 'linear')}
     obs = next(n['id'] for n in run['prepared'].snapshot.nodes if n['role'] == 'observer')
     return {
-        'kinds': sorted({f['kind'] for f in conv.findings}),
+        'kinds': [f['kind'] for f in conv.findings],
         'findings': [f['nodes'] for f in conv.findings],
         'why': why,
         'guards': [n['id'] for n in run['exported'].snapshot.nodes if n['target'] == '_guards_fn'],
@@ -63,12 +66,7 @@ let facts;
 const errors = [];
 before(async () => {
   lab = await startLab({ 'r.ipynb': notebook([CAPTURE]) });
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  page.setDefaultTimeout(60000);
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${lab.url}/lab/tree/r.ipynb`);
-  await kernelIdle(page, 120000);
+  ({ browser, page } = await openLabNotebook(lab, 'r.ipynb', errors));
   await page.evaluate(() => window.jupyterapp.commands.execute('pt2e-lens:open-panel'));
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   const out = page.locator('.jp-OutputArea-output', { hasText: /^FACTS / }).first();
@@ -138,34 +136,14 @@ for (const [theme, slug, lang] of [
     it('is at its default width and nothing in it is wider than the panel', async () => {
       const w = await panel().evaluate((e) => e.getBoundingClientRect().width);
       assert.ok(w > 150 && w < 400, `default width ${w}`);
-      const over = await panel().evaluate((p) => {
-        const r = p.getBoundingClientRect();
-        return [...p.querySelectorAll('.pl-toolbar > *, .pl-findings summary, .pl-canvas')]
-          .filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > r.right + 0.5)
-          .map((e) => e.className || e.tagName);
-      });
-      assert.deepEqual(over, []);
+      assert.deepEqual(await overflowing(panel()), []);
       await shot(`converted-${slug}`);
       await page.screenshot({ path: join(ARTIFACTS, `panel-reading-page-${slug}.png`) });
     });
 
     it('findings: one line per rule below the graph; an entry selects and centres its node (1)', async () => {
       const f = facts[lang];
-      const lines = await view()
-        .locator('.pl-findings > details')
-        .evaluateAll((ds) => ds.map((d) => ({ kind: d.dataset.kind, n: Number(d.dataset.count), h: d.offsetHeight })));
-      assert.deepEqual(
-        lines.map((l) => l.kind),
-        f.kinds,
-      );
-      assert.equal(
-        lines.reduce((s, l) => s + l.n, 0),
-        f.findings.length,
-      );
-      for (const l of lines) assert.ok(l.h < 30, `a closed rule is one line (${l.h} px)`);
-      const canvas = await rectOf('.pl-canvas');
-      const first = await rectOf('.pl-findings > details');
-      assert.ok(first.top >= canvas.bottom - 1, 'the graph comes first');
+      await checkFindingLines(view(), f.kinds);
       await view().locator('.pl-findings > details summary').first().click();
       const target = f.findings[0].find((id) => id.startsWith('dequantize')) ?? f.findings[0][0];
       await view()
@@ -334,6 +312,22 @@ for (const [theme, slug, lang] of [
       await chip.click();
       if (folded) await legend.locator('.pl-legend-toggle').click(); // as it was for the checks after this one
       await show(name, 'converted');
+    });
+
+    it("the marks as drawn in the panel in JupyterLab's theme tell apart (8)", async () => {
+      // one stage at a time: the observers' strokes, sharing-group fills, search hit and selection in prepared, the
+      // q/dq and output strokes in converted; no stage view carries a diff mark, so those two are the panel's
+      // stylesheet's (what a box added or removed by a stage would draw here)
+      await show(name, 'prepared');
+      const prepared = await roleStrokes(view());
+      const fills = await groupFills(view());
+      const { match, selected } = await searchStrokes(page, view());
+      await shot(`colours-prepared-${slug}`);
+      await show(name, 'converted');
+      const roles = { ...prepared, ...(await roleStrokes(view())) };
+      const [added, removed] = [await markStroke(view(), 'added'), await markStroke(view(), 'removed')];
+      judgeColours({ roles, added, removed, match, selected, fills });
+      await shot(`colours-converted-${slug}`);
     });
 
     it('stage tabs: the selection follows to its counterpart, else clears; the exported stage hides _guards_fn (9)', async () => {

@@ -1,7 +1,8 @@
-// Issue 15 points 3, 4 and 8 on a static report page of a real capture (the kernel's own views of the tiny model,
-// ConvQuantizer), light at a notebook's width and dark at the side panel's 260 px: search filters by module,
-// annotating quantizer, dtype and SQNR threshold select what torchao's graphs say, Worst picks the lowest SQNR,
-// compare panes close groups, select and zoom together (search-sync.mjs), and the marks as drawn tell apart
+// Issue 15 points 2, 3, 4 and 8 on a static report page of a real capture (the kernel's own views of the tiny model,
+// ConvQuantizer), light at a notebook's width and dark at the side panel's 260 px: the drawer's why-not lines are
+// pl.why_not's in the process that made the views (why-lines.mjs), search filters by module, annotating quantizer,
+// sharing group, dtype and SQNR threshold select what torchao's graphs say, Worst picks the lowest SQNR, compare
+// panes close groups, select and zoom together (search-sync.mjs), and the marks as drawn tell apart
 // (drawn-colours.mjs); at 260 px the drawer's identifiers wrap at `_` and `.` only. The same checks (but the last) run
 // in JupyterLab in output-reading.lab.mjs.
 // Screenshots: tests/ui/artifacts/reading-real-*.png.
@@ -13,14 +14,17 @@ import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { checkDrawnColours } from './drawn-colours.mjs';
 import { ARTIFACTS, openReady, ROOT, writePage } from './pages.mjs';
+import { nodePicker } from './pick-node.mjs';
 import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
+import { checkWhyLines, WHY_CODE } from './why-lines.mjs';
 
 let browser;
 let facts;
+let why;
 let views;
 before(async () => {
   const python = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
-  const code = `${FACTS_CODE}\nprint('VIEWS', json.dumps([${VIEWS.map((v) => `${v}.view`).join(', ')}]))`;
+  const code = `${FACTS_CODE}\n${WHY_CODE}\nprint('VIEWS', json.dumps([${VIEWS.map((v) => `${v}.view`).join(', ')}]))`;
   const env = { ...process.env, PYTHONPATH: join(ROOT, 'kernel_pkg') };
   const out = execFileSync(python, ['-c', code], { env, maxBuffer: 1 << 28 }).toString('utf8');
   const line = (tag) =>
@@ -31,6 +35,7 @@ before(async () => {
         .slice(tag.length + 1),
     );
   facts = line('FACTS');
+  why = line('WHY');
   views = line('VIEWS');
   browser = await launch();
 });
@@ -38,7 +43,7 @@ after(async () => {
   await browser?.close();
 });
 
-describe('search filters, compare sync and drawn colours on a real capture, static report', () => {
+describe('why lines, search filters, compare sync and drawn colours on a real capture, static report', () => {
   for (const [scheme, width] of [
     ['light', 1300],
     ['dark', 260],
@@ -49,6 +54,11 @@ describe('search filters, compare sync and drawn colours on a real capture, stat
         colorScheme: scheme,
       });
       const outs = page.locator('.pt2e-lens');
+      const prep = () => outs.nth(0);
+      await checkWhyLines(prep, why, nodePicker(() => page, prep).pick, async (id) => {
+        if (id === 'add' || id === why.observers[0])
+          await prep().screenshot({ path: join(ARTIFACTS, `reading-real-why-${id}-${scheme}-${width}.png`) });
+      });
       await checkFilters(page, outs.nth(0), outs.nth(1), facts);
       await outs.nth(1).screenshot({ path: join(ARTIFACTS, `reading-real-worst-${scheme}-${width}.png`) });
       await outs.nth(2).scrollIntoViewIfNeeded();

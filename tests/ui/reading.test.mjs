@@ -12,8 +12,9 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { checkHeatRange } from './heat-range.mjs';
-import { ARTIFACTS, fixture, openReady, ROOT, writePage } from './pages.mjs';
+import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
+import { eachPage, withPage } from './with-page.mjs';
 
 let browser;
 before(async () => {
@@ -22,8 +23,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-const open = (url, options) => openReady(browser, url, options);
 
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `reading-${name}.png`), fullPage: true });
 const rect = (page, sel) => page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
@@ -39,18 +38,14 @@ function manyFindings(locale) {
 }
 
 describe('findings: the graph first, one line per rule', () => {
-  for (const [scheme, width] of [
-    ['light', 1300],
-    ['dark', 1300],
-    ['light', 250],
-    ['dark', 250],
-  ]) {
-    it(`${scheme} at ${width} px`, async () => {
+  eachPage(
+    () => browser,
+    { light: [1300, 250], dark: [1300, 250] },
+    (scheme, width) => {
       const view = manyFindings();
-      const { page, errors } = await open(writePage(`reading-findings-${scheme}-${width}.html`, [view]), {
-        width,
-        colorScheme: scheme,
-      });
+      return { url: writePage(`reading-findings-${scheme}-${width}.html`, [view]), view };
+    },
+    async (page, { scheme, width, view }) => {
       const canvas = await rect(page, '.pl-canvas');
       const lines = await page.$$eval('.pl-findings > details', (ds) =>
         ds.map((d) => ({ top: d.getBoundingClientRect().top, h: d.getBoundingClientRect().height })),
@@ -75,10 +70,8 @@ describe('findings: the graph first, one line per rule', () => {
       const c = await rect(page, '.pl-canvas');
       assert.ok(b.x >= c.left - 1 && b.x + b.width <= c.right + 1, 'the selected node is in view');
       await shot(page, `findings-open-${scheme}-${width}`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
-  }
+    },
+  );
 });
 
 /** real_compare (residual, X86Inductor, prepared vs converted) with notes at the right of the graph */
@@ -96,14 +89,15 @@ function notedCompare() {
 }
 
 describe('compare panes: Fit keeps the callouts, panes move together', () => {
-  for (const scheme of ['light', 'dark']) {
-    it(scheme, async () => {
+  eachPage(
+    () => browser,
+    { light: [1200], dark: [1200] },
+    (scheme) => {
       const view = notedCompare();
       // a notebook's usual width: two panes of ~570 px each
-      const { page, errors } = await open(writePage(`reading-compare-${scheme}.html`, [view]), {
-        width: 1200,
-        colorScheme: scheme,
-      });
+      return writePage(`reading-compare-${scheme}.html`, [view]);
+    },
+    async (page, { scheme }) => {
       await shot(page, `compare-fit-${scheme}`);
       const panes = await page.$$('.pl-pane');
       assert.equal(panes.length, 2);
@@ -132,30 +126,23 @@ describe('compare panes: Fit keeps the callouts, panes move together', () => {
       assert.ok(Math.abs(a0.height - a1.height) < 0.5, 'same scale');
       assert.ok(Math.abs(a0.y - c0.y - (a1.y - c1.y)) < a0.height * 1.5, `pane 1 followed the pan (${a0.y} / ${a1.y})`);
       await shot(page, `compare-panned-${scheme}`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
-  }
+    },
+    (scheme) => scheme,
+  );
 });
 
 describe('the details drawer', () => {
-  for (const [scheme, width] of [
-    ['light', 1300],
-    ['dark', 1300],
-    ['light', 250],
-    ['dark', 250],
-    ['light', 280],
-    ['dark', 280],
-  ]) {
-    it(`zh-TW, ${scheme} at ${width} px: at most a third of the pane, labels on one line, why lines in view`, async () => {
+  eachPage(
+    () => browser,
+    { light: [1300, 250, 280], dark: [1300, 250, 280] },
+    (scheme, width) => {
       const view = fixture('conv_prepared.json');
       view.locale = 'zh-TW';
       const obs = view.panes[0].snapshot.nodes.find((n) => n.role === 'observer');
       obs.why = ['這個 observer 量測 conv2d 的輸出', '與 add 的輸入共用同一個群組'];
-      const { page, errors } = await open(writePage(`reading-drawer-${scheme}-${width}.html`, [view]), {
-        width,
-        colorScheme: scheme,
-      });
+      return { url: writePage(`reading-drawer-${scheme}-${width}.html`, [view]), obs };
+    },
+    async (page, { scheme, width, obs }) => {
       await page.click(`.pl-node[data-id="${obs.id}"]`);
       await page.waitForTimeout(300);
       const c = await rect(page, '.pl-canvas');
@@ -187,41 +174,30 @@ describe('the details drawer', () => {
         `why line at ${line.top}–${line.bottom} px of ${line.visible} px`,
       );
       await shot(page, `drawer-${scheme}-${width}`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
-  }
+    },
+    (scheme, width) =>
+      `zh-TW, ${scheme} at ${width} px: at most a third of the pane, labels on one line, why lines in view`,
+  );
 });
 
 describe('stage tabs: the selection follows to its counterpart, or clears', () => {
-  for (const [scheme, width] of [
-    ['light', 1300],
-    ['light', 280],
-    ['dark', 260],
-  ]) {
-    it(`${scheme} at ${width} px`, async () => {
-      const { page, errors } = await open(writePage(`reading-stages-${scheme}-${width}.html`, [fixture('run.json')]), {
-        width,
-        colorScheme: scheme,
-      });
+  eachPage(
+    () => browser,
+    { light: [1300, 280], dark: [260] },
+    (scheme, width) => writePage(`reading-stages-${scheme}-${width}.html`, [fixture('run.json')]),
+    async (page, { scheme, width }) => {
       const root = page.locator('.pt2e-lens').first();
       await checkStageTabs(page, root, (step) => shot(page, `stages-${step}-${scheme}-${width}`));
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
-  }
+    },
+  );
 });
 
 describe('search', () => {
-  for (const [scheme, width] of [
-    ['light', 900],
-    ['dark', 260],
-  ]) {
-    it(`role:observer, Enter steps through the hits and centres each (${scheme}, ${width} px)`, async () => {
-      const { page, errors } = await open(writePage(`reading-search-${scheme}.html`, [fixture('conv_prepared.json')]), {
-        width,
-        colorScheme: scheme,
-      });
+  eachPage(
+    () => browser,
+    { light: [900], dark: [260] },
+    (scheme) => writePage(`reading-search-${scheme}.html`, [fixture('conv_prepared.json')]),
+    async (page, { scheme, width }) => {
       await page.fill('.pl-toolbar input', 'role:observer');
       const seen = [];
       for (let i = 0; i < 3; i++) {
@@ -240,52 +216,47 @@ describe('search', () => {
       }
       assert.equal(new Set(seen).size, 3);
       await shot(page, `search-${scheme}-${width}`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
-  }
+    },
+    (scheme, width) => `role:observer, Enter steps through the hits and centres each (${scheme}, ${width} px)`,
+  );
 });
 
 describe("heat: the legend reads the range of the table's coloured nodes", () => {
-  for (const [scheme, width] of [
-    ['light', 1300],
-    ['dark', 250],
-  ]) {
-    it(`${scheme} at ${width} px`, async () => {
-      const { page, errors } = await open(writePage(`reading-heat-${scheme}.html`, [fixture('real_accuracy.json')]), {
-        width,
-        colorScheme: scheme,
-      });
+  eachPage(
+    () => browser,
+    { light: [1300], dark: [250] },
+    (scheme) => writePage(`reading-heat-${scheme}.html`, [fixture('real_accuracy.json')]),
+    async (page, { scheme, width }) => {
       await checkHeatRange(page.locator('.pt2e-lens').first());
       await shot(page, `heat-${scheme}-${width}`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
-  }
+    },
+  );
 });
 
 describe('export and the report page', () => {
   it('the toolbar saves the current view as SVG and PNG', async () => {
-    const { page, errors } = await open(writePage('reading-export.html', [fixture('conv_prepared.json')]), {
-      width: 900,
-    });
-    const saved = async (kind) => {
-      const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${kind}"]`)]);
-      const path = await dl.path();
-      return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
-    };
-    const svg = await saved('svg');
-    assert.equal(svg.name, 'pt2e-lens.svg');
-    const text = svg.bytes.toString('utf8');
-    assert.ok(text.startsWith('<svg'), text.slice(0, 40));
-    for (const id of ['conv2d', 'activation_post_process_0', 'linear']) assert.ok(text.includes(id), id);
-    assert.ok(!text.includes('var(--pl-'), 'styles inlined');
-    const png = await saved('png');
-    assert.equal(png.name, 'pt2e-lens.png');
-    assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
-    assert.ok(png.bytes.length > 5000, `a drawn picture (${png.bytes.length} B)`);
-    assert.deepEqual(errors, []);
-    await page.close();
+    await withPage(
+      browser,
+      writePage('reading-export.html', [fixture('conv_prepared.json')]),
+      { width: 900 },
+      async (page) => {
+        const saved = async (kind) => {
+          const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${kind}"]`)]);
+          const path = await dl.path();
+          return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+        };
+        const svg = await saved('svg');
+        assert.equal(svg.name, 'pt2e-lens.svg');
+        const text = svg.bytes.toString('utf8');
+        assert.ok(text.startsWith('<svg'), text.slice(0, 40));
+        for (const id of ['conv2d', 'activation_post_process_0', 'linear']) assert.ok(text.includes(id), id);
+        assert.ok(!text.includes('var(--pl-'), 'styles inlined');
+        const png = await saved('png');
+        assert.equal(png.name, 'pt2e-lens.png');
+        assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+        assert.ok(png.bytes.length > 5000, `a drawn picture (${png.bytes.length} B)`);
+      },
+    );
   });
 
   it('a written report turns dark with its viewer', async () => {
@@ -298,23 +269,22 @@ describe('export and the report page', () => {
     ].join('\n');
     execFileSync(python, ['-c', code, join(ROOT, 'tests/ts/fixtures/conv_converted.json'), out]);
     for (const scheme of ['dark', 'light']) {
-      const { page, errors } = await open(pathToFileURL(out).href, { width: 1000, colorScheme: scheme });
-      const bg = await page.evaluate(() => {
-        const lum = (c) => {
-          const [r, g, b] = c.match(/[\d.]+/g).map(Number);
-          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-        };
-        // the page's own text (its canvas follows the page's color-scheme; the body has no background of its own)
-        return {
-          text: lum(getComputedStyle(document.querySelector('h1')).color),
-          viewer: lum(getComputedStyle(document.querySelector('.pt2e-lens')).backgroundColor),
-        };
+      await withPage(browser, pathToFileURL(out).href, { width: 1000, scheme }, async (page) => {
+        const bg = await page.evaluate(() => {
+          const lum = (c) => {
+            const [r, g, b] = c.match(/[\d.]+/g).map(Number);
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+          };
+          // the page's own text (its canvas follows the page's color-scheme; the body has no background of its own)
+          return {
+            text: lum(getComputedStyle(document.querySelector('h1')).color),
+            viewer: lum(getComputedStyle(document.querySelector('.pt2e-lens')).backgroundColor),
+          };
+        });
+        if (scheme === 'dark') assert.ok(bg.viewer < 60 && bg.text > 180, JSON.stringify(bg));
+        else assert.ok(bg.viewer > 200 && bg.text < 80, JSON.stringify(bg));
+        await shot(page, `report-${scheme}`);
       });
-      if (scheme === 'dark') assert.ok(bg.viewer < 60 && bg.text > 180, JSON.stringify(bg));
-      else assert.ok(bg.viewer > 200 && bg.text < 80, JSON.stringify(bg));
-      await shot(page, `report-${scheme}`);
-      assert.deepEqual(errors, []);
-      await page.close();
     }
   });
 });
@@ -337,18 +307,14 @@ describe('symbolic sizes and the shape guard (point 9)', () => {
       ['light', 1300],
       ['dark', 260],
     ]) {
-      const { page, errors } = await open(writePage(`reading-dims-${scheme}.html`, [view]), {
-        width,
-        colorScheme: scheme,
+      await withPage(browser, writePage(`reading-dims-${scheme}.html`, [view]), { width, scheme }, async (page) => {
+        const subs = await page.$$eval('.pl-node text', (ts) => ts.map((t) => t.textContent));
+        // second lines are shapes (cut to the box's width): the batch dimension reads by its Dim name
+        assert.ok(subs.filter((t) => /^batch×\d/.test(t)).length >= 3, subs.slice(0, 8).join('|'));
+        assert.ok(!subs.some((t) => /\bs\d+×/.test(t)), 'no torch-made size names (s77×…)');
+        for (const id of guards) assert.equal(await page.$(`.pl-node[data-id="${id}"]`), null, `${id} not drawn`);
+        await shot(page, `dims-${scheme}-${width}`);
       });
-      const subs = await page.$$eval('.pl-node text', (ts) => ts.map((t) => t.textContent));
-      // second lines are shapes (cut to the box's width): the batch dimension reads by its Dim name
-      assert.ok(subs.filter((t) => /^batch×\d/.test(t)).length >= 3, subs.slice(0, 8).join('|'));
-      assert.ok(!subs.some((t) => /\bs\d+×/.test(t)), 'no torch-made size names (s77×…)');
-      for (const id of guards) assert.equal(await page.$(`.pl-node[data-id="${id}"]`), null, `${id} not drawn`);
-      await shot(page, `dims-${scheme}-${width}`);
-      assert.deepEqual(errors, []);
-      await page.close();
     }
   });
 });

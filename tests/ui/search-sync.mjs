@@ -1,7 +1,8 @@
 // Issue 15 points 3 and 4 on a real capture, checked the same way wherever the views are drawn (JupyterLab notebook
 // outputs with a kernel, the static report): the search box's `key:value` filters and the overlay threshold select
 // the nodes torchao's own graphs say (module from `nn_module_stack`, annotating quantizer from the
-// `quantization_annotation` torchao's annotate left, int8 from the q/dq ops' dtype argument), the Worst button picks
+// `quantization_annotation` torchao's annotate left, sharing group from the observer module instances prepare_pt2e
+// put in, int8 from the q/dq ops' dtype argument), the Worst button picks
 // the lowest SQNR the kernel measured; in a compare, closing a group, selecting a node and zooming in one pane does
 // the same in the other. FACTS_CODE makes the capture and those facts; its three views follow as VIEWS.
 import assert from 'node:assert/strict';
@@ -37,6 +38,17 @@ FACTS = {
     'observers': [n.name for n in prep.graph_module.graph.nodes
                   if n.op == 'call_module' and n.target.startswith('activation_post_process')],
 }
+# sharing groups as prepare_pt2e made them: one observer module instance each, numbered in graph order; a group's
+# nodes are its observer nodes and the node the first of them observes (past any observer before it)
+shared = {}
+for n in prep.graph_module.graph.nodes:
+    if n.name in FACTS['observers']:
+        shared.setdefault(id(getattr(prep.graph_module, n.target)), []).append(n)
+def observed(n):
+    while n.name in FACTS['observers']:
+        n = n.args[0]
+    return n.name
+FACTS['groups'] = [sorted({*(o.name for o in obs), observed(obs[0])}) for obs in shared.values()]
 print('FACTS', json.dumps(FACTS))`;
 
 /** The three views the checks read, as kernel cells (each displays one) and as expressions for `.view`. */
@@ -50,7 +62,7 @@ async function hits(page, root, query) {
   return root.locator('.pl-node.pl-match').evaluateAll((ns) => ns.map((n) => n.dataset.id).sort());
 }
 
-/** Point 4 on the prepared stage (`prep`) and the converted stage with its SQNR overlay (`heat`). */
+/** Point 4 on the prepared stage (`prep`: module, quantizer, group) and the converted stage with its SQNR overlay (`heat`). */
 export async function checkFilters(page, prep, heat, facts) {
   const [path, inModule] = facts.module;
   assert.ok(inModule.length > 3, `torch.export put ${inModule.length} nodes in ${path}`);
@@ -58,6 +70,13 @@ export async function checkFilters(page, prep, heat, facts) {
   assert.ok(facts.quantizer.length > 3);
   assert.deepEqual(await hits(page, prep, 'quantizer:convquantizer'), facts.quantizer, 'quantizer:');
   assert.deepEqual(await hits(page, prep, 'quantizer:xnnpack'), [], 'a quantizer that did not run');
+  // group:N, the sharing group prepare_pt2e made: the one with the most nodes, the last, and one past the last
+  const { groups } = facts;
+  assert.ok(groups.length >= 5, `${groups.length} sharing groups`);
+  const most = groups.reduce((m, g, i) => (g.length > groups[m].length ? i : m), 0);
+  for (const n of new Set([most, groups.length - 1]))
+    assert.deepEqual(await hits(page, prep, `group:${n}`), groups[n], `group:${n}`);
+  assert.deepEqual(await hits(page, prep, `group:${groups.length}`), [], 'no such group');
   await prep.locator('.pl-toolbar input[type="search"]').fill('');
   assert.ok(facts.int8.length > 3);
   assert.deepEqual(await hits(page, heat, 'dtype:int8'), facts.int8, 'dtype:int8');

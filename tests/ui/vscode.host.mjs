@@ -1,6 +1,9 @@
 // Real VS Code (code-server in chromium) with our .vsix: the executed quickstart, opened with VS Code's
 // built-in ipynb support (no kernel), is drawn by our renderer, and the converted tiny model shows exactly
-// the q/dq nodes torchao put in it (numbers from torchao's graph, see notebook_page.py).
+// the q/dq nodes torchao put in it (numbers from torchao's graph, see notebook_page.py). In a light and a dark
+// VS Code theme, in an editor as narrow as a side-by-side split: its findings one line per rule below the graph
+// (issue 15 point 1), the drawer's why lines for the fp32 add and linear word for word pl.why_not's (2), the legend
+// folded to one line and the edge hints of drawing past the view (7). Screenshots: tests/ui/artifacts/vscode-*.png.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +13,9 @@ import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { ensureCodeServer, startCodeServer } from './code_server.mjs';
 import { executedQuickstart } from './executed.mjs';
+import { checkFindingLines } from './finding-lines.mjs';
 import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
+import { nodePicker } from './pick-node.mjs';
 
 let server;
 let browser;
@@ -110,4 +115,76 @@ describe('VS Code (code-server) with the pt2e-lens .vsix', () => {
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(ARTIFACTS, 'vscode-code-server.png') });
   });
+
+  for (const [theme, slug] of [
+    ['Default Light Modern', 'light'],
+    ['Default Dark Modern', 'dark'],
+  ])
+    it(`the converted graph in a narrow ${slug} editor: findings one line each, why lines, folded legend, edge hints`, async () => {
+      // a fresh workbench reads the theme from the user settings (the running one did not follow the file)
+      server.settings({ 'workbench.colorTheme': theme });
+      await openNotebook('quickstart.ipynb');
+      await narrowEditor();
+      const frame = await outputFrame();
+      await frame.waitForFunction((s) => document.body.classList.contains(`vscode-${s}`), slug, { timeout: 30000 });
+      const root = () =>
+        frame.locator('.pt2e-lens[data-state="ready"]', {
+          has: frame.locator('.pl-title', { hasText: /^tiny, converted$/ }),
+        });
+      await scrollToOutput(root());
+      const w = await root().evaluate((r) => r.getBoundingClientRect().width);
+      assert.ok(w < 420, `the output is narrow (${w} px)`);
+      // findings: one line per rule, below the graph, in the kernel's order of rules
+      await checkFindingLines(root(), run.expected.findings);
+      // the legend folded to its one line; the drawing past the view's edge says so
+      assert.equal(
+        await root()
+          .locator('.pl-legend')
+          .evaluate((l) => l.classList.contains('pl-legend-folded')),
+        true,
+      );
+      const hints = await root().locator('.pl-offscreen:not([hidden])').count();
+      assert.ok(hints > 0, 'an edge hint where the drawing goes on');
+      await page.screenshot({ path: join(ARTIFACTS, `vscode-narrow-${slug}.png`) });
+      // the drawer: pl.why_not's lines for the ops ConvQuantizer leaves fp32
+      const { pick } = nodePicker(() => page, root);
+      for (const id of ['add', 'linear']) {
+        assert.ok(run.expected.why[id].length > 0, `the kernel has a why line for ${id}`);
+        await pick(id);
+        assert.deepEqual(
+          await root().locator('.pl-drawer:not([hidden]) .pl-why li').allTextContents(),
+          run.expected.why[id],
+        );
+        await scrollToOutput(root().locator('.pl-drawer:not([hidden])'));
+        await page.screenshot({ path: join(ARTIFACTS, `vscode-drawer-${id}-${slug}.png`) });
+      }
+      await root().locator('.pl-drawer-close').click();
+      await root().locator('.pl-toolbar input[type="search"]').fill('');
+    });
 });
+
+/** An editor as narrow as one side of a split: the workbench at 520 px, its side bar closed. */
+async function narrowEditor() {
+  await page.setViewportSize({ width: 520, height: 1000 });
+  // a click on the open view's icon in the activity bar closes the side bar
+  if (await page.locator('.part.sidebar').isVisible()) {
+    await page.locator('.part.activitybar .action-item.checked').first().click();
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+  }
+  await page.waitForTimeout(1000); // the outputs re-fit to the new width
+}
+
+/** Scroll the notebook editor (VS Code forwards a wheel over its outputs' webview to it) until `target`, an element
+ * in that webview, is in the window. */
+async function scrollToOutput(target) {
+  const vh = page.viewportSize().height;
+  for (let i = 0; i < 40; i++) {
+    const b = await target.boundingBox();
+    if (b && b.y >= 40 && b.y + Math.min(b.height, vh - 200) <= vh - 40) return;
+    // over the cells' left gutter: a wheel over a graph pans the graph
+    await page.mouse.move(70, vh / 2);
+    await page.mouse.wheel(0, b ? Math.max(-600, Math.min(600, b.y - 120)) : 400);
+    await page.waitForTimeout(250);
+  }
+  throw new Error('the output never scrolled into view');
+}
