@@ -73,6 +73,14 @@ export function viewSvg(p: ViewPart): string {
         `<text x="${r2(m.textX)}" y="${LABEL_Y}" text-anchor="middle" font-weight="600" font-size="12" fill="${fg}">${esc(m.label)}</text>`,
         `<text x="${r2(m.textX)}" y="${SUB_Y}" text-anchor="middle" font-size="10" fill="${esc(col('var(--pl-sub)'))}">${esc(m.sub)}</text>`,
       );
+      const gc = m.groupChip;
+      if (gc) {
+        const c = esc(col(gc.color));
+        out.push(
+          `<rect x="${r2(gc.x)}" y="${r2(gc.y)}" width="${gc.w}" height="${gc.h}" rx="6" fill="${esc(col('var(--pl-canvas)'))}" stroke="${c}" stroke-width="1.3"/>`,
+          `<text x="${r2(gc.x + gc.w / 2)}" y="${r2(gc.y + 9)}" text-anchor="middle" font-weight="700" font-size="9" fill="${c}">${esc(gc.text)}</text>`,
+        );
+      }
     } else
       out.push(
         `<text x="${r2(m.labelX)}" y="${r2(m.labelY)}" font-weight="600" font-size="12" fill="${esc(col('var(--pl-fg)'))}">${esc(m.label)}</text>`,

@@ -206,6 +206,8 @@ ${markCss()}
 .pt2e-lens .pl-zlabel text{font-weight:600;fill:var(--pl-fg)}
 .pt2e-lens .pl-gbadge rect{fill:var(--pl-canvas);stroke-width:1.3}
 .pt2e-lens .pl-gbadge text{font-size:10px;font-weight:700}
+.pt2e-lens .pl-gchip rect{fill:var(--pl-canvas);stroke-width:1.3}
+.pt2e-lens .pl-gchip text{font-size:9px;font-weight:700}
 .pt2e-lens .pl-edge{fill:none;stroke:var(--pl-edge);stroke-width:1.3}
 .pt2e-lens .pl-edge.pl-int{stroke:var(--pl-int);stroke-width:2.6}
 .pt2e-lens .pl-edge.pl-spec{stroke-width:2.2}

@@ -2,13 +2,14 @@
 // checked the same way wherever a compare of a prepared and a converted stage is drawn: "added by this stage" is a
 // green frame, far from the output role's stroke; every mark a reader must tell apart (each role's stroke, the
 // added, removed, search-hit and selection frames) is ≥ ΔE2000 10 from every other; the sharing-group fills of the
-// observers ≥ ΔE2000 12 from each other, but for the palette's cycle of eight (the thresholds of tests/ts/palette.test.ts, there on the palette itself).
+// observers ≥ ΔE2000 12 from each other within the palette's cycle of twelve (the thresholds of
+// tests/ts/palette.test.ts, there on the palette itself), and groups a cycle apart told apart by their number chips.
 import assert from 'node:assert/strict';
 import { deltaE2000 } from '../ts/ciede2000.mjs';
 
 const MARK_DE = 10;
 const FILL_DE = 12;
-const GROUP_COLORS = 8;
+const GROUP_COLORS = 12;
 
 const rgb = (c) =>
   c
@@ -74,18 +75,19 @@ export async function checkDrawnColours(page, root) {
     ['selected', selected],
   ];
   assert.deepEqual(close(marks, MARK_DE), []);
-  // the observers' fills: one per sharing group (the group number their second line names)
+  // the observers' fills: one per sharing group (the number on the box's group chip)
   const fills = await panes[0].locator('.pl-node[data-role="observer"]').evaluateAll((ns) => {
     const by = {};
     for (const n of ns) {
-      const group = /group (\d+)/.exec(n.textContent)?.[1];
+      const group = n.querySelector('.pl-gchip text')?.textContent;
       if (group) by[group] ??= getComputedStyle(n.querySelector('rect.pl-box')).fill;
     }
     return by;
   });
   assert.ok(Object.keys(fills).length >= 5, `${Object.keys(fills).length} sharing groups drawn`);
-  // the palette's GROUP_COLORS fills cycle (styles.ts groupFill): groups a cycle apart share one by design
-  const named = Object.entries(fills).map(([k, c]) => [`group ${k}`, c, Number(k) % GROUP_COLORS]);
+  // the palette's GROUP_COLORS fills cycle (styles.ts groupFill): groups a cycle apart share one by design and
+  // differ by their chips (distinct numbers, as read above); within a cycle the fills tell apart
+  const named = Object.entries(fills).map(([k, c]) => [`group ${k}`, c]);
   const clash = close(named, FILL_DE).filter((line) => {
     const [a, b] = [...line.matchAll(/group (\d+)/g)].map((m) => Number(m[1]) % GROUP_COLORS);
     return a !== b;
