@@ -115,8 +115,9 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-tab[aria-selected="true"]{border-color:var(--pl-border);background:var(--pl-raised);color:var(--pl-fg);font-weight:600;margin-bottom:-1px}
 .pt2e-lens .pl-panes{display:grid;grid-auto-columns:minmax(0,1fr);grid-auto-flow:column;grid-template-rows:repeat(6,auto);column-gap:8px}
 .pt2e-lens .pl-pane{min-width:0;display:grid;grid-template-columns:minmax(0,1fr);grid-row:span 6;grid-template-rows:subgrid;border:1px solid var(--pl-border);border-radius:4px}
-.pt2e-lens .pl-panes.pl-stacked{grid-auto-flow:row;grid-template-rows:none;row-gap:8px}
-.pt2e-lens .pl-panes.pl-stacked>.pl-pane{grid-row:auto;grid-template-rows:none}
+.pt2e-lens .pl-panes:is(.pl-stacked,.pl-narrow){grid-auto-flow:row;grid-template-rows:none;row-gap:8px}
+.pt2e-lens .pl-panes:is(.pl-stacked,.pl-narrow)>.pl-pane{grid-row:auto;grid-template-rows:none}
+.pt2e-lens .pl-panes.pl-narrow .pl-canvas{height:max(320px,calc(var(--pl-height,520px)*.75))}
 .pt2e-lens .pl-pane>.pl-graph{display:contents}
 .pt2e-lens .pl-pane-label{font-weight:600;padding:4px 8px;background:var(--pl-raised);border-bottom:1px solid var(--pl-border)}
 .pt2e-lens .pl-toolbar{display:flex;gap:6px;align-items:center;padding:4px 6px;border-bottom:1px solid var(--pl-border);flex-wrap:wrap}

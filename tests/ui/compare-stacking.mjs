@@ -1,0 +1,107 @@
+// A compare at a narrow width (issue 15 point 3): its panes one above the other at the row's full width and a
+// sensible height, Fit keeping every box and callout inside each pane, the panes still panning and selecting
+// together; widened, side by side again; narrowed, stacked again. The same check for the static report
+// (narrow.test.mjs) and a JupyterLab notebook output (narrow.lab.mjs).
+import assert from 'node:assert/strict';
+
+/** real_compare (residual, X86Inductor, prepared vs converted) with notes at the right of the graph */
+export function notedCompare(view) {
+  view.notes = [
+    {
+      add: 'residual 的 add：兩個輸入共用同一組 observer',
+      activation_post_process_0: 'x 的 observer',
+      relu_1: 'the last relu, observed before the output',
+    },
+    { add: 'add after convert' },
+  ];
+  return view;
+}
+
+const canvases = (root) =>
+  root.locator('.pl-pane .pl-canvas').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().toJSON()));
+
+/** After Fit, every node box and note callout of a pane lies inside its canvas, left to right — in each pane whose
+ * drawing is as narrow as its canvas at the panes' shared scale; a wider one (the converted stage at 260 px: 1,142
+ * layout units, whole only at 0.18) is panned, and its "more ▸" edge hint says so. */
+export async function checkFitInside(root) {
+  const out = await root.locator('.pl-pane').evaluateAll((ps) =>
+    ps.flatMap((p, i) => {
+      const c = p.querySelector('.pl-canvas').getBoundingClientRect();
+      const vp = p.querySelector('.pl-canvas svg > g');
+      const k = Number(/scale\(([\d.e-]+)\)/.exec(vp.getAttribute('transform'))[1]);
+      if (vp.getBBox().width * k > c.width)
+        return p.querySelector('.pl-offscreen:not([hidden])') ? [] : [`pane ${i}: cut off, no edge hint`];
+      return [...p.querySelectorAll('.pl-callout rect, .pl-node rect.pl-box')]
+        .map((r) => r.getBoundingClientRect())
+        .filter((b) => b.left < c.left - 1 || b.right > c.right + 1)
+        .map((b) => `pane ${i}: ${b.left.toFixed(0)}…${b.right.toFixed(0)} outside ${c.left}…${c.right}`);
+    }),
+  );
+  assert.deepEqual(out, [], 'after Fit');
+}
+
+async function stacked(root) {
+  const row = await root.locator('.pl-panes').evaluate((e) => e.getBoundingClientRect().width);
+  const [a, b] = await canvases(root);
+  assert.ok(b.top >= a.bottom, `pane 1 (top ${b.top}) below pane 0 (bottom ${a.bottom})`);
+  for (const c of [a, b]) {
+    assert.ok(c.width >= row - 4, `a stacked pane takes the row's width (${c.width} of ${row} px)`);
+    assert.ok(c.height >= 300 && c.height <= 520, `a stacked pane's height ${c.height} px`);
+  }
+}
+
+async function sideBySide(root) {
+  const [a, b] = await canvases(root);
+  assert.ok(Math.abs(a.top - b.top) < 2 && b.left >= a.right, `side by side: ${JSON.stringify([a, b])}`);
+}
+
+/** The panes move together: a drag in pane 0 moves pane 1 the same (node `anchor`, in both stages, keeps its place
+ * relative to each canvas), a click on it marks its counterpart in pane 1. */
+async function checkSync(page, root, anchor) {
+  const panes = root.locator('.pl-pane');
+  const c0 = await panes.nth(0).locator('.pl-canvas').boundingBox();
+  await page.mouse.move(c0.x + 20, c0.y + c0.height - 20);
+  await page.mouse.down();
+  await page.mouse.move(c0.x + 40, c0.y + c0.height - 120, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForTimeout(150);
+  const at = (i) => panes.nth(i).locator(`.pl-node[data-id="${anchor}"] rect.pl-box`).boundingBox();
+  const [a0, a1] = [await at(0), await at(1)];
+  const c1 = await panes.nth(1).locator('.pl-canvas').boundingBox();
+  assert.ok(Math.abs(a0.height - a1.height) < 0.5, 'same scale');
+  assert.ok(
+    Math.abs(a0.y - c0.y - (a1.y - c1.y)) < a0.height * 1.5,
+    `pane 1 followed (${a0.y - c0.y} / ${a1.y - c1.y})`,
+  );
+  await panes.nth(0).locator(`.pl-node[data-id="${anchor}"]`).click();
+  await page.waitForTimeout(300);
+  const picked = await panes.nth(1).locator('.pl-node.pl-counterpart, .pl-node.pl-selected').count();
+  assert.ok(picked >= 1, "the selection's counterpart is marked in pane 1");
+  await panes.nth(0).locator('.pl-drawer-close').click();
+}
+
+/** Starts with `root` narrow; `toWide()` / `toNarrow()` give the output a wide / another narrow width; `shot(step)`
+ * takes a picture. */
+export async function checkStacking(page, root, { anchor = 'conv2d_1', toWide, toNarrow, shot }) {
+  const refit = async () => {
+    for (const i of [0, 1])
+      await root.locator(`.pl-pane[data-pane="${i}"] .pl-toolbar > button.pl-btn`).first().click();
+    await page.waitForTimeout(300);
+  };
+  await stacked(root);
+  await checkFitInside(root);
+  await shot('stacked');
+  await checkSync(page, root, anchor);
+  await toWide();
+  await page.waitForTimeout(500);
+  await sideBySide(root);
+  await refit();
+  await checkFitInside(root);
+  await shot('side');
+  await toNarrow();
+  await page.waitForTimeout(500);
+  await stacked(root);
+  await refit();
+  await checkFitInside(root);
+  await shot('stacked-again');
+}
