@@ -50,29 +50,41 @@ async function stacked(root) {
   }
 }
 
-async function sideBySide(root) {
+/** Widened: no longer pl-narrow; side by side, or (`orWhole`) stacked by the wide rule (ScaleLink: side by side would
+ * cut a graph that one pane per row shows whole; the tiny model's converted stage at JupyterLab's ~950 px) at the
+ * full canvas height. */
+async function widened(root, orWhole) {
+  const cls = await root.locator('.pl-panes').getAttribute('class');
+  assert.ok(!cls.includes('pl-narrow'), cls);
   const [a, b] = await canvases(root);
+  if (orWhole && cls.includes('pl-stacked')) {
+    assert.ok(b.top >= a.bottom && a.height >= 500, `stacked whole: ${JSON.stringify([a, b])}`);
+    return;
+  }
   assert.ok(Math.abs(a.top - b.top) < 2 && b.left >= a.right, `side by side: ${JSON.stringify([a, b])}`);
 }
 
-/** The panes move together: a drag in pane 0 moves pane 1 the same (node `anchor`, in both stages, keeps its place
- * relative to each canvas), a click on it marks its counterpart in pane 1. */
+/** The panes move together: a drag in pane 0 moves node `anchor` (in both stages) by the same screen step in both
+ * panes, and a click on it marks its counterpart in pane 1. */
 async function checkSync(page, root, anchor) {
   const panes = root.locator('.pl-pane');
+  const at = async () =>
+    Promise.all([0, 1].map((i) => panes.nth(i).locator(`.pl-node[data-id="${anchor}"] rect.pl-box`).boundingBox()));
+  const [b0, b1] = await at();
   const c0 = await panes.nth(0).locator('.pl-canvas').boundingBox();
   await page.mouse.move(c0.x + 20, c0.y + c0.height - 20);
   await page.mouse.down();
   await page.mouse.move(c0.x + 40, c0.y + c0.height - 120, { steps: 6 });
   await page.mouse.up();
   await page.waitForTimeout(150);
-  const at = (i) => panes.nth(i).locator(`.pl-node[data-id="${anchor}"] rect.pl-box`).boundingBox();
-  const [a0, a1] = [await at(0), await at(1)];
-  const c1 = await panes.nth(1).locator('.pl-canvas').boundingBox();
+  const [a0, a1] = await at();
   assert.ok(Math.abs(a0.height - a1.height) < 0.5, 'same scale');
-  assert.ok(
-    Math.abs(a0.y - c0.y - (a1.y - c1.y)) < a0.height * 1.5,
-    `pane 1 followed (${a0.y - c0.y} / ${a1.y - c1.y})`,
-  );
+  const [d0, d1] = [
+    [a0.x - b0.x, a0.y - b0.y],
+    [a1.x - b1.x, a1.y - b1.y],
+  ];
+  assert.ok(Math.abs(d0[1]) > 50, `the drag moved pane 0 (${d0})`);
+  assert.ok(Math.abs(d0[0] - d1[0]) < 1.5 && Math.abs(d0[1] - d1[1]) < 1.5, `pane 1 moved as pane 0: ${d1} / ${d0}`);
   await panes.nth(0).locator(`.pl-node[data-id="${anchor}"]`).click();
   await page.waitForTimeout(300);
   const picked = await panes.nth(1).locator('.pl-node.pl-counterpart, .pl-node.pl-selected').count();
@@ -81,8 +93,8 @@ async function checkSync(page, root, anchor) {
 }
 
 /** Starts with `root` narrow; `toWide()` / `toNarrow()` give the output a wide / another narrow width; `shot(step)`
- * takes a picture. */
-export async function checkStacking(page, root, { anchor = 'conv2d_1', toWide, toNarrow, shot }) {
+ * takes a picture; `orWhole`: widened, the wide rule may stack the panes too (widened()). */
+export async function checkStacking(page, root, { anchor = 'conv2d_1', toWide, toNarrow, shot, orWhole = false }) {
   const refit = async () => {
     for (const i of [0, 1])
       await root.locator(`.pl-pane[data-pane="${i}"] .pl-toolbar > button.pl-btn`).first().click();
@@ -94,7 +106,7 @@ export async function checkStacking(page, root, { anchor = 'conv2d_1', toWide, t
   await checkSync(page, root, anchor);
   await toWide();
   await page.waitForTimeout(500);
-  await sideBySide(root);
+  await widened(root, orWhole);
   await refit();
   await checkFitInside(root);
   await shot('side');
