@@ -13,7 +13,15 @@ import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { checkStacking } from './compare-stacking.mjs';
 import { checkDrawerFits } from './drawer-fit.mjs';
-import { dismissKernelDialogs, dismissNewsToast, kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import {
+  dismissKernelDialogs,
+  dismissNewsToast,
+  kernelIdle,
+  notebook,
+  setLabTheme,
+  setOutputsWidth,
+  startLab,
+} from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 
@@ -75,16 +83,7 @@ const { pick } = nodePicker(
   () => viewOf(0),
 );
 
-/** Every view output at `width` px (null: as wide as the notebook gives it). */
-async function setWidth(width) {
-  await page.evaluate((w) => {
-    for (const e of document.querySelectorAll('.jp-Pt2eLens')) {
-      e.style.width = w ? `${w}px` : '';
-      e.style.flex = w ? 'none' : '';
-    }
-  }, width);
-  await page.waitForTimeout(500); // the ResizeObserver's re-fit
-}
+const setWidth = (width) => setOutputsWidth(page, width);
 
 for (const [theme, slug] of [
   ['JupyterLab Light', 'light'],
