@@ -40,7 +40,8 @@ export async function checkFitInside(root) {
   assert.deepEqual(out, [], 'after Fit');
 }
 
-async function stacked(root) {
+/** The panes one above the other, each the row's full width and 300–520 px tall. */
+export async function stacked(root) {
   const row = await root.locator('.pl-panes').evaluate((e) => e.getBoundingClientRect().width);
   const [a, b] = await canvases(root);
   assert.ok(b.top >= a.bottom, `pane 1 (top ${b.top}) below pane 0 (bottom ${a.bottom})`);
@@ -65,8 +66,8 @@ async function widened(root, orWhole) {
 }
 
 /** The panes move together: a drag in pane 0 moves node `anchor` (in both stages) by the same screen step in both
- * panes, and a click on it marks its counterpart in pane 1. */
-async function checkSync(page, root, anchor) {
+ * panes, and selecting it marks its counterpart in pane 1. */
+export async function checkSync(page, root, anchor) {
   const panes = root.locator('.pl-pane');
   const at = async () =>
     Promise.all([0, 1].map((i) => panes.nth(i).locator(`.pl-node[data-id="${anchor}"] rect.pl-box`).boundingBox()));
@@ -85,10 +86,14 @@ async function checkSync(page, root, anchor) {
   ];
   assert.ok(Math.abs(d0[1]) > 50, `the drag moved pane 0 (${d0})`);
   assert.ok(Math.abs(d0[0] - d1[0]) < 1.5 && Math.abs(d0[1] - d1[1]) < 1.5, `pane 1 moved as pane 0: ${d1} / ${d0}`);
-  await panes.nth(0).locator(`.pl-node[data-id="${anchor}"]`).click();
+  // selected as a reader finds it (the search box's Enter: the node may be panned out of view by now)
+  const input = panes.nth(0).locator('.pl-toolbar input[type="search"]');
+  await input.fill(anchor);
+  await input.press('Enter');
   await page.waitForTimeout(300);
-  const picked = await panes.nth(1).locator('.pl-node.pl-counterpart, .pl-node.pl-selected').count();
-  assert.ok(picked >= 1, "the selection's counterpart is marked in pane 1");
+  const picked = await panes.nth(1).locator(`.pl-node[data-id="${anchor}"]:is(.pl-counterpart, .pl-selected)`).count();
+  assert.equal(picked, 1, "the selection's counterpart is marked in pane 1");
+  await input.fill('');
   await panes.nth(0).locator('.pl-drawer-close').click();
 }
 

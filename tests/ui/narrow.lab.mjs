@@ -5,13 +5,14 @@
 // drawer runs past its edge, for compute nodes, an observer and a weight (drawer-fit.mjs); a compare stacks its
 // panes at 280 px, moves and selects them together, leaves the narrow stacking at the notebook's width (where the
 // wide rule may still stack this one, its converted graph whole only at full width) and stacks again at 280 px
-// (compare-stacking.mjs). Light and dark. Screenshots: tests/ui/artifacts/narrow-lab-*.png.
+// (compare-stacking.mjs); in the side panel at its default width, the decomposition tab's compare stacks and its
+// panes move together. Light and dark. Screenshots: tests/ui/artifacts/narrow-lab-*.png.
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
-import { checkStacking } from './compare-stacking.mjs';
+import { checkFitInside, checkStacking, checkSync, stacked } from './compare-stacking.mjs';
 import { checkDrawerFits } from './drawer-fit.mjs';
 import {
   dismissKernelDialogs,
@@ -41,6 +42,8 @@ model = Convquantizerwrappermodulewithaverylongnameandnobreaks().eval()
 quantizer = ConvQuantizerComposableX86InductorQuantizerLinearQuantizer()
 run = pl.capture(model, example_inputs(), quantizer, calibration=calibration_batches(1))
 prep, conv = run['prepared'], run['converted']
+# a Run with a decomposed stage: the side panel's "exported → decomposed" tab is a compare
+drun = pl.Run(model, example_inputs()).decompose('core')
 weights = [n['id'] for n in prep.snapshot.nodes if n['role'] == 'param']
 print('IDS', json.dumps(['conv2d', 'add', 'linear', 'activation_post_process_0', weights[0]]))`;
 
@@ -58,6 +61,7 @@ before(async () => {
   await page.goto(`${lab.url}/lab/tree/n.ipynb`);
   await kernelIdle(page, 120000);
   await dismissKernelDialogs(page);
+  await page.evaluate(() => window.jupyterapp.commands.execute('pt2e-lens:open-panel'));
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   const out = page.locator('.jp-OutputArea-output', { hasText: /^IDS / }).first();
   await out.waitFor({ timeout: 180000 });
@@ -127,6 +131,25 @@ for (const [theme, slug] of [
     });
   });
 }
+
+describe('the side panel at its default width', () => {
+  it('a compare (the decomposition tab: exported → decomposed) stacks its panes, which move together', async () => {
+    await setLabTheme(page, 'JupyterLab Light');
+    const panel = page.locator('#pt2e-lens-panel');
+    await panel.locator('select.pl-model-picker').selectOption('drun');
+    const tab = panel.locator('.pl-panel-stages .pl-tab[data-stage="exported → decomposed"]');
+    await tab.click();
+    const view = panel.locator('.pl-panel-view .pt2e-lens[data-state="ready"]');
+    await view.locator('.pl-pane[data-pane="1"]').waitFor();
+    await page.waitForTimeout(500); // the first Fit
+    const w = await panel.evaluate((e) => e.getBoundingClientRect().width);
+    assert.ok(w < 400, `the panel at its default width (${w} px)`);
+    await stacked(view);
+    await checkFitInside(view);
+    await panel.screenshot({ path: join(ARTIFACTS, 'narrow-lab-panel-compare-light.png') });
+    await checkSync(page, view, 'x');
+  });
+});
 
 describe('the notebook outputs', () => {
   it('ran without page errors', () => {
