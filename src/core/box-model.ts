@@ -69,6 +69,9 @@ export interface NodeModel {
   annotation: { on: boolean; x: number; y: number; r: number; title: string } | null;
   spec: (Chip & { spec: string }) | null;
   outcome: (Chip & { outcome: BackendOutcome['outcome'] }) | null;
+  /** an observer's sharing-group number, framed on its top edge: the fills repeat after the palette's twelve
+   * (GROUP_COLORS), the number never does, and it stays whole where the second line is cut */
+  groupChip: (Chip & { group: number }) | null;
   /** the node has a laid-out note callout (box.note) */
   note: boolean;
 }
@@ -164,6 +167,7 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
         }
       : null,
     outcome: pill ? { ...pill, x: 4, y: b.h - 4, h: 12 } : null,
+    groupChip: obs ? groupChip(sc, b, obs.group) : null,
     note: b.note !== undefined && Boolean(sc.notes?.[n.id]),
   };
 }
@@ -197,6 +201,24 @@ export function groupModel(sc: Scene, b: Box): GroupModel {
     badges,
     summary: sum,
     allFp32: sum ? allFp32(sum) : false,
+  };
+}
+
+export const GROUP_CHIP_H = 12;
+
+/** The sharing-group number chip: at the box's top-right corner, across its top edge (clear of the label). */
+function groupChip(sc: Scene, b: Box, group: number): Chip & { group: number } {
+  const text = String(group);
+  const w = 7 + 6 * text.length;
+  return {
+    group,
+    text,
+    color: 'var(--pl-observer-stroke)',
+    title: sc.t('ui.group_n', { n: group }),
+    x: b.w - w - 8,
+    y: -GROUP_CHIP_H / 2,
+    w,
+    h: GROUP_CHIP_H,
   };
 }
 

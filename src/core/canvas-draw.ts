@@ -5,6 +5,7 @@
 import {
   boxLook,
   boxModel,
+  type Chip,
   type EdgeLook,
   edgeLook,
   type Fill,
@@ -259,6 +260,11 @@ function drawNodeText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, m: NodeMo
   if (!P.lod.small) return;
   if (m.spec) chip(ctx, P, m.spec, x0, y0, 10);
   if (m.outcome) chip(ctx, P, m.outcome, x0, y0, 9);
+  if (m.groupChip) {
+    P.tag?.('pl-gchip');
+    ctx.font = `700 9px ${P.font}`;
+    framedChip(ctx, P, m.groupChip, x0, y0, 6, 9);
+  }
   if (m.note) drawCallout(ctx, P, b);
 }
 
@@ -276,19 +282,30 @@ function drawGroupText(ctx: CanvasRenderingContext2D, P: Paint, m: GroupModel, x
   ctx.font = `700 10px ${P.font}`;
   ctx.textAlign = 'center';
   P.tag?.('pl-badge');
-  for (const bd of m.badges) {
-    const c = P.col(bd.color);
-    ctx.beginPath();
-    roundRect(ctx, x0 + bd.x, y0 + bd.y, bd.w, bd.h, 7, P.lod);
-    ctx.fillStyle = P.col(v('canvas'));
-    ctx.fill();
-    ctx.strokeStyle = c;
-    ctx.lineWidth = 1.3;
-    ctx.stroke();
-    ctx.fillStyle = c;
-    ctx.fillText(bd.text, x0 + bd.x + bd.w / 2, y0 + bd.y + 11);
-  }
+  for (const bd of m.badges) framedChip(ctx, P, bd, x0, y0, 7, 11);
   ctx.textAlign = 'left';
+}
+
+/** A chip framed and lettered in its colour on the canvas colour (group badge, sharing-group number). */
+function framedChip(
+  ctx: CanvasRenderingContext2D,
+  P: Paint,
+  c: Chip,
+  x0: number,
+  y0: number,
+  r: number,
+  ty: number,
+): void {
+  const col = P.col(c.color);
+  ctx.beginPath();
+  roundRect(ctx, x0 + c.x, y0 + c.y, c.w, c.h, r, P.lod);
+  ctx.fillStyle = P.col(v('canvas'));
+  ctx.fill();
+  ctx.strokeStyle = col;
+  ctx.lineWidth = 1.3;
+  ctx.stroke();
+  ctx.fillStyle = col;
+  ctx.fillText(c.text, x0 + c.x + c.w / 2, y0 + c.y + ty);
 }
 
 function drawCallout(ctx: CanvasRenderingContext2D, P: Paint, b: Box): void {

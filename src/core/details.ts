@@ -111,7 +111,7 @@ export function renderDetails(
   if (n.why?.length) {
     box.appendChild(h(doc, 'h4', undefined, t('ui.views.why')));
     const ul = box.appendChild(h(doc, 'ul', { class: 'pl-why' }));
-    for (const line of n.why) ul.appendChild(h(doc, 'li', undefined, line));
+    for (const line of n.why) ul.appendChild(h(doc, 'li')).appendChild(breakable(doc, line));
   }
   const rows: Row[] = [
     [t('ui.details.target'), n.target_full || n.target],

@@ -72,6 +72,8 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
     g.appendChild(
       chip(d, { class: `pl-outcome pl-outcome-${oc.outcome}`, 'data-outcome': oc.outcome }, oc, 9, 3, 'fill'),
     );
+  const gc = m.groupChip;
+  if (gc) g.appendChild(chip(d, { class: 'pl-gchip', 'data-group': String(gc.group) }, gc, 9, 6, 'stroke'));
   if (m.note) g.appendChild(callout(sc, b));
   g.appendChild(s(d, 'title', undefined, nodeTip(sc, m.id).join('\n')));
   g.addEventListener('click', (e) => {

@@ -36,7 +36,9 @@ export interface Theme {
   groupFill: string;
   groupStroke: string;
   /** observer sharing groups (observers[].group): apart from each other and from quantize / dequantize / output
-   * fills by CIEDE2000 (tests/ts/palette.test.ts) */
+   * fills by CIEDE2000 (tests/ts/palette.test.ts). Twelve is about what ΔE2000 ≥ 12 leaves at a lightness the
+   * labels stay readable on; past them the fills repeat and the group number chip on the box (box-model.ts)
+   * tells groups apart. */
   groups: string[];
   /** quantization specs (edges, output badges) */
   specs: string[];
@@ -77,7 +79,20 @@ export const LIGHT: Theme = {
   selected: '#0f172a',
   groupFill: '#f1f5f9',
   groupStroke: '#64748b',
-  groups: ['#7de8ad', '#eea0b3', '#e8bb7d', '#a8baf0', '#c4e87d', '#dba0ee', '#7dcde8', '#d1b3a9'],
+  groups: [
+    '#7de8ad',
+    '#eea0b3',
+    '#e8bb7d',
+    '#a8baf0',
+    '#c4e87d',
+    '#dba0ee',
+    '#7dcde8',
+    '#d1b3a9',
+    '#afb9a0',
+    '#ff9b6e',
+    '#faf0c3',
+    '#c3b946',
+  ],
   specs: ['#1d4ed8', '#7e22ce', '#0e7490', '#be123c', '#4d7c0f', '#a21caf', '#b45309', '#15803d'],
   warn: '#854d0e',
   warnBg: '#fefce8',
@@ -113,7 +128,20 @@ export const DARK: Theme = {
   selected: '#f8fafc',
   groupFill: '#262a31',
   groupStroke: '#94a3b8',
-  groups: ['#13636c', '#931a42', '#795015', '#090934', '#1a5793', '#751a93', '#455f11', '#24260d'],
+  groups: [
+    '#13636c',
+    '#931a42',
+    '#795015',
+    '#090934',
+    '#1a5793',
+    '#751a93',
+    '#455f11',
+    '#24260d',
+    '#2d0f0a',
+    '#af2305',
+    '#5a4b5f',
+    '#002d3c',
+  ],
   specs: ['#60a5fa', '#c084fc', '#2dd4bf', '#fb7185', '#a3e635', '#e879f9', '#fbbf24', '#4ade80'],
   warn: '#facc15',
   warnBg: '#3a3214',

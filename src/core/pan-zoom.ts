@@ -104,12 +104,15 @@ export class ScaleLink {
    * side by side, its panes aligned. `stackedWidth`: the width one pane would get when stacked. */
   stack: (() => void) | null = null;
   stackedWidth: () => number = () => 0;
+  /** the panes already sit one per row (a narrow compare, compare-stack.ts): nothing to decide, and a stack made
+   * here would keep them stacked once the output widens again */
+  stacked: () => boolean = () => false;
   fitAll(): void {
     const ready = this.members.filter((m) => m.measurable());
     if (!ready.length) return;
     const k = Math.min(...ready.map((m) => m.bestScale()));
     const full = this.stackedWidth();
-    if (this.stack && ready.some((m) => m.crops(k)) && ready.every((m) => m.fitsWidth(full))) {
+    if (this.stack && !this.stacked() && ready.some((m) => m.crops(k)) && ready.every((m) => m.fitsWidth(full))) {
       const stack = this.stack;
       this.stack = null; // once: stacked panes never go back side by side
       stack();

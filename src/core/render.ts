@@ -3,6 +3,7 @@
 // never freezes on it: render() returns at once, `ready` resolves when the first layout is drawn.
 import { prepareSummary } from './badges';
 import { counterparts, diffMarks } from './compare';
+import { stackWhenNarrow } from './compare-stack';
 import { CompareSync } from './compare-sync';
 import { clear, h } from './dom';
 import { prepareDrawn } from './drawn';
@@ -59,6 +60,8 @@ interface Ctx {
   showStage?: (i: number, id?: string) => void;
   /** compare mode: panes pan, zoom and open groups together */
   follow?: CompareSync;
+  /** run at destroy() */
+  disposers: Array<() => void>;
 }
 
 function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => void): GraphView {
@@ -196,6 +199,7 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
   if (count > 1) ctx.follow = new CompareSync(ctx.panes, view.diffs);
   link.stackedWidth = () => row.getBoundingClientRect().width - 2; // a pane's border
   link.stack = () => row.classList.add('pl-stacked');
+  link.stacked = () => row.classList.contains('pl-narrow');
   for (let i = 0; i < count; i++) {
     const gv = makePane(ctx, i, sync);
     if (count > 1 && gv.panZoom) link.add(gv.panZoom);
@@ -203,6 +207,8 @@ function renderGraphArea(ctx: Ctx, host: HTMLElement): void {
     row.appendChild(paneBox(ctx, i, gv, count > 1));
   }
   host.appendChild(row);
+  // too narrow for the panes side by side: one above the other (the canvases re-fit on their resize)
+  if (count > 1) ctx.disposers.push(stackWhenNarrow(row, count));
 }
 
 function renderTables(ctx: Ctx, host: HTMLElement, list: Table[]): void {
@@ -221,16 +227,18 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
   if (options.height) root.style.setProperty('--pl-height', `${options.height}px`);
   el.appendChild(root);
   let destroyed = false;
+  const disposers: Array<() => void> = [];
   const handle: RenderHandle = {
     ready: Promise.resolve(),
     panes: [],
     destroy: () => {
       destroyed = true;
       for (const p of handle.panes) p?.destroy();
+      for (const f of disposers.splice(0)) f();
     },
   };
   if (!isBigDoc(input)) {
-    handle.ready = show(root, checkDoc(input), handle, options, tr);
+    handle.ready = show(root, checkDoc(input), handle, options, tr, disposers);
     return handle;
   }
   root.appendChild(h(doc, 'div', { class: 'pl-empty pl-loading' }, tr('ui.laying_out')));
@@ -245,7 +253,7 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
       await nextTask();
       if (destroyed) return;
       clear(root);
-      return show(root, checked, handle, options, tr);
+      return show(root, checked, handle, options, tr, disposers);
     });
   return handle;
 }
@@ -274,6 +282,7 @@ function show(
   handle: RenderHandle,
   options: RenderOptions,
   tr: Tr,
+  disposers: Array<() => void>,
 ): Promise<void> {
   const doc = root.ownerDocument;
   if (!checked.ok) {
@@ -298,6 +307,7 @@ function show(
     panes: handle.panes,
     waits: [],
     active: 0,
+    disposers,
   };
   if (view.title) root.appendChild(h(doc, 'div', { class: 'pl-title' }, view.title));
   const tables = orderedTables(view);

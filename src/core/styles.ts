@@ -115,8 +115,9 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-tab[aria-selected="true"]{border-color:var(--pl-border);background:var(--pl-raised);color:var(--pl-fg);font-weight:600;margin-bottom:-1px}
 .pt2e-lens .pl-panes{display:grid;grid-auto-columns:minmax(0,1fr);grid-auto-flow:column;grid-template-rows:repeat(6,auto);column-gap:8px}
 .pt2e-lens .pl-pane{min-width:0;display:grid;grid-template-columns:minmax(0,1fr);grid-row:span 6;grid-template-rows:subgrid;border:1px solid var(--pl-border);border-radius:4px}
-.pt2e-lens .pl-panes.pl-stacked{grid-auto-flow:row;grid-template-rows:none;row-gap:8px}
-.pt2e-lens .pl-panes.pl-stacked>.pl-pane{grid-row:auto;grid-template-rows:none}
+.pt2e-lens .pl-panes:is(.pl-stacked,.pl-narrow){grid-auto-flow:row;grid-template-rows:none;row-gap:8px}
+.pt2e-lens .pl-panes:is(.pl-stacked,.pl-narrow)>.pl-pane{grid-row:auto;grid-template-rows:none}
+.pt2e-lens .pl-panes.pl-narrow .pl-canvas{height:max(320px,calc(var(--pl-height,520px)*.75))}
 .pt2e-lens .pl-pane>.pl-graph{display:contents}
 .pt2e-lens .pl-pane-label{font-weight:600;padding:4px 8px;background:var(--pl-raised);border-bottom:1px solid var(--pl-border)}
 .pt2e-lens .pl-toolbar{display:flex;gap:6px;align-items:center;padding:4px 6px;border-bottom:1px solid var(--pl-border);flex-wrap:wrap}
@@ -165,13 +166,13 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-fentries{margin:0;padding:2px 8px 4px 22px;max-height:14em;overflow:auto}
 .pt2e-lens .pl-fentries li{margin:1px 0;overflow-wrap:anywhere}
 .pt2e-lens .pl-flink{font:inherit;font-size:12px;border:none;background:none;color:var(--pl-fg);text-decoration:underline;cursor:pointer;padding:0}
-.pt2e-lens .pl-drawer{position:absolute;top:0;right:0;bottom:0;width:min(340px,33.3%);overflow:auto;background:var(--pl-bg);color:var(--pl-fg);border-left:1px solid var(--pl-border);box-shadow:-4px 0 10px rgba(0,0,0,.18);padding:6px 8px;font-size:12px;z-index:2}
+.pt2e-lens .pl-drawer{position:absolute;top:0;right:0;bottom:0;width:min(340px,33.3%);overflow:auto;background:var(--pl-bg);color:var(--pl-fg);border-left:1px solid var(--pl-border);box-shadow:-4px 0 10px rgba(0,0,0,.18);padding:6px 8px;font-size:12px;z-index:2;overflow-wrap:anywhere;word-break:normal;white-space:normal}
 .pt2e-lens .pl-drawer[hidden]{display:none}
 .pt2e-lens .pl-drawer-close{float:right;margin-left:6px}
-.pt2e-lens .pl-details h4{margin:2px 0 4px;font-size:13px;overflow-wrap:break-word}
+.pt2e-lens .pl-details h4{margin:2px 0 4px;font-size:13px}
 .pt2e-lens .pl-details dl{display:grid;grid-template-columns:fit-content(40%) minmax(0,1fr);gap:1px 10px;margin:0 0 4px}
-.pt2e-lens .pl-details dt{color:var(--pl-muted);word-break:keep-all}
-.pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace;overflow-wrap:break-word}
+.pt2e-lens .pl-details dt{color:var(--pl-muted);word-break:keep-all;overflow-wrap:break-word}
+.pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
 .pt2e-lens .pl-why{margin:0 0 4px;padding-left:16px}
 .pt2e-lens .pl-stage{container-type:inline-size}
 @container (max-width:720px){.pt2e-lens .pl-drawer{position:static;width:auto;max-height:240px;border-left:none;border-top:1px solid var(--pl-border);box-shadow:none}.pt2e-lens .pl-details dl{grid-template-columns:minmax(0,1fr)}.pt2e-lens .pl-details dd{padding-left:8px}}
@@ -206,6 +207,8 @@ ${markCss()}
 .pt2e-lens .pl-zlabel text{font-weight:600;fill:var(--pl-fg)}
 .pt2e-lens .pl-gbadge rect{fill:var(--pl-canvas);stroke-width:1.3}
 .pt2e-lens .pl-gbadge text{font-size:10px;font-weight:700}
+.pt2e-lens .pl-gchip rect{fill:var(--pl-canvas);stroke-width:1.3}
+.pt2e-lens .pl-gchip text{font-size:9px;font-weight:700}
 .pt2e-lens .pl-edge{fill:none;stroke:var(--pl-edge);stroke-width:1.3}
 .pt2e-lens .pl-edge.pl-int{stroke:var(--pl-int);stroke-width:2.6}
 .pt2e-lens .pl-edge.pl-spec{stroke-width:2.2}

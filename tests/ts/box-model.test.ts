@@ -87,9 +87,16 @@ describe('box model: what a node box says', () => {
       const n = snap.nodes.find((x) => x.id === m.id)!;
       expect(m.role).toBe(n.role);
       const obs = snap.observers.find((o) => o.nodes.includes(n.id));
-      if (n.role === 'observer' && obs)
+      if (n.role === 'observer' && obs) {
         expect(m.fill).toEqual({ kind: 'sharing', group: obs.group, color: groupFill(obs.group) });
-      else expect(m.fill).toEqual({ kind: 'role', role: n.role, color: `var(--pl-${n.role}-fill)` });
+        // the second cue: the group's number, whole, on the box's top edge inside its sides
+        const c = m.groupChip!;
+        expect([c.text, c.group]).toEqual([String(obs.group), obs.group]);
+        expect(c.y < 0 && c.y + c.h > 0 && c.x >= 0 && c.x + c.w <= 160).toBe(true);
+      } else {
+        expect(m.fill).toEqual({ kind: 'role', role: n.role, color: `var(--pl-${n.role}-fill)` });
+        expect(m.groupChip).toBeNull();
+      }
       // the label is the target, cut to the box
       expect(n.target.startsWith(m.label.replace(/…$/, ''))).toBe(true);
     }

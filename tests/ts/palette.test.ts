@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { heatFill } from '../../src/core/heat';
 import { contrast, DARK, heatHue, hexRgb, hslRgb, LIGHT, type Theme } from '../../src/core/palette';
+import { GROUP_COLORS } from '../../src/core/styles';
 import { ROLES } from '../../src/core/types';
 import { deltaE2000, deltaE2000Lab } from './ciede2000.mjs';
 
@@ -139,6 +140,24 @@ describe('marks tell apart (CIEDE2000), not only contrast', () => {
           7,
         ),
       ).toEqual([]);
+    });
+    it(`${name}: any two sharing groups differ in fill (ΔE ≥ ${FILL_DE}) or, a palette cycle apart, in number chip`, () => {
+      // what box-model.ts draws for group g: the fill groupFill picks, and the chip's text
+      const cue = (g: number): [string, string] => [t.groups[g % GROUP_COLORS], String(g)];
+      const bad: string[] = [];
+      let byChipOnly = 0;
+      for (let a = 0; a < 300; a++)
+        for (let b = a + 1; b < 300; b++) {
+          const [fa, ca] = cue(a);
+          const [fb, cb] = cue(b);
+          const apart = deltaE2000(hexRgb(fa), hexRgb(fb)) >= FILL_DE;
+          if (!apart) byChipOnly++;
+          if (!apart && ca === cb) bad.push(`groups ${a} and ${b}`);
+          if (!apart && b - a < GROUP_COLORS) bad.push(`groups ${a} and ${b} within one cycle share a fill`);
+        }
+      expect(bad).toEqual([]);
+      expect(GROUP_COLORS).toBe(12);
+      expect(byChipOnly).toBeGreaterThan(0);
     });
     it(`${name}: "added by this stage" is a green frame (the course's 綠框), unlike the output role`, () => {
       const [r, g, b] = hexRgb(t.added);

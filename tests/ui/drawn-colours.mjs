@@ -3,14 +3,14 @@
 // the side panel, which draws one stage at a time, off its stage tabs (panel-reading.lab.mjs): "added by this stage"
 // is a green frame, far from the output role's stroke; every mark a reader must tell apart (each role's stroke, the
 // added, removed, search-hit and selection frames) is ≥ ΔE2000 10 from every other; the sharing-group fills of the
-// observers ≥ ΔE2000 12 from each other, but for the palette's cycle of eight (the thresholds of
-// tests/ts/palette.test.ts, there on the palette itself).
+// observers ≥ ΔE2000 12 from each other within the palette's cycle of twelve (the thresholds of
+// tests/ts/palette.test.ts, there on the palette itself), and groups a cycle apart told apart by their number chips.
 import assert from 'node:assert/strict';
 import { deltaE2000 } from '../ts/ciede2000.mjs';
 
 const MARK_DE = 10;
 const FILL_DE = 12;
-const GROUP_COLORS = 8;
+const GROUP_COLORS = 12;
 
 const rgb = (c) =>
   c
@@ -39,14 +39,12 @@ export const roleStrokes = (scope) =>
     return by;
   });
 
-/** The observers' fills under `scope`: one per sharing group (the number ending their second line, `o4 · group 4`,
- * in any language). */
+/** The observers' fills under `scope`: one per sharing group (the number on the box's group chip). */
 export const groupFills = (scope) =>
   scope.locator('.pl-node[data-role="observer"]').evaluateAll((ns) => {
     const by = {};
     for (const n of ns) {
-      const sub = [...n.querySelectorAll('text')].find((t) => t.textContent.includes(' · '));
-      const group = /(\d+)\s*$/.exec(sub?.textContent ?? '')?.[1];
+      const group = n.querySelector('.pl-gchip text')?.textContent;
       if (group) by[group] ??= getComputedStyle(n.querySelector('rect.pl-box')).fill;
     }
     return by;
@@ -103,7 +101,8 @@ export function judgeColours({ roles, added, removed, match, selected, fills }) 
   ];
   assert.deepEqual(close(marks, MARK_DE), []);
   assert.ok(Object.keys(fills).length >= 5, `${Object.keys(fills).length} sharing groups drawn`);
-  // the palette's GROUP_COLORS fills cycle (styles.ts groupFill): groups a cycle apart share one by design
+  // the palette's GROUP_COLORS fills cycle (styles.ts groupFill): groups a cycle apart share one by design and
+  // differ by their chips (distinct numbers, as read above); within a cycle the fills tell apart
   const named = Object.entries(fills).map(([k, c]) => [`group ${k}`, c]);
   const clash = close(named, FILL_DE).filter((line) => {
     const [a, b] = [...line.matchAll(/group (\d+)/g)].map((m) => Number(m[1]) % GROUP_COLORS);

@@ -139,3 +139,15 @@ export async function setLabTheme(page, theme) {
   await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
   await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
 }
+
+/** Every pt2e-lens output of the page at `width` px (null: as wide as the notebook gives it), after the
+ * ResizeObserver's re-fit. */
+export async function setOutputsWidth(page, width) {
+  await page.evaluate((w) => {
+    for (const e of document.querySelectorAll('.jp-Pt2eLens')) {
+      e.style.width = w ? `${w}px` : '';
+      e.style.flex = w ? 'none' : '';
+    }
+  }, width);
+  await page.waitForTimeout(500);
+}

@@ -19,7 +19,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkDrawnColours } from './drawn-colours.mjs';
 import { checkFindingLines } from './finding-lines.mjs';
-import { dismissKernelDialogs, dismissNewsToast, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import {
+  dismissKernelDialogs,
+  dismissNewsToast,
+  notebook,
+  setLabTheme,
+  setOutputsWidth,
+  startLab,
+} from './lab_server.mjs';
 import { openLabNotebook } from './lab-page.mjs';
 import { overflowing } from './overflow.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
@@ -100,15 +107,9 @@ async function saved(kind) {
   return { name: dl.suggestedFilename(), bytes: readFileSync(await dl.path()) };
 }
 
-/** Every view output at `width` px (null: as wide as the notebook gives it), re-fitted. */
+/** Every view output at `width` px (null: as wide as the notebook gives it), re-fitted, the first in view. */
 async function setWidth(width) {
-  await page.evaluate((w) => {
-    for (const e of document.querySelectorAll('.jp-Pt2eLens')) {
-      e.style.width = w ? `${w}px` : '';
-      e.style.flex = w ? 'none' : '';
-    }
-  }, width);
-  await page.waitForTimeout(500); // the ResizeObserver's re-fit
+  await setOutputsWidth(page, width);
   await output().scrollIntoViewIfNeeded();
 }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
+import { notedCompare } from './compare-stacking.mjs';
 import { checkHeatRange } from './heat-range.mjs';
 import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
@@ -74,26 +75,12 @@ describe('findings: the graph first, one line per rule', () => {
   );
 });
 
-/** real_compare (residual, X86Inductor, prepared vs converted) with notes at the right of the graph */
-function notedCompare() {
-  const view = fixture('real_compare.json');
-  view.notes = [
-    {
-      add: 'residual 的 add：兩個輸入共用同一組 observer',
-      activation_post_process_0: 'x 的 observer',
-      relu_1: 'the last relu, observed before the output',
-    },
-    { add: 'add after convert' },
-  ];
-  return view;
-}
-
 describe('compare panes: Fit keeps the callouts, panes move together', () => {
   eachPage(
     () => browser,
     { light: [1200], dark: [1200] },
     (scheme) => {
-      const view = notedCompare();
+      const view = notedCompare(fixture('real_compare.json'));
       // a notebook's usual width: two panes of ~570 px each
       return writePage(`reading-compare-${scheme}.html`, [view]);
     },
