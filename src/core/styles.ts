@@ -171,7 +171,7 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-drawer-close{float:right;margin-left:6px}
 .pt2e-lens .pl-details h4{margin:2px 0 4px;font-size:13px}
 .pt2e-lens .pl-details dl{display:grid;grid-template-columns:fit-content(40%) minmax(0,1fr);gap:1px 10px;margin:0 0 4px}
-.pt2e-lens .pl-details dt{color:var(--pl-muted);word-break:keep-all;overflow-wrap:break-word}
+.pt2e-lens .pl-details dt{color:var(--pl-muted);word-break:keep-all;overflow-wrap:break-word;min-width:6em}
 .pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
 .pt2e-lens .pl-why{margin:0 0 4px;padding-left:16px}
 .pt2e-lens .pl-stage{container-type:inline-size}
