@@ -27,7 +27,47 @@ const ELLIPSIS = '…';
 
 type Measure = (text: string) => number;
 let context: { measure: (font: string) => Measure } | null | undefined;
-const glyphs = new Map<string, Map<string, number>>();
+
+/** One font's glyph widths at REF px: ASCII in an array, the rest in a map, each measured on first use. */
+class Glyphs {
+  private ascii = new Float64Array(128).fill(-1);
+  private other = new Map<string, number>();
+  /** the width `scan` summed, at REF px */
+  sum = 0;
+  constructor(private measure: Measure) {}
+
+  /** How many UTF-16 units of `text` from the start have glyphs summing to at most `limit` (a surrogate pair
+   * counts whole); their sum is left in `this.sum`. */
+  scan(text: string, limit: number): number {
+    let sum = 0;
+    let i = 0;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      let w: number;
+      let n = 1;
+      if (c < 128) {
+        w = this.ascii[c];
+        if (w < 0) w = this.ascii[c] = this.measure(text[i]);
+      } else {
+        if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) n = 2;
+        const ch = text.slice(i, i + n);
+        w = this.other.get(ch) ?? -1;
+        if (w < 0) {
+          w = this.measure(ch);
+          this.other.set(ch, w);
+        }
+      }
+      if (sum + w > limit) break;
+      sum += w;
+      i += n;
+    }
+    this.sum = sum;
+    return i;
+  }
+}
+
+/** glyph tables by weight (+1 for italic): widths scale with the size, so one table serves every size */
+const tables = new Map<number, Glyphs>();
 
 /** Full-width characters (CJK, kana, hangul, full-width forms) and the symbols the labels use. */
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
@@ -73,55 +113,40 @@ function measurer(): typeof context {
   return context;
 }
 
-/** The width of one glyph in font `f` at REF px, measured (or estimated) once per font. */
-function glyphWidth(f: Font): (ch: string) => number {
-  const key = cssFont(f);
-  let table = glyphs.get(key);
-  if (!table) {
-    table = new Map();
-    glyphs.set(key, table);
+function glyphsOf(f: Font): Glyphs {
+  const key = (f.weight ?? 400) + (f.italic ? 1 : 0);
+  let t = tables.get(key);
+  if (!t) {
+    const m = measurer();
+    const weight = f.weight ?? 400;
+    t = new Glyphs(m ? m.measure(cssFont(f)) : (ch) => estimate(ch, weight) * REF);
+    tables.set(key, t);
   }
-  const t = table;
-  const m = measurer();
-  const measure = m ? m.measure(key) : (ch: string) => estimate(ch, f.weight ?? 400) * REF;
-  return (ch) => {
-    let w = t.get(ch);
-    if (w === undefined) {
-      w = measure(ch);
-      t.set(ch, w);
-    }
-    return w;
-  };
+  return t;
 }
 
 /** Width of `text` in font `f`, in layout px: the sum of its glyphs' widths, each measured once per font. */
 export function textWidth(text: string, f: Font): number {
-  const g = glyphWidth(f);
-  let sum = 0;
-  for (const ch of text) sum += g(ch);
-  return (sum * f.size * MARGIN) / REF;
+  const g = glyphsOf(f);
+  g.scan(text, Number.POSITIVE_INFINITY);
+  return (g.sum * f.size * MARGIN) / REF;
 }
 
 /** `text` as drawn in at most `room` layout px of font `f`: whole when it fits, else cut at a character with `…`
  * (whitespace before the cut dropped); empty when not even `…` fits. The one place a box's text is cut. */
 export function fitText(text: string, f: Font, room: number): string {
-  if (textWidth(text, f) <= room) return text;
-  const g = glyphWidth(f);
-  const left = (room * REF) / (f.size * MARGIN) - g(ELLIPSIS);
+  const g = glyphsOf(f);
+  const limit = (room * REF) / (f.size * MARGIN);
+  if (g.scan(text, limit) === text.length) return text;
+  g.scan(ELLIPSIS, Number.POSITIVE_INFINITY);
+  const left = limit - g.sum;
   if (left < 0) return '';
-  let out = '';
-  let used = 0;
-  for (const ch of text) {
-    used += g(ch);
-    if (used > left) break;
-    out += ch;
-  }
-  return `${out.trimEnd()}${ELLIPSIS}`;
+  return `${text.slice(0, g.scan(text, left)).trimEnd()}${ELLIPSIS}`;
 }
 
 /** Test hook: forget the measured glyphs and the context (a test swaps the measure). */
 export function resetTextWidths(measure?: (text: string, font: string) => number): void {
-  glyphs.clear();
+  tables.clear();
   context = measure ? { measure: (font) => (text) => measure(text, font) } : undefined;
 }
 
