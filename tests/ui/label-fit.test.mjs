@@ -6,11 +6,12 @@
 // in its Export "SVG". Screenshots: tests/ui/artifacts/label-fit-*.png.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { launch } from './browser.mjs';
 import { longNames } from './drawer-fit.mjs';
-import { ARTIFACTS, fixture, writePage } from './pages.mjs';
+import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
 import { canvasTextsOutside, exportTextsOutside, installTextChecks, svgTextsOutside } from './text-boxes.mjs';
 import { eachPage } from './with-page.mjs';
 
@@ -57,7 +58,9 @@ async function settled(page) {
   await page.waitForFunction(() => !window.__h.panes[0].canvasView?.pending, null, { timeout: 60000 });
 }
 
-const button = (page, text) => page.locator('button.pl-btn', { hasText: text }).first().click();
+/** the toolbar's words in the view's locale (longNames makes it zh-TW) */
+const ZH = JSON.parse(readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/locales/zh-TW.json'), 'utf8'));
+const button = (page, key) => page.locator('button.pl-btn', { hasText: ZH[key] }).first().click();
 
 /** At zoom 1 on the first compute node (every text drawn), then at Fit (zoomed-out titles in a narrow pane). */
 async function eachZoom(page, check) {
@@ -97,7 +100,7 @@ describe('every label, second line, chip, badge and group title inside its box',
       const tag = `${scheme}-${width}`;
       // SVG: groups open (a small graph opens expanded), then closed with their badges
       for (const groups of ['open', 'closed']) {
-        if (groups === 'closed') await button(page, 'Collapse all');
+        if (groups === 'closed') await button(page, 'ui.collapse_all');
         await eachZoom(page, async (how) => {
           assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), false);
           expectInside(await svgTextsOutside(page), `svg, ${groups}, ${how}`, how === 'fit' ? 1 : 8);
@@ -109,7 +112,7 @@ describe('every label, second line, chip, badge and group title inside its box',
         window.__h.panes[0].canvasThreshold = 0;
       });
       for (const groups of ['open', 'closed']) {
-        await button(page, groups === 'open' ? 'Expand all' : 'Collapse all');
+        await button(page, groups === 'open' ? 'ui.expand_all' : 'ui.collapse_all');
         await page.waitForFunction(() => window.__h.panes[0].canvasView?.draws > 0, null, { timeout: 60000 });
         await eachZoom(page, async (how) => {
           assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
