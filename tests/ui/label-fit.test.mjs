@@ -44,7 +44,12 @@ function hostileView() {
   for (const n of snap.nodes.filter((x) => x.module_stack[0]?.[0] === 'head'))
     n.module_stack[0][1] = '分類頭部模組的類別名稱非常非常長而且沒有任何可以斷行的地方';
   const outcome = { outcome: 'delegated-int8', kernel: null, reason: null, annotated: true };
-  snap.backend = { name: 'xnnpack', options: {}, nodes: Object.fromEntries(compute.map((n) => [n.id, outcome])), counts: {} };
+  snap.backend = {
+    name: 'xnnpack',
+    options: {},
+    nodes: Object.fromEntries(compute.map((n) => [n.id, outcome])),
+    counts: {},
+  };
   const values = Object.fromEntries(compute.map((n, i) => [n.id, 12 + 4 * i]));
   view.panes[0].overlay = { name: 'SQNR', unit: 'dB', higher_is_better: true, values };
   return view;
