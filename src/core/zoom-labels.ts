@@ -98,7 +98,7 @@ export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Gen
   const h = size * 1.3;
   const font: Font = { ...FONTS.label, size };
   /** the width of `label`'s first `n` characters and `…`: the least room a title gets */
-  const least = (label: string, n: number): number => textWidth(`${[...label].slice(0, n - 1).join('')}…`, font);
+  const least = (label: string, n: number): number => textWidth(`${label.slice(0, n - 1)}…`, font);
   /** the title of box `b` cut (…) to `room` by measured width, on a plate of its width plus padding */
   const plateOf = (b: Box, m: GroupModel, closed: boolean, room: number) => {
     const text = fitText(m.label, font, room);
