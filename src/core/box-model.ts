@@ -3,10 +3,12 @@
 // outcome pill, a closed group's badges, and the highlights (marks) of the view's state. Pure: from the scene
 // (facts, placement, overlay, words) only. nodes.ts (SVG) and canvas-draw.ts (canvas) paint this and nothing
 // else, so the two renderers cannot drift apart. Positions are in layout units from the box's top-left corner.
+// Every text is cut (…) here, once, to the width it is drawn in by measured glyph widths (text-fit.ts): a label,
+// second line, chip or title never runs past its box; the tooltip and the drawer keep the whole text.
 import { outcomeOf, outcomePill, outcomeText } from './backend';
-import { allFp32, BADGE_COLOR, BADGE_GAP, type Badge, badgesOf, badgeWidth, type Summary } from './badges';
+import { allFp32, BADGE_COLOR, BADGE_GAP, type Badge, badgesOf, type Summary } from './badges';
 import { bucket } from './canvas-index';
-import { fmtNums, truncate } from './dom';
+import { fmtNums } from './dom';
 import type { EdgeItem } from './edges';
 import { nodeKey } from './groups';
 import { type Box, groupLabel } from './hier-layout';
@@ -14,6 +16,7 @@ import type { Tr } from './i18n';
 import type { Mark } from './marks';
 import type { Scene } from './scene';
 import { AGG_EDGE, groupFill, INT_EDGE } from './styles';
+import { FONTS, type Font, fitText, textWidth } from './text-fit';
 import type { BackendOutcome, GraphNode, Id, Role } from './types';
 
 /** What a box's fill says. `color` is a colour or `var(--pl-*)`; a heat fill has one per theme. */
@@ -133,15 +136,19 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
       }
     : null;
   const a = f.annotation.get(n.id);
+  const textX = h ? b.w / 2 + 3 : b.w / 2;
+  // both lines are centred on textX, between the heat bar (if any) and the right edge
+  const room = 2 * Math.min(textX - (h ? HEAT_BAR_W + 3 : TEXT_PAD), b.w - TEXT_PAD - textX);
+  const spec = a?.output ? specChip(sc, b, a.output) : null;
   const pill = outcomePill(f.snap, n.id, sc.t);
   return {
     kind: 'node',
     key: b.key,
     id: n.id,
     role: n.role,
-    label: truncate(n.target, Math.max(6, Math.floor((b.w - 12) / 7))),
-    sub: truncate(subLabel(sc, n, obs?.group), Math.floor((b.w - 10) / 6)),
-    textX: h ? b.w / 2 + 3 : b.w / 2,
+    label: fitText(n.target, FONTS.label, room),
+    sub: fitText(subLabel(sc, n, obs?.group), FONTS.sub, room),
+    textX,
     fill,
     stroke,
     heat,
@@ -154,19 +161,10 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
           title: a.annotated ? 'annotated (_annotated = True)' : 'annotation present, _annotated = False',
         }
       : null,
-    spec: a?.output
-      ? {
-          spec: a.output,
-          text: truncate(a.output, 5),
-          color: f.specColor(a.output),
-          title: sc.t('ui.node.output_spec', { spec: a.output }),
-          x: b.w - 28,
-          y: b.h - 4,
-          w: 24,
-          h: 13,
-        }
+    spec,
+    outcome: pill
+      ? { ...pill, ...fitChip(pill.text, FONTS.chip, (spec ? spec.x : b.w) - 8), x: 4, y: b.h - 4, h: 12 }
       : null,
-    outcome: pill ? { ...pill, x: 4, y: b.h - 4, h: 12 } : null,
     groupChip: obs ? groupChip(sc, b, obs.group) : null,
     note: b.note !== undefined && Boolean(sc.notes?.[n.id]),
   };
@@ -175,26 +173,45 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
 export function groupModel(sc: Scene, b: Box): GroupModel {
   const grp = b.group!;
   const collapsed = b.kind === 'collapsed';
-  const text = truncate(groupLabel(grp), Math.max(8, Math.floor((b.w - 30) / 6.6)));
+  const labelX = collapsed ? 10 : 8;
   const sum = collapsed ? (sc.summary?.get(grp.key) ?? null) : null;
   const { fill, stroke, radius } = groupLook(sc, b);
   const badges: GroupModel['badges'] = [];
-  let x = 10;
   const made = !collapsed ? [] : sc.badges ? sc.badges(grp.key) : sum ? badgesOf(sum, sc.heat, sc.t) : [];
-  for (const bd of made) {
-    const w = badgeWidth(bd);
-    badges.push({ ...bd, color: BADGE_COLOR[bd.kind], x, y: BADGE_ROW_Y, w, h: BADGE_H });
-    x += w + BADGE_GAP;
+  let x = 10;
+  for (let i = 0; i < made.length; i++) {
+    const bd = made[i];
+    // a row longer than its box: the badge at the edge is cut (…), the rest left out; their titles join the
+    // last badge's tooltip
+    const c = fitChip(bd.text, FONTS.badge, b.w - 10 - x);
+    const rest = made.slice(i).map((o) => o.title);
+    if (!c.text.replace('…', '').trim()) {
+      const last = badges[badges.length - 1];
+      if (last) last.title = [last.title, ...rest].join('\n');
+      break;
+    }
+    const cut = c.text !== bd.text;
+    badges.push({
+      ...bd,
+      ...c,
+      title: cut ? rest.join('\n') : bd.title,
+      color: BADGE_COLOR[bd.kind],
+      x,
+      y: BADGE_ROW_Y,
+      h: BADGE_H,
+    });
+    if (cut) break;
+    x += c.w + BADGE_GAP;
   }
   return {
     kind: collapsed ? 'collapsed' : 'expanded',
     key: b.key,
     group: grp.key,
     total: grp.total,
-    label: `${collapsed ? '⊞' : '⊟'} ${text}`,
-    labelX: collapsed ? 10 : 8,
+    label: fitText(`${collapsed ? '⊞' : '⊟'} ${groupLabel(grp)}`, FONTS.label, b.w - labelX - TEXT_PAD - 2),
+    labelX,
     labelY: collapsed ? 18 : 15,
-    sub: collapsed ? sc.t('ui.group.sub', { n: grp.total }) : null,
+    sub: collapsed ? fitText(sc.t('ui.group.sub', { n: grp.total }), FONTS.sub, b.w - labelX - TEXT_PAD - 2) : null,
     fill,
     stroke,
     radius,
@@ -206,10 +223,38 @@ export function groupModel(sc: Scene, b: Box): GroupModel {
 
 export const GROUP_CHIP_H = 12;
 
+/** space kept between a box's edge and its texts */
+const TEXT_PAD = 6;
+/** space either side of a chip's text */
+const CHIP_PAD = 4;
+
+/** A chip's text and width: as wide as its text (+ padding), the text cut to at most `most` wide in all. */
+function fitChip(text: string, font: Font, most: number): { text: string; w: number } {
+  const t = fitText(text, font, most - 2 * CHIP_PAD);
+  return { text: t, w: Math.min(most, Math.ceil(textWidth(t, font) + 2 * CHIP_PAD)) };
+}
+
+/** The output-spec badge at the bottom-right corner, across the bottom edge: 24 wide, wider for a long spec id up
+ * to half the box (the outcome pill takes the left). */
+function specChip(sc: Scene, b: Box, spec: string): NodeModel['spec'] {
+  const c = fitChip(spec, FONTS.chip, Math.max(24, Math.floor(b.w / 2) - 8));
+  const w = Math.max(24, c.w);
+  return {
+    spec,
+    text: c.text,
+    color: sc.facts.specColor(spec),
+    title: sc.t('ui.node.output_spec', { spec }),
+    x: b.w - w - 4,
+    y: b.h - 4,
+    w,
+    h: 13,
+  };
+}
+
 /** The sharing-group number chip: at the box's top-right corner, across its top edge (clear of the label). */
 function groupChip(sc: Scene, b: Box, group: number): Chip & { group: number } {
   const text = String(group);
-  const w = 7 + 6 * text.length;
+  const w = Math.ceil(textWidth(text, FONTS.chip)) + 7;
   return {
     group,
     text,

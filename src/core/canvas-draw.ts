@@ -24,6 +24,7 @@ import type { Box } from './hier-layout';
 import { type Mark, type MarkStroke, markStroke } from './marks';
 import type { Scene } from './scene';
 import { FLOAT_EDGE } from './styles';
+import { canvasFont, FONTS } from './text-fit';
 import type { ZoomLabel } from './zoom-labels';
 
 /** `var(--pl-x)` → the colour it resolves to under `el` (read once per paint). */
@@ -148,7 +149,7 @@ export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]
   });
   if (!P.lod.labels || P.zoomed) return;
   P.tag?.('pl-title');
-  ctx.font = `600 12px ${P.font}`;
+  ctx.font = canvasFont(FONTS.label, P.font);
   ctx.fillStyle = P.col(v('fg'));
   ctx.textAlign = 'left';
   for (const b of boxes) {
@@ -229,7 +230,7 @@ function chip(
   ctx.beginPath();
   roundRect(ctx, x0 + c.x, y0 + c.y, c.w, c.h, 3, P.lod);
   ctx.fill();
-  ctx.font = `700 9px ${P.font}`;
+  ctx.font = canvasFont(FONTS.chip, P.font);
   ctx.fillStyle = P.col(v('canvas'));
   ctx.fillText(c.text, x0 + c.x + c.w / 2, y0 + c.y + ty);
 }
@@ -237,12 +238,12 @@ function chip(
 function drawNodeText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, m: NodeModel, x0: number, y0: number): void {
   P.tag?.('pl-label');
   ctx.textAlign = 'center';
-  ctx.font = `600 12px ${P.font}`;
+  ctx.font = canvasFont(FONTS.label, P.font);
   ctx.fillStyle = P.col(v(`${m.role}-text`));
   ctx.fillText(m.label, x0 + m.textX, y0 + LABEL_Y);
   if (P.lod.small) {
     P.tag?.('pl-sub');
-    ctx.font = `10px ${P.font}`;
+    ctx.font = canvasFont(FONTS.sub, P.font);
     ctx.fillStyle = P.col(v('sub'));
     ctx.fillText(m.sub, x0 + m.textX, y0 + SUB_Y);
   }
@@ -262,7 +263,7 @@ function drawNodeText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, m: NodeMo
   if (m.outcome) chip(ctx, P, m.outcome, x0, y0, 9);
   if (m.groupChip) {
     P.tag?.('pl-gchip');
-    ctx.font = `700 9px ${P.font}`;
+    ctx.font = canvasFont(FONTS.chip, P.font);
     framedChip(ctx, P, m.groupChip, x0, y0, 6, 9);
   }
   if (m.note) drawCallout(ctx, P, b);
@@ -271,15 +272,15 @@ function drawNodeText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, m: NodeMo
 function drawGroupText(ctx: CanvasRenderingContext2D, P: Paint, m: GroupModel, x0: number, y0: number): void {
   P.tag?.('pl-label');
   ctx.textAlign = 'left';
-  ctx.font = `600 12px ${P.font}`;
+  ctx.font = canvasFont(FONTS.label, P.font);
   ctx.fillStyle = P.col(v('fg'));
   if (!P.zoomed) ctx.fillText(m.label, x0 + m.labelX, y0 + m.labelY);
   if (!P.lod.small) return;
   P.tag?.('pl-sub');
-  ctx.font = `10px ${P.font}`;
+  ctx.font = canvasFont(FONTS.sub, P.font);
   ctx.fillStyle = P.col(v('muted'));
   if (m.sub) ctx.fillText(m.sub, x0 + m.labelX, y0 + 33);
-  ctx.font = `700 10px ${P.font}`;
+  ctx.font = canvasFont(FONTS.badge, P.font);
   ctx.textAlign = 'center';
   P.tag?.('pl-badge');
   for (const bd of m.badges) framedChip(ctx, P, bd, x0, y0, 7, 11);
@@ -455,7 +456,7 @@ export function drawZoomLabels(ctx: CanvasRenderingContext2D, P: Paint, labels: 
     ctx.strokeStyle = P.col(v(l.closed ? 'gstroke' : 'border'));
     ctx.stroke();
   }
-  ctx.font = `600 ${labels[0].size}px ${P.font}`;
+  ctx.font = canvasFont({ ...FONTS.label, size: labels[0].size }, P.font);
   ctx.fillStyle = P.col(v('fg'));
   for (const l of labels) ctx.fillText(l.text, l.x, l.y);
 }

@@ -8,17 +8,15 @@
 // canvas-view.ts) paint what this returns, in layout units.
 import { boxModel, type GroupModel } from './box-model';
 import { bucket } from './canvas-index';
-import { truncate } from './dom';
 import type { Box } from './hier-layout';
 import type { Scene } from './scene';
 import { runSteps } from './slicer';
+import { FONTS, type Font, fitText, textWidth } from './text-fit';
 
 /** on-screen px of a group title while zoomed out */
 export const ZOOM_LABEL_PX = 11;
 /** layout px of a group's own title (box-model's 600 12px) */
-const TITLE_PX = 12;
-/** average glyph width of the title font, per px of font size */
-const GLYPH = 0.62;
+const TITLE_PX = FONTS.label.size;
 /** an open group's title keeps at least this many characters (`⊟ 12 · Block`), its plate wider than a narrow box */
 const MIN_CHARS = 20;
 /** a closed group's title keeps at least this many (`⊞ e…`): fewer say nothing */
@@ -98,10 +96,13 @@ export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Gen
       for (const c of cells(r)) bucket(closedBoxes, c, () => []).push(r);
     }
   const h = size * 1.3;
-  /** the title of box `b` in at most `chars` characters on a plate at most `most` wide (plus padding) */
-  const plateOf = (b: Box, m: GroupModel, closed: boolean, chars: number, most: number) => {
-    const text = truncate(m.label, chars);
-    const w = Math.min(text.length * size * GLYPH, most) + 2 * pad;
+  const font: Font = { ...FONTS.label, size };
+  /** the width of `label`'s first `n` characters and `…`: the least room a title gets */
+  const least = (label: string, n: number): number => textWidth(`${label.slice(0, n - 1)}…`, font);
+  /** the title of box `b` cut (…) to `room` by measured width, on a plate of its width plus padding */
+  const plateOf = (b: Box, m: GroupModel, closed: boolean, room: number) => {
+    const text = fitText(m.label, font, room);
+    const w = textWidth(text, font) + 2 * pad;
     // on the box's top edge; a closed box shorter than the text has its plate centred on it
     const top = closed && b.h < h ? b.y - h / 2 : b.y - b.h / 2;
     // a plate wider than its box is centred on it, kept within the drawing (Fit shows no more than that)
@@ -113,21 +114,15 @@ export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Gen
     if (++n % STEP === 0) yield;
     const closed = m.kind === 'collapsed';
     // as wide as the box, but never fewer than MIN_CHARS characters (a narrow box's plate reaches past it) ...
-    const fit = Math.floor((b.w - 2 * pad) / (size * GLYPH));
-    let p = plateOf(b, m, closed, Math.max(MIN_CHARS, fit), Math.max(b.w, MIN_CHARS * size * GLYPH));
+    const inside = b.w - 2 * pad;
+    let p = plateOf(b, m, closed, Math.max(inside, least(m.label, MIN_CHARS)));
     // ... except where that covers a closed neighbour (side-by-side embeddings): a closed group's title is then
     // cut to its own box (…) rather than left out
     // (only its spill at the side counts: a title taller than a short box also reaches the boxes above and below)
     const top = Math.max(p.plate.y, b.y - b.h / 2);
     const side = { ...p.plate, y: top, h: Math.max(0, Math.min(p.plate.y + h, b.y + b.h / 2) - top) };
     if (closed && (hits(grid, p.plate) || hits(closedBoxes, side, b.key)))
-      p = plateOf(
-        b,
-        m,
-        closed,
-        Math.max(MIN_CLOSED_CHARS, fit),
-        Math.max(b.w - 2 * pad, MIN_CLOSED_CHARS * size * GLYPH),
-      );
+      p = plateOf(b, m, closed, Math.max(inside, least(m.label, MIN_CLOSED_CHARS)));
     if (hits(grid, p.plate)) continue;
     for (const c of cells(p.plate)) bucket(grid, c, () => []).push(p.plate);
     out.push({
