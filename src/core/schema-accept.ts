@@ -118,21 +118,30 @@ function array(s: Schema, root: Schema): Accept {
 }
 
 function object(s: Schema, root: Schema): Accept {
-  const props = new Map<string, Accept>();
-  for (const [k, p] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) props.set(k, accept(p, root));
   const required = (s.required ?? []) as string[];
+  // each property's check, and whether it is required: one look-up per own field finds both
+  const props = new Map<string, { check: Accept; required: boolean }>();
+  for (const [k, p] of Object.entries((s.properties ?? {}) as Record<string, Schema>))
+    props.set(k, { check: accept(p, root), required: required.includes(k) });
   const extra = s.additionalProperties;
   const other = isObject(extra) ? accept(extra, root) : null;
   const closed = extra === false;
   return (v) => {
     if (!isObject(v)) return true;
-    for (const k of required) if (!present(v, k)) return false;
+    let seen = 0;
     for (const k of Object.keys(v)) {
-      const check = props.get(k) ?? other;
-      if (check) {
-        if (!check(v[k])) return false;
+      const p = props.get(k);
+      const x = v[k];
+      if (p) {
+        if (p.required && x !== undefined) seen++;
+        if (!p.check(x)) return false;
+      } else if (other) {
+        if (!other(x)) return false;
       } else if (closed) return false;
     }
+    // every required field seen own and defined: present; otherwise (one missing, inherited, undefined, or
+    // without a property schema) present() decides, as the explaining walk does
+    if (seen !== required.length) for (const k of required) if (!present(v, k)) return false;
     return true;
   };
 }

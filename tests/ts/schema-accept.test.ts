@@ -86,6 +86,22 @@ describe('the yes/no schema pass', () => {
       expect(accepts(doc, ANY, ROOT)).toBe(explain(doc, ANY, ROOT) === null);
     }
   });
+
+  it('a required field undefined, inherited, or named "constructor": the same verdict', () => {
+    const doc = fixture('conv_prepared.json');
+    const nodes = doc.panes[0].snapshot.nodes;
+    const node = nodes[0];
+    const cases = [
+      { ...node, id: undefined },
+      Object.assign(Object.create({ id: 'x' }), { ...node, id: undefined }),
+      Object.assign(Object.create({ id: 'x' }), Object.fromEntries(Object.entries(node).filter(([k]) => k !== 'id'))),
+      JSON.parse('{"constructor": 1, "__proto__": {"id": "x"}}'),
+    ];
+    for (const c of cases) {
+      nodes[0] = c;
+      expect(accepts(doc, ANY, ROOT)).toBe(explain(doc, ANY, ROOT) === null);
+    }
+  });
 });
 
 // the lines a bad document got before the yes/no pass (main at 51cb594), in one task and in slices
