@@ -36,6 +36,15 @@ export function resolve(ref: string, root: Schema): Schema {
   return (root.$defs as Record<string, Schema> | undefined)?.[name] ?? {};
 }
 
+/** `make()`'s function, made when first called: a $ref is resolved on first use (the schema refers to itself). */
+export function onFirstUse<R>(make: () => (v: unknown) => R): (v: unknown) => R {
+  let f: ((v: unknown) => R) | undefined;
+  return (v) => {
+    f ??= make();
+    return f(v);
+  };
+}
+
 /** The value passes `s`'s `type` keyword (true when it has none). */
 function typeTest(s: Schema, root: Schema): Accept {
   for (let hops = 0; typeof s.$ref === 'string' && s.type === undefined && hops < 8; hops++) s = resolve(s.$ref, root);
@@ -56,14 +65,8 @@ export function accept(s: Schema, root: Schema): Accept {
   const known = compiled.get(s);
   if (known) return known;
   const parts: Accept[] = [];
-  if (typeof s.$ref === 'string') {
-    const ref = s.$ref;
-    let target: Accept | undefined; // resolved on first use: the schema refers to itself
-    parts.push((v) => {
-      target ??= accept(resolve(ref, root), root);
-      return target(v);
-    });
-  }
+  const ref = s.$ref;
+  if (typeof ref === 'string') parts.push(onFirstUse(() => accept(resolve(ref, root), root)));
   if ('const' in s) {
     const c = s.const;
     parts.push((v) => v === c);

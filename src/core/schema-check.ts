@@ -6,7 +6,7 @@
 // graph is checked on every render. schema-accept.ts answers yes or no first; this walk, which keeps the
 // path, runs only to explain a no.
 
-import { accept, accepts, isObject, present, resolve, type Schema, TYPE_TESTS } from './schema-accept';
+import { accept, accepts, isObject, onFirstUse, present, resolve, type Schema, TYPE_TESTS } from './schema-accept';
 
 export type Key = string | number;
 // `what` is spelled only when the error is reported: a failed oneOf branch (a node's `shape` is no null) is
@@ -86,14 +86,8 @@ function compile(s: Schema, root: Schema): Check {
   const known = compiled.get(s);
   if (known) return known;
   const parts: Check[] = [];
-  if (typeof s.$ref === 'string') {
-    const ref = s.$ref;
-    let target: Check | undefined; // resolved on first use: the schema refers to itself
-    parts.push((v) => {
-      target ??= compile(resolve(ref, root), root);
-      return target(v);
-    });
-  }
+  const ref = s.$ref;
+  if (typeof ref === 'string') parts.push(onFirstUse(() => compile(resolve(ref, root), root)));
   if ('const' in s) {
     const c = s.const;
     parts.push((v) => (v === c ? null : fail(() => `expected ${show(c)}, got ${show(v)}`)));
