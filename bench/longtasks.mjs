@@ -2,7 +2,8 @@
 // the crisp full draw with the whole expanded graph in view), by wall time and by the thread's CPU time, read from a Chrome trace ('toplevel' category: every task the
 // renderer's main thread runs, the frame's style, layout and paint included). On a shared machine a task's wall
 // time is mostly the time its thread waited for a core (at load 8 on 2 cores: 200 ms of wall for 30 ms of CPU);
-// its CPU time is the work the page did, comparable across runs. Bundles are interleaved per repeat.
+// its CPU time is the work the page did, comparable across runs. The last column sums the CPU of all of a phase's
+// main-thread tasks (for open: the work done before the page was interactive). Bundles are interleaved per repeat.
 //
 //   node bench/longtasks.mjs [--only synth-20k,synth-100k,decoder-100k] [--docs DIR] [--repeats 3] [--bundle a.js,b.js]
 // (decoder-100k: the View bench/view_docs.py writes into DIR; see docs/bench.md)
@@ -111,13 +112,15 @@ async function traced(browser, url) {
       .filter((e) => e.ts <= ts)
       .pop()
       ?.name.slice(3);
-  const lt = { open: [0, 0], expand: [0, 0], all: [0, 0], full: [0, 0] };
+  // per phase: longest task's wall, longest task's CPU, all its tasks' CPU
+  const lt = { open: [0, 0, 0], expand: [0, 0, 0], all: [0, 0, 0], full: [0, 0, 0] };
   for (const e of events) {
     if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask' || !main.has(`${e.pid}:${e.tid}`)) continue;
     const p = lt[phaseOf(e.ts + e.dur)]; // a task belongs to the phase it ends in (as in views.mjs)
     if (!p) continue;
     p[0] = Math.max(p[0], e.dur / 1000);
     p[1] = Math.max(p[1], (e.tdur ?? 0) / 1000);
+    p[2] += (e.tdur ?? 0) / 1000;
   }
   return { ms, lt };
 }
@@ -147,7 +150,8 @@ try {
       const ph = ['open', 'expand', 'all', 'full'];
       rows.push(
         `| ${name}${opt.bundles.length > 1 ? ` [${basename(b, '.js')}]` : ''} | ${ph.map((p) => f((r) => r.ms[p])).join(' / ')} ms | ` +
-          `${ph.map((p) => f((r) => r.lt[p][1])).join(' / ')} ms | ${ph.map((p) => f((r) => r.lt[p][0])).join(' / ')} ms |`,
+          `${ph.map((p) => f((r) => r.lt[p][1])).join(' / ')} ms | ${ph.map((p) => f((r) => r.lt[p][0])).join(' / ')} ms | ` +
+          `${ph.map((p) => f((r) => r.lt[p][2])).join(' / ')} ms |`,
       );
       console.log(rows[rows.length - 1]);
     }
@@ -158,7 +162,7 @@ try {
 }
 console.log(`\nmedians of ${opt.repeats}`);
 console.log(
-  '| graph | phase wall: open / expand / all / full draw | longest task, CPU: open / expand / all / full draw | longest task, wall |',
+  '| graph | phase wall: open / expand / all / full draw | longest task, CPU: open / expand / all / full draw | longest task, wall | main-thread CPU, all tasks |',
 );
-console.log('|---|---|---|---|');
+console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(r);

@@ -3,9 +3,11 @@
 // bundles are inlined into saved notebooks: a full validator (ajv and the like) would cost more than the
 // rest of the viewer, and compiles code with `new Function`, which strict hosts forbid. Each schema node
 // is turned into a closure once, and the path of a value is only spelled out when it is wrong: a 20k-node
-// graph is checked on every render.
+// graph is checked on every render. schema-accept.ts answers yes or no first; this walk, which keeps the
+// path, runs only to explain a no.
 
-type Schema = Record<string, unknown>;
+import { accept, accepts, isObject, onFirstUse, present, resolve, type Schema, TYPE_TESTS } from './schema-accept';
+
 export type Key = string | number;
 // `what` is spelled only when the error is reported: a failed oneOf branch (a node's `shape` is no null) is
 // the common case and never shown
@@ -14,6 +16,11 @@ type Check = (v: unknown) => Err;
 
 /** The first way `value` breaks `schema`, as `path: what` (one line), or null. Never throws. */
 export function schemaError(value: unknown, schema: Schema, root: Schema): string | null {
+  return accepts(value, schema, root) ? null : explain(value, schema, root);
+}
+
+/** schemaError without the yes/no pass first (tests compare the two verdicts). */
+export function explain(value: unknown, schema: Schema, root: Schema): string | null {
   stack.length = 0;
   const err = compile(schema, root)(value);
   return err && `${spell(err.path) || 'the document'}: ${err.what()}`;
@@ -29,8 +36,13 @@ export function itemsError(
   from: number,
   to: number,
 ): string | null {
+  const ok = accept(item, root);
+  let i = from;
+  const end = Math.min(to, items.length);
+  while (i < end && ok(items[i])) i++;
+  if (i === end) return null;
   const check = compile(item, root);
-  for (let i = from; i < Math.min(to, items.length); i++) {
+  for (; i < end; i++) {
     stack.length = 0;
     stack.push(...at, i);
     const err = check(items[i]);
@@ -51,30 +63,6 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-const TYPE_TESTS: Record<string, (v: unknown) => boolean> = {
-  null: (v) => v === null,
-  boolean: (v) => typeof v === 'boolean',
-  integer: (v) => Number.isInteger(v),
-  number: (v) => typeof v === 'number' && Number.isFinite(v),
-  string: (v) => typeof v === 'string',
-  array: (v) => Array.isArray(v),
-  object: (v) => isObject(v),
-};
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-// an own field: inherited ones (Object.prototype's "constructor", "__proto__") are functions or objects,
-// so a primitive value needs no further look (Object.hasOwn is ES2022)
-const hasOwn = Object.prototype.hasOwnProperty;
-
-function present(o: Record<string, unknown>, k: string): boolean {
-  const v = o[k];
-  if (v === undefined) return false;
-  return (typeof v !== 'object' && typeof v !== 'function') || hasOwn.call(o, k);
-}
-
 function show(v: unknown): string {
   let s: string;
   try {
@@ -92,25 +80,14 @@ function describe(s: Schema): string {
   return typeof s.type === 'string' ? s.type : 'a valid form';
 }
 
-function resolve(ref: string, root: Schema): Schema {
-  const name = ref.replace('#/$defs/', '');
-  return (root.$defs as Record<string, Schema> | undefined)?.[name] ?? {};
-}
-
 const compiled = new WeakMap<Schema, Check>();
 
 function compile(s: Schema, root: Schema): Check {
   const known = compiled.get(s);
   if (known) return known;
   const parts: Check[] = [];
-  if (typeof s.$ref === 'string') {
-    const ref = s.$ref;
-    let target: Check | undefined; // resolved on first use: the schema refers to itself
-    parts.push((v) => {
-      target ??= compile(resolve(ref, root), root);
-      return target(v);
-    });
-  }
+  const ref = s.$ref;
+  if (typeof ref === 'string') parts.push(onFirstUse(() => compile(resolve(ref, root), root)));
   if ('const' in s) {
     const c = s.const;
     parts.push((v) => (v === c ? null : fail(() => `expected ${show(c)}, got ${show(v)}`)));

@@ -89,6 +89,33 @@ describe('bounds on untrusted outputs', () => {
     expect(() => checkTree(new Array(101).fill(0), { ...LIMITS, max_values: 100 })).toThrow('max_values');
   });
 
+  it('values, names and depth are counted alike in plain objects and in objects with a prototype', () => {
+    // the fewest values a bound allows for a doc: the first limit that refuses, minus one
+    const fewest = (doc: unknown, key: 'max_values' | 'max_depth' | 'max_string_chars'): number => {
+      let n = 1;
+      for (;;) {
+        try {
+          checkTree(doc, { ...LIMITS, [key]: n });
+          return n;
+        } catch {
+          n++;
+        }
+      }
+    };
+    const plain = { a: 1, b: 'xyz', c: [{ d: null, e: 'long name here' }, [2, 3]], long_field_name: { f: true } };
+    const proto = Object.assign(Object.create({ inherited_name_of_30_chars__: 1, g: { h: 1 } }), plain);
+    const bare = Object.assign(Object.create(null), plain);
+    for (const key of ['max_values', 'max_depth', 'max_string_chars'] as const) {
+      const want = fewest(plain, key);
+      expect([key, fewest(bare, key)]).toEqual([key, want]);
+      // an inherited field's value is not counted, its name is checked (for-in gives it)
+      expect([key, fewest(proto, key)]).toEqual([key, key === 'max_string_chars' ? 28 : want]);
+    }
+    expect(fewest(plain, 'max_values')).toBe(12);
+    expect(fewest(plain, 'max_depth')).toBe(3);
+    expect(fewest(plain, 'max_string_chars')).toBe(15);
+  });
+
   it('a real View passes every bound', () => {
     expect(() => checkTree(fixture('real_run.json'))).not.toThrow();
     expect(checkDoc(fixture('real_run.json')).ok).toBe(true);
