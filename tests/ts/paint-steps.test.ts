@@ -23,6 +23,16 @@ function captureScenes(): { scenes: Array<[Scene, Edge[]]>; undo: () => void } {
   return { scenes, undo: () => (SvgView.prototype.setScene = orig) };
 }
 
+/** As bench/biggest-group.mjs: the groups above the one with the most children open, then that one opened. */
+async function openBiggest(gv: any): Promise<void> {
+  let big: any = null;
+  for (const g of gv.hier.groups.values()) if (g.parent && (!big || g.children.length > big.children.length)) big = g;
+  for (let g = big.parent; g?.parent; g = g.parent) gv.expanded.add(g.key);
+  gv.expanded.delete(big.key);
+  await gv.redraw();
+  await gv.toggle(big.key);
+}
+
 let undo = (): void => {};
 afterEach(() => {
   undo();
@@ -49,8 +59,7 @@ describe('an SVG scene built in slices', () => {
       const { handle } = await mount(doc);
       const gv = handle.panes.find((p) => p)!;
       // the biggest section open: hundreds of boxes and edges, so the build pauses between steps
-      const big = [...gv.hier!.groups.values()].sort((a, b) => b.children.length - a.children.length)[0];
-      await gv.toggle(big.key);
+      await openBiggest(gv);
       expect(gv.canvasMode).toBe(false);
       const [sc, edges] = cap.scenes[cap.scenes.length - 1];
       const vp = (gv as any).svg.viewport as SVGElement;
@@ -71,12 +80,32 @@ describe('an SVG scene built in slices', () => {
   it('keeps each box element clickable and found by key (selection marks reach the new scene)', async () => {
     const { handle } = await mount(synthView(6000));
     const gv = handle.panes.find((p) => p)!;
-    const big = [...gv.hier!.groups.values()].sort((a, b) => b.children.length - a.children.length)[0];
-    await gv.toggle(big.key);
+    await openBiggest(gv);
     const node = [...gv.placement!.boxes.values()].find((b) => b.kind === 'node')!;
     await gv.select(node.id!);
     const el = (gv as any).svg.viewport.querySelector(`.pl-node[data-id="${node.id}"]`) as SVGElement;
     expect(el.classList.contains('pl-selected')).toBe(true);
+  });
+});
+
+describe('a new SVG scene is laid out in the task that swapped it in', () => {
+  it('reads its layout once the scene is in and the view has its final transform (the frame only paints)', async () => {
+    const { handle } = await mount(synthView(6000));
+    const gv = handle.panes.find((p) => p)!;
+    const svg = (gv as any).svg;
+    const seen: Array<{ nodes: number; transform: string | null }> = [];
+    const read = svg.el.getBoundingClientRect.bind(svg.el);
+    svg.el.getBoundingClientRect = () => {
+      seen.push({
+        nodes: svg.viewport.querySelectorAll('.pl-node, .pl-group').length,
+        transform: svg.viewport.getAttribute('transform'),
+      });
+      return read();
+    };
+    await openBiggest(gv);
+    const nodes = gv.placement!.boxes.size;
+    expect(nodes).toBeGreaterThan(300);
+    expect(seen).toContainEqual({ nodes, transform: svg.viewport.getAttribute('transform') });
   });
 });
 
