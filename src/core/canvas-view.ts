@@ -286,15 +286,10 @@ export class CanvasView implements PaneView {
         if (performance.now() - start > SLICE_MS) await pause();
         if (my !== this.gen) return;
       }
-      // the titles' drawing and the compose below are a few ms more: not at the end of a spent task
-      if (spent()) await pause();
-      if (my !== this.gen) return;
       this.zoomLabels = r.value;
       drawZoomLabels(ctx, P, this.zoomLabels);
       this.el.setAttribute('data-zoom-labels', String(this.zoomLabels.length));
     } else {
-      if (spent()) await pause();
-      if (my !== this.gen) return;
       this.zoomLabels = [];
       this.el.removeAttribute('data-zoom-labels');
     }
