@@ -119,15 +119,8 @@ const IDLE: PaneHost = { pick() {}, toggle() {}, hover() {}, goTo() {} };
 /** A scene's boxes and edges as SVG into `viewport` (layers: open groups, edges, nodes and closed groups, shared
  * links); `els` gets each box's element by key. Also the static overview picture of a canvas pane (overview.ts),
  * which makes its edge items in slices beforehand (`items`). */
-export function paintScene(
-  sc: Scene,
-  viewport: SVGElement,
-  edges: Edge[],
-  host: PaneHost = IDLE,
-  els = new Map<string, SVGElement>(),
-  items?: EdgeItem[],
-): void {
-  runSteps(paintSteps(sc, viewport, edges, host, els, items));
+export function paintScene(...args: Parameters<typeof paintSteps>): void {
+  runSteps(paintSteps(...args));
 }
 
 /** Boxes (or edge items) painted between two points where paintSteps may pause. */
