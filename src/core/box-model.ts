@@ -317,7 +317,14 @@ export function boxModel(sc: Scene, b: Box): BoxModel {
 
 /** A placed box's fill and frame (the same as its model's; cheap, for every box of a 100k-node canvas). */
 export function boxLook(sc: Scene, b: Box): BoxLook {
-  return bucket(perScene(looks, sc), b.key, () => (b.kind === 'node' ? nodeLook(sc, b) : groupLook(sc, b)));
+  // no closure per call (bucket's): this runs per box at every full draw
+  const m = perScene(looks, sc);
+  let l = m.get(b.key);
+  if (l === undefined) {
+    l = b.kind === 'node' ? nodeLook(sc, b) : groupLook(sc, b);
+    m.set(b.key, l);
+  }
+  return l;
 }
 
 /** Tooltip lines of a node: what it is, its observer's statistics, q/dq parameters, annotation, overlay value,

@@ -99,33 +99,35 @@ function batchBoxes(
   style: (b: Box) => { fill: string | null; stroke: string; width: number; r: number },
 ): void {
   const fills = new Map<string, Path2D>();
-  const strokes = new Map<string, Path2D>();
+  // a path per stroke colour and width, looked up without a key string per box (100k boxes: that many strings
+  // for the young GC) and stroked in the order first met, as one map of "colour|width" would
+  const strokes = new Map<string, Map<number, Path2D>>();
+  const order: Array<[string, number, Path2D]> = [];
   for (const b of boxes) {
     const st = style(b);
     const x = b.x - b.w / 2;
     const y = b.y - b.h / 2;
     if (st.fill) {
-      roundRect(
-        bucket(fills, st.fill, () => newPath(P)),
-        x,
-        y,
-        b.w,
-        b.h,
-        st.r,
-        P.lod,
-      );
+      let p = fills.get(st.fill);
+      if (p === undefined) {
+        p = newPath(P);
+        fills.set(st.fill, p);
+      }
+      roundRect(p, x, y, b.w, b.h, st.r, P.lod);
     }
     if (P.lod.strokes || !st.fill) {
-      const k = `${st.stroke}|${st.width}`;
-      roundRect(
-        bucket(strokes, k, () => newPath(P)),
-        x,
-        y,
-        b.w,
-        b.h,
-        st.r,
-        P.lod,
-      );
+      let byWidth = strokes.get(st.stroke);
+      if (byWidth === undefined) {
+        byWidth = new Map();
+        strokes.set(st.stroke, byWidth);
+      }
+      let p = byWidth.get(st.width);
+      if (p === undefined) {
+        p = newPath(P);
+        byWidth.set(st.width, p);
+        order.push([st.stroke, st.width, p]);
+      }
+      roundRect(p, x, y, b.w, b.h, st.r, P.lod);
     }
   }
   P.tag?.(what);
@@ -133,10 +135,9 @@ function batchBoxes(
     ctx.fillStyle = P.col(c);
     ctx.fill(p);
   }
-  for (const [k, p] of strokes) {
-    const [c, w] = k.split('|');
+  for (const [c, w, p] of order) {
     ctx.strokeStyle = P.col(c);
-    ctx.lineWidth = Number(w);
+    ctx.lineWidth = w;
     ctx.stroke(p);
   }
 }

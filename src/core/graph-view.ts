@@ -239,6 +239,7 @@ export class GraphView {
           if (this.destroyed) return;
           if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
           if (!this.pz!.fitted) this.pz!.fit();
+          if (!this.canvasMode) this.svg!.settle();
           if (this.placeMap()) {
             // the map reads the theme's colours (computed style): in a task of its own, not the one that put a
             // new SVG scene in the DOM (that read would style and lay out all of it there)
