@@ -178,23 +178,24 @@ export function groupModel(sc: Scene, b: Box): GroupModel {
   const { fill, stroke, radius } = groupLook(sc, b);
   const badges: GroupModel['badges'] = [];
   const made = !collapsed ? [] : sc.badges ? sc.badges(grp.key) : sum ? badgesOf(sum, sc.heat, sc.t) : [];
+  // the titles of badge i and those after it: made only for a row that is cut
+  const titlesFrom = (i: number): string[] => made.slice(i).map((o) => o.title);
   let x = 10;
   for (let i = 0; i < made.length; i++) {
     const bd = made[i];
     // a row longer than its box: the badge at the edge is cut (…), the rest left out; their titles join the
     // last badge's tooltip
     const c = fitChip(bd.text, FONTS.badge, b.w - 10 - x);
-    const rest = made.slice(i).map((o) => o.title);
     if (!c.text.replace('…', '').trim()) {
       const last = badges[badges.length - 1];
-      if (last) last.title = [last.title, ...rest].join('\n');
+      if (last) last.title = [last.title, ...titlesFrom(i)].join('\n');
       break;
     }
     const cut = c.text !== bd.text;
     badges.push({
       ...bd,
       ...c,
-      title: cut ? rest.join('\n') : bd.title,
+      title: cut ? titlesFrom(i).join('\n') : bd.title,
       color: BADGE_COLOR[bd.kind],
       x,
       y: BADGE_ROW_Y,
