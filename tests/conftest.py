@@ -1,3 +1,5 @@
+import os
+
 import pytest
 import torch
 from torchao.quantization.pt2e.quantizer import ComposableQuantizer
@@ -6,6 +8,8 @@ import pt2e_lens as pl
 from pt2e_lens.examples import AddQuantizer, ConvQuantizer, calibration_batches, example_inputs, get_model
 
 pl.quiet()
+# no progress lines in what the tests read (kernels and subprocesses inherit it); tests/test_progress.py turns it on
+os.environ.setdefault("PT2E_LENS_PROGRESS", "0")
 
 
 @pytest.fixture(scope="session")

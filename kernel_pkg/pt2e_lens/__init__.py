@@ -5,6 +5,7 @@ run = pl.capture(model, example_inputs, quantizer, calibration=batches)
 pl.observers(run["prepared"])
 """
 
+from ._progress import progress
 from ._quiet import quiet
 from ._version import __version__
 from .analyses import (
@@ -98,6 +99,7 @@ __all__ = [
     "observer_ranges",
     "observers",
     "op_counts",
+    "progress",
     "qdq",
     "quiet",
     "recipe",

@@ -7,7 +7,7 @@ way through the graph is undone; feeding stops there and reports how many batche
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import torch
@@ -56,7 +56,11 @@ def _buffers(gm: torch.nn.Module) -> list[tuple[dict, str, torch.Tensor]]:
 
 
 def feed(
-    gm: torch.fx.GraphModule, batches: Iterable[Any], expected: list[Any], dynamic_batch: bool
+    gm: torch.fx.GraphModule,
+    batches: Iterable[Any],
+    expected: list[Any],
+    dynamic_batch: bool,
+    observed: Callable[[], None] = lambda: None,
 ) -> tuple[int, tuple[int, BaseException] | None]:
     """Run each batch; stop at the first that fails, undoing what it observed. → (batches observed, failure).
 
@@ -82,6 +86,7 @@ def feed(
                 try:
                     gm(*args)
                     done += 1
+                    observed()  # progress: one more batch seen
                 except BaseException:
                     if done == before:  # stopped inside the forward: undo what it observed of this batch
                         for store, k, t in saved:

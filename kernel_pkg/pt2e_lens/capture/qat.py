@@ -86,6 +86,7 @@ def train_module(
     steps: Iterable[Any] | Callable[[torch.fx.GraphModule], Any],
     loss: Callable[[Any, Any], torch.Tensor] | None = None,
     optimizer: Callable[[list], torch.optim.Optimizer] | None = None,
+    stepped: Callable[[], None] = lambda: None,
 ) -> int:
     """Train `gm` in place: `steps(gm)`, or one optimizer step per batch `(*inputs, target)` with
     `loss(gm(*inputs), target)`. Returns the number of steps (1 for a callable). Raises a one-line error."""
@@ -121,6 +122,7 @@ def train_module(
                     original=e,
                 ) from None
             done += 1
+            stepped()  # progress: one more optimizer step
     if done == 0:
         raise Pt2eLensError(i18n.t("error.qat_train_no_batches"))
     return done

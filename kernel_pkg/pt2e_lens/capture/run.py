@@ -16,6 +16,7 @@ import torch
 
 from .. import i18n
 from .._copy import own_program, private_copy
+from .._progress import task, total_of
 from .._torchao import Quantizer, convert_pt2e, is_observer_module
 from ..analyses.decomposition import decomposition_table
 from ..analyses.findings import with_findings
@@ -203,7 +204,8 @@ class Run(HasSnapshot, Displayable):
             raise Pt2eLensError(i18n.t("error.qat_train_needs_prepare_qat"))
         working = self._observed_module()
         try:
-            done = train_module(working, steps, loss, optimizer)
+            with task(i18n.t("progress.train"), total_of(steps), i18n.t("progress.unit.steps")) as shown:
+                done = train_module(working, steps, loss, optimizer, shown.advance)
         except Pt2eLensError:
             self._working = self._baseline = None  # trained half way: re-made from the last stage
             raise
@@ -243,7 +245,9 @@ class Run(HasSnapshot, Displayable):
             done, failure = 1, None
             self._baseline = None  # the callable may have changed more than observers: copy the whole module
         else:
-            done, failure = feed(working, batches, expected_inputs(working), self.dynamic_batch)
+            label, unit = i18n.t("progress.calibrate"), i18n.t("progress.unit.batches")
+            with task(label, total_of(batches), unit) as shown:
+                done, failure = feed(working, batches, expected_inputs(working), self.dynamic_batch, shown.advance)
         if done:
             self._calibrated = True
             self._observed_batches += done
@@ -336,7 +340,9 @@ class Run(HasSnapshot, Displayable):
             inputs = check_example_inputs(example_inputs)
         else:
             inputs = self._example_inputs or inputs_from_graph(converted.graph_module)
-        self._add(lowered_stage(converted, module.lower(converted.graph_module, inputs, **options)))
+        with task(i18n.t("progress.lower", backend=backend), 1, i18n.t("progress.unit.steps")) as shown:
+            self._add(lowered_stage(converted, module.lower(converted.graph_module, inputs, **options)))
+            shown.advance()
         return self
 
     def __repr__(self) -> str:
@@ -385,23 +391,32 @@ def capture(
     """
     if train is not None and not qat:
         raise Pt2eLensError(i18n.t("error.qat_train_needs_qat"))
-    if qat:
-        model = train_mode_model(model)
-    run = Run(model, example_inputs, dynamic_batch=dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes)
-    if decompose is not False:
-        run.decompose(decompose)
-    if qat:
-        run.prepare_qat(quantizer)
-    else:
-        run.prepare(quantizer)
-    if train is not None:
-        run.train(train, loss=loss)
-    if calibration is not None:
-        try:
-            run.calibrate(calibration)
-        except Pt2eLensError as e:
-            err = Pt2eLensError(i18n.t("error.capture_run_so_far", message=str(e).rstrip(".。")), original=e.original)
-            err.run = run  # type: ignore[attr-defined]
-            raise err from None
-    run.convert()
+    steps = 3 + (decompose is not False) + (train is not None) + (calibration is not None)
+    with task(i18n.t("progress.capture"), steps, i18n.t("progress.unit.steps")) as shown:
+        if qat:
+            model = train_mode_model(model)
+        run = Run(model, example_inputs, dynamic_batch=dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes)
+        shown.advance()
+        if decompose is not False:
+            run.decompose(decompose)
+            shown.advance()
+        if qat:
+            run.prepare_qat(quantizer)
+        else:
+            run.prepare(quantizer)
+        shown.advance()
+        if train is not None:
+            run.train(train, loss=loss)
+            shown.advance()
+        if calibration is not None:
+            try:
+                run.calibrate(calibration)
+            except Pt2eLensError as e:
+                message = str(e).rstrip(".。")
+                err = Pt2eLensError(i18n.t("error.capture_run_so_far", message=message), original=e.original)
+                err.run = run  # type: ignore[attr-defined]
+                raise err from None
+            shown.advance()
+        run.convert()
+        shown.advance()
     return run

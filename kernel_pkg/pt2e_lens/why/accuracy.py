@@ -17,6 +17,7 @@ from typing import Any
 import torch
 
 from .. import i18n
+from .._progress import Task, task
 from .._targets import BATCH_NORMS as _BATCH_NORMS
 from .._targets import short_name
 from .._torchao import (
@@ -82,11 +83,12 @@ def _batches(batches: Iterable[Any]) -> list[tuple]:
     return [tuple(b) for b in out]
 
 
-def _logged(gm: torch.fx.GraphModule, batches: list[tuple]) -> dict:
+def _logged(gm: torch.fx.GraphModule, batches: list[tuple], shown: Task) -> dict:
     logged = prepare_for_propagation_comparison(gm)  # a deep copy with loggers
     with torch.no_grad():
         for b in batches:
             logged(*b)
+            shown.advance()
     return extract_results_from_loggers(logged)
 
 
@@ -191,8 +193,9 @@ def accuracy(run: Any, batches: Iterable[Any], backend: str | None = None) -> An
     reference = float_reference(run)
     float_gm = reference.module("pl.accuracy")
     try:
-        ref = _logged(float_gm, batches)
-        act = _logged(run["converted"].graph_module, batches)
+        with task(i18n.t("progress.accuracy"), 2 * len(batches), i18n.t("progress.unit.batches")) as shown:
+            ref = _logged(float_gm, batches, shown)
+            act = _logged(run["converted"].graph_module, batches, shown)
     except Exception as e:
         raise Pt2eLensError(
             i18n.t("error.accuracy_batches_failed", error=type(e).__name__, reason=first_line(e)), original=e

@@ -16,6 +16,7 @@ from typing import Any
 import torch
 
 from .. import i18n
+from .._progress import Task, task
 from .._torchao import Quantizer
 from ..analyses.table import Table
 from ..capture import Run
@@ -105,11 +106,51 @@ def recipe(
         raise Pt2eLensError(i18n.t("sensitivity.recipe_needs_quantizer"))
     batches = batches_of(batches, "pl.recipe")
     calibration = batches if calibration is None else batches_of(calibration, "pl.recipe")
+    own = quantizer is None or quantizer is getattr(run, "quantizer", None)  # run is what the recipe verifies
+    with task(i18n.t("progress.recipe"), 4, i18n.t("progress.unit.steps")) as shown:
+        return _recipe(
+            run,
+            batches,
+            target_sqnr,
+            max_fp32_sites,
+            user_quantizer,
+            own,
+            calibration,
+            executor,
+            sensitivity_table,
+            name,
+            by,
+            shown,
+        )
+
+
+def _recipe(
+    run: Run,
+    batches: list[tuple],
+    target_sqnr: float,
+    max_fp32_sites: int | None,
+    user_quantizer: Quantizer,
+    own_quantizer: bool,
+    calibration: list[tuple],
+    executor: Executor | None,
+    sensitivity_table: Sensitivity | None,
+    name: str,
+    by: str,
+    shown: Task,
+) -> Recipe:
     reference = reference_outputs(run, batches, "pl.recipe")
-    table = sensitivity_table or sensitivity(run, batches, only=False, executor=executor, by=by)
-    by = table.by
     gm = gated(run)
     index = {s.id: i for i, s in enumerate(gm.sites)}
+    if sensitivity_table is None:  # every site quantized first: a target it already meets needs no sweep
+        baseline = run_configs(gm, batches, reference, [[]])[0][0]
+        if baseline >= target_sqnr and own_quantizer:
+            keep = KeepFp32(user_quantizer, edges=[], outputs=[])
+            code = keep_fp32_code([], [], name)
+            return Recipe([], [], keep, code, float(target_sqnr), baseline, baseline, run, None, float_reference(run))
+    shown.advance()
+    table = sensitivity_table or sensitivity(run, batches, only=False, executor=executor, by=by)
+    shown.advance()
+    by = table.by
     units = list(table.sites)  # ranked: the unit whose fp32 gives most back first
     limit = len(units) if max_fp32_sites is None else max(0, int(max_fp32_sites))
 
@@ -130,6 +171,7 @@ def recipe(
             value = predict(trial)
             if value >= target_sqnr:
                 chosen, predicted = trial, value
+    shown.advance()
     sites = [units[u] for u in sorted(chosen)]
     gains = {s.id: row[5] for s, row in zip(table.sites, table.rows)}
     edges = list(dict.fromkeys(k[1:] for s in sites for k in s.keys if k[0] == "edge"))
@@ -138,6 +180,7 @@ def recipe(
     checked = _verify(run, keep, calibration)
     with torch.no_grad():
         verified = sqnr_db(reference, forward_all(checked["converted"].graph_module, batches))
+    shown.advance()
 
     def rows_of(site: Site, gain: Any) -> tuple:
         return (site.id, site.tensor, site.serves, kind_of(site, by), gain)

@@ -20,6 +20,7 @@ from typing import Any
 import torch
 
 from .. import i18n
+from .._progress import task
 from ..analyses.table import Table
 from ..capture import Run
 from ..errors import Pt2eLensError, first_line
@@ -73,7 +74,12 @@ def forward_all(gm: torch.nn.Module, batches: Sequence[tuple]) -> list[Any]:
 
 
 def evaluate(
-    gm: GatedModule, batches: Sequence[tuple], reference: Sequence[Any], configs: Sequence[Sequence[int]], metric=None
+    gm: GatedModule,
+    batches: Sequence[tuple],
+    reference: Sequence[Any],
+    configs: Sequence[Sequence[int]],
+    metric=None,
+    evaluated: Callable[[int], None] = lambda n: None,
 ) -> list[tuple[float, float | None]]:
     """(SQNR dB, metric) for each configuration: the indices of the sites that stay fp32."""
     out = []
@@ -85,6 +91,7 @@ def evaluate(
         if metric is not None:
             value = sum(float(metric(r, o)) for r, o in zip(reference, outputs)) / len(outputs)
         out.append((sqnr_db(reference, outputs), value))
+        evaluated(1)  # progress: one more configuration
     gm.set_off(())
     return out
 
@@ -126,9 +133,10 @@ def run_configs(
     executor: Executor | None = None,
     chunks: int | None = None,
     worker_threads: int | None = 1,
+    evaluated: Callable[[int], None] = lambda n: None,
 ) -> list[tuple[float, float | None]]:
     if executor is None:
-        return evaluate(gm, batches, reference, configs, metric)
+        return evaluate(gm, batches, reference, configs, metric, evaluated)
     payload = payload_of(gm, batches, reference)
     n = max(1, min(len(configs), chunks or 8))
     parts = [configs[i::n] for i in range(n)]  # interleaved: cheap and dear configurations mix evenly
@@ -137,6 +145,7 @@ def run_configs(
     for i, future in enumerate(futures):
         for j, value in enumerate(future.result()):
             results[i + j * n] = value
+        evaluated(len(parts[i]))
     return results
 
 
@@ -228,7 +237,9 @@ def sensitivity(
     configs: list[list[int]] = [[]] + offs
     if only:
         configs += [[j for j in range(len(gm.sites)) if j not in off] for off in offs]
-    results = run_configs(gm, batches, reference, configs, metric, executor, chunks, worker_threads)
+    label, unit = i18n.t("progress.sensitivity"), i18n.t("progress.unit.configs")
+    with task(label, len(configs), unit) as shown:
+        results = run_configs(gm, batches, reference, configs, metric, executor, chunks, worker_threads, shown.advance)
     baseline = results[0][0]
     rows = []
     for i, site in enumerate(units):
