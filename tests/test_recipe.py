@@ -2,6 +2,7 @@
 pastes, verified by a new capture; checked in the graphs torchao's own prepare_pt2e makes with it."""
 
 import copy
+import importlib
 import warnings
 
 import pytest
@@ -13,6 +14,7 @@ from pt2e_lens.examples import OutlierNet, image_batches, xnnpack_quantizer
 from pt2e_lens.why.sensitivity import sqnr_db
 
 TARGET = 30.0
+recipe_module = importlib.import_module("pt2e_lens.why.recipe")  # pl.why.recipe is the function
 
 
 @pytest.fixture(scope="module")
@@ -112,3 +114,15 @@ def test_the_testing_xnnpack_quantizer_refuses_set_module_name_none():
     """The limit KeepFp32 exists for (docs/accuracy.md): torchao's testing XNNPACKQuantizer asserts."""
     with pytest.raises(AssertionError):
         xnnpack_quantizer().set_module_name("conv2", None)
+
+
+def test_a_target_already_met_needs_no_sweep(made, monkeypatch):
+    run, batches, table, _ = made
+    swept = []
+    real = recipe_module.sensitivity
+    monkeypatch.setattr(recipe_module, "sensitivity", lambda *a, **k: swept.append(1) or real(*a, **k))
+    met = pl.recipe(run, batches, target_sqnr=table.baseline_db - 1.0)
+    assert swept == [] and met.sites == [] and met.met  # every site quantized is good enough: keep none fp32
+    assert met.verified_db == pytest.approx(table.baseline_db)  # the run's own converted graph, measured
+    pl.recipe(run, batches, target_sqnr=table.baseline_db + 1.0)
+    assert swept == [1]  # a target above it still sweeps, once
