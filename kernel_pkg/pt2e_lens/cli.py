@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from . import i18n
@@ -37,12 +36,10 @@ class _Progress:
         self.total, self.i = total, 0
 
     def step(self, label: str, fn):
+        # a line of its own: a long step's bar (calibration's batches, with an estimate) draws below it
         self.i += 1
-        print(f"[{self.i}/{self.total}] {label}…", end="", file=sys.stderr, flush=True)
-        t = time.perf_counter()
-        result = fn()
-        print(f" {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
-        return result
+        print(f"[{self.i}/{self.total}] {label}…", file=sys.stderr, flush=True)
+        return fn()
 
 
 def report(args: argparse.Namespace) -> int:
