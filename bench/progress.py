@@ -25,6 +25,9 @@ import pt2e_lens as pl  # noqa: E402
 from pt2e_lens.examples import ConvQuantizer  # noqa: E402
 
 
+REPEATS = 5  # each call this many times with the bar and without, alternating which goes first
+
+
 class _Tty(io.StringIO):
     def isatty(self) -> bool:
         return True
@@ -54,14 +57,16 @@ def main() -> None:
     torch.manual_seed(0)
     batches = [(torch.randn(2, 3, 16, 16),) for _ in range(64)]
     model = _net()
+    pl.progress(False)
     run = pl.capture(model, batches[0], ConvQuantizer(), calibration=batches[:4])
+    pl.progress(None)
     calls = {
         "pl.capture (64 batches)": lambda: pl.capture(model, batches[0], ConvQuantizer(), calibration=batches),
-        "pl.sensitivity": lambda: pl.sensitivity(run, batches[:8]),
+        "pl.sensitivity": lambda: pl.sensitivity(run, batches[:4]),
     }
     for name, work in calls.items():
         times: dict[bool, list[float]] = {True: [], False: []}
-        for i in range(5):
+        for i in range(REPEATS):
             for on in (True, False) if i % 2 else (False, True):
                 times[on].append(_timed(on, work))
         on, off = statistics.median(times[True]), statistics.median(times[False])
