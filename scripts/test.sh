@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH" PT2E_LENS_PYTHON="$PWD/.venv/bin/python"
+# no progress bars in the outputs the tests read (tests/test_progress.py turns them on where it checks them)
+export PT2E_LENS_PROGRESS=0
 mkdir -p tests/ui/artifacts
 # linters first: a tree that does not lint clean fails before any test runs
 ruff check kernel_pkg tests bench notebooks
