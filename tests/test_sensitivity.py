@@ -2,9 +2,11 @@
 removed by hand from torchao's converted graph, and against the graph torchao converted itself."""
 
 import copy
+import importlib
 import math
 import operator
 import pickle
+import types
 import warnings
 
 import pytest
@@ -192,3 +194,25 @@ def test_by_op_and_module_switch_every_group_of_that_op_or_module(outlier):
     assert recipe.met and [s.id for s in recipe.sites] == ["conv2"]
     with pytest.raises(pl.Pt2eLensError, match="by="):
         pl.sensitivity(run, batches, by="layer")
+
+
+@pytest.mark.parametrize("faster", [1, 2])
+def test_a_serial_sweep_runs_at_the_thread_count_it_measured_fastest(monkeypatch, faster):
+    sens = importlib.import_module("pt2e_lens.why.sensitivity")
+    monkeypatch.setattr(torch, "get_num_threads", lambda: 2)  # as on this 2-core machine
+    threads = [2]
+    monkeypatch.setattr(torch, "set_num_threads", lambda n: threads.append(n))
+    seen = []
+
+    def evaluate(gm, batches, reference, configs, metric=None, evaluated=None):
+        seen.append((threads[-1], len(configs)))
+        return [(float(len(c)), None) for c in configs]
+
+    clock = iter([0.0, 1.0 if faster == 1 else 3.0, 10.0, 12.0])  # one thread's config, then torch's own
+    monkeypatch.setattr(sens, "evaluate", evaluate)
+    monkeypatch.setattr(sens, "time", types.SimpleNamespace(perf_counter=lambda: next(clock)))
+    configs = [[], [0], [1], [2], [0, 1], [1, 2]]
+    out = sens.evaluate_fastest(None, [], [], configs)
+    assert out == [(float(len(c)), None) for c in configs]  # every configuration once, in order
+    assert seen == [(1, 1), (2, 1), (faster, 4)]
+    assert threads[-1] == 2  # torch's own count back afterwards
