@@ -11,6 +11,8 @@ On DeepNet(25) (51 sites under the XNNPACK-style quantizer), 8 batches:
   4. the sweep on a 2-process Dask LocalCluster (started, warmed up, closed here) ÷ serial  goal ≤ 0.6
      (workers started without Dask's MALLOC_TRIM_THRESHOLD_; --dask-trim keeps it, to see what it costs)
   5. pl.recipe's verification: how many prepares (captures) it runs                       goal 1
+  6. pl.recipe from scratch (its sweep, its picks, its verifying capture) ÷ (S × forward)  goal ≤ 1.3
+  7. pl.recipe with a target the fully quantized run meets ÷ one forward (no sweep)
 Medians of a few repeats, one torch thread (--threads) in the serial run as in each worker. No assertions.
 """
 
@@ -125,6 +127,13 @@ def main() -> None:
     print(
         f"5. pl.recipe prepares (captures)              {len(prepares)}      (goal 1; "
         f"{len(recipe.sites)} fp32 sites, predicted {recipe.predicted_db:.2f} dB, verified {recipe.verified_db:.2f} dB)"
+    )
+
+    whole = ratio(lambda: pl.recipe(run, batches, target_sqnr=table.baseline_db + 3), sites)
+    print(f"6. pl.recipe (sweep, picks, verify) ÷ (S × forward)   {whole:.2f}   (goal ≤ 1.3)")
+    met = ratio(lambda: pl.recipe(run, batches, target_sqnr=table.baseline_db - 1), 1)
+    print(
+        f"7. pl.recipe, target already met ÷ one forward        {met:.2f}   (no sweep: the float and the quantized run)"
     )
 
 
