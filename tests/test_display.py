@@ -161,3 +161,13 @@ def test_viewer_once_per_page_inlines_it_in_the_first_output_only(monkeypatch):
     first, second = (mimebundle(table)["text/html"] for _ in range(2))
     assert viewer in first and viewer not in second
     assert unpack(mimebundle(table)[MIME])["tables"][0]["rows"] == [["a"]]  # the View is still there
+
+
+def test_a_table_takes_a_title_in_show_and_in_widget_update(tiny_ep):
+    table = pl.diff_ops(tiny_ep, tiny_ep.run_decompositions({}), "exported", "decomposed")
+    assert pl.show(table, title="mine").view["title"] == "mine"
+    w = pl.widget(tiny_ep.module())
+    w.update(table, title="mine")  # as w.update(table) does, with the title given
+    view = unpack(w.view_json)
+    assert view["mode"] == "table" and view["title"] == "mine"
+    assert len(view["tables"][0]["rows"]) == len(table.rows) > 0

@@ -205,9 +205,13 @@ def show(
 ) -> View:
     """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`;
     `overlay` colours nodes by a per-node measure (e.g. `pl.accuracy(run, batches)`)."""
-    if focus is None and notes is None and title is None and overlay is None:
+    if focus is None and notes is None and overlay is None:
         check_hops(hops)  # a bad hops is still a mistake worth one line, even with nothing to focus
-        return View(view_of(x))
+        view = view_of(x)
+        if title is None:
+            return View(view)
+        if view["mode"] == "table":  # a table (or tables) has no graph to focus: only its title changes
+            return View({**view, "title": title})
     return View(graph_view(x, focus=focus, hops=hops, notes=notes, title=title, overlay=overlay))
 
 
