@@ -30,6 +30,9 @@ def flat_inputs(node: torch.fx.Node) -> Iterator[torch.fx.Node]:
             elif isinstance(item, dict):
                 stack.append(iter(item.values()))
                 break
+            elif isinstance(item, slice):  # fx maps slices too (`x[a:b]` with node bounds)
+                stack.append(iter((item.start, item.stop, item.step)))
+                break
         else:
             stack.pop()
 
@@ -109,8 +112,12 @@ def _module_stack(meta: dict) -> list[list[str]]:
     return out
 
 
+_LEAVES = frozenset({int, float, bool, str, type(None), torch.dtype, torch.device, torch.layout, torch.memory_format})
+
+
 def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
-    """Most aten nodes have flat args and no kwargs: skip the general walk for them."""
+    """Most aten nodes have flat args and no kwargs: skip the general walk for them. Anything else (fx's
+    `immutable_list` of `cat([a, b])`, a tuple, a dict, a slice) takes the walk that opens containers."""
     if node.kwargs:
         return list(flat_inputs(node))
     out: list[torch.fx.Node] = []
@@ -118,7 +125,7 @@ def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
         kind = type(a)
         if kind is Node:
             out.append(a)  # type: ignore[arg-type]  # `type(a) is Node` says so; mypy cannot narrow it
-        elif kind is tuple or kind is list or kind is dict:
+        elif kind not in _LEAVES:
             return list(flat_inputs(node))
     return out
 
