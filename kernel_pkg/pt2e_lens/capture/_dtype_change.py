@@ -36,6 +36,7 @@ class _FirstChange(torch.fx.Interpreter):
     def __init__(self, gm: torch.fx.GraphModule):
         super().__init__(gm)
         self.found: DtypeChange | None = None
+        self.batch_differs = False
         self.dtypes: dict[str, torch.dtype] = {}
 
     def run_node(self, n: torch.fx.Node) -> Any:
@@ -44,6 +45,9 @@ class _FirstChange(torch.fx.Interpreter):
             self.dtypes[n.name] = out.dtype
             want = n.meta.get("val")
             if self.found is None and isinstance(want, torch.Tensor) and want.dtype != out.dtype:
+                if n.op == "placeholder":  # the batch's own dtype differs: the batch, not the graph
+                    self.batch_differs = True
+                    return out
                 inputs = [(a.name, _dtype_name(self.dtypes[a.name])) for a in n.all_input_nodes if a.name in self.dtypes]
                 self.found = DtypeChange(n.name, short_name(n.target), _dtype_name(want.dtype), _dtype_name(out.dtype), inputs)
         return out
@@ -51,7 +55,8 @@ class _FirstChange(torch.fx.Interpreter):
 
 def first_dtype_change(gm: torch.fx.GraphModule, args: tuple) -> DtypeChange | None:
     """Run `args` through a private copy of the prepared graph (its observers must not see them) and return the
-    first node computed in another dtype than export recorded, or None (then the batch itself is the cause)."""
+    first node computed in another dtype than export recorded, or None (then the batch itself is the cause: also
+    when an input of the batch has another dtype than the exported one)."""
     try:
         probe = _FirstChange(private_copy(gm))
     except Exception:  # a module that cannot be copied: say what the forward said, nothing more
@@ -61,4 +66,4 @@ def first_dtype_change(gm: torch.fx.GraphModule, args: tuple) -> DtypeChange | N
             probe.run(*args)
     except Exception:
         pass  # the failure we are explaining: the nodes before it are what we wanted
-    return probe.found
+    return None if probe.batch_differs else probe.found
