@@ -76,7 +76,9 @@ def test_an_annotation_grown_in_place_is_no_overwrite(conv_relu):
 
 def test_a_changed_claimed_spec_is_still_reported(conv_relu):
     theirs = prepare_pt2e(private_copy(conv_relu), ChangesItsClaimedSpec())
-    assert node(theirs, "conv2d").meta[Q_ANNOTATION_KEY].output_qspec.qscheme == torch.per_channel_symmetric  # first lost
+    assert (
+        node(theirs, "conv2d").meta[Q_ANNOTATION_KEY].output_qspec.qscheme == torch.per_channel_symmetric
+    )  # first lost
     rows = pl.check(ChangesItsClaimedSpec(), conv_relu).rows
     assert [(r[0], r[1]) for r in rows] == [("overwritten", ["conv2d"])]
     assert "changed after it was claimed" in rows[0][2]
@@ -106,9 +108,13 @@ def test_cadence_reports_no_overwrite():
     x = (torch.randn(2, 3, 8, 8),)
     q = cadence.CadenceDefaultQuantizer()
     # Cadence's own trace: strict export, its patterns' ops kept out of the decomposition
-    ep = compiler_funcs.trace(ConvReluLinear().eval(), x, strict=True, ops_to_keep=q.get_ops_to_preserve_from_decomposition())
+    ep = compiler_funcs.trace(
+        ConvReluLinear().eval(), x, strict=True, ops_to_keep=q.get_ops_to_preserve_from_decomposition()
+    )
     theirs = prepare_pt2e(private_copy(ep.module()), cadence.CadenceDefaultQuantizer())
-    grown = [n for n in theirs.graph.nodes if (a := n.meta.get(Q_ANNOTATION_KEY)) and a.output_qspec and a.input_qspec_map]
+    grown = [
+        n for n in theirs.graph.nodes if (a := n.meta.get(Q_ANNOTATION_KEY)) and a.output_qspec and a.input_qspec_map
+    ]
     assert grown  # the nodes Cadence annotated in two steps kept output and input specs
     assert pl.check(q, ep).rows == []
     run = pl.Run(ep).prepare(q).calibrate([x]).convert()

@@ -96,8 +96,7 @@ def feed(
                     if done == before:  # stopped inside the forward: undo what it observed of this batch
                         for store, k, t in saved:
                             store[k] = t
-                    change = first_dtype_change(gm, args) if isinstance(e, Exception) else None
-                    if change is not None:
+                    if isinstance(e, Exception) and (change := first_dtype_change(gm, args)) is not None:
                         raise ChangedDtype(change, e) from e
                     raise
         except BaseException as e:  # the data loader or the forward raised, or Ctrl-C / a signal arrived

@@ -48,8 +48,12 @@ class _FirstChange(torch.fx.Interpreter):
                 if n.op == "placeholder":  # the batch's own dtype differs: the batch, not the graph
                     self.batch_differs = True
                     return out
-                inputs = [(a.name, _dtype_name(self.dtypes[a.name])) for a in n.all_input_nodes if a.name in self.dtypes]
-                self.found = DtypeChange(n.name, short_name(n.target), _dtype_name(want.dtype), _dtype_name(out.dtype), inputs)
+                inputs = [
+                    (a.name, _dtype_name(self.dtypes[a.name])) for a in n.all_input_nodes if a.name in self.dtypes
+                ]
+                self.found = DtypeChange(
+                    n.name, short_name(n.target), _dtype_name(want.dtype), _dtype_name(out.dtype), inputs
+                )
         return out
 
 
