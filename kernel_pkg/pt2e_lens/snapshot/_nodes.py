@@ -8,6 +8,7 @@ from typing import Any
 
 import torch
 from torch.fx import Node
+from torch.fx.immutable_collections import immutable_list
 
 from .._targets import full_name, qdq_kind, short_name
 from .._torchao import is_observer_module
@@ -113,6 +114,7 @@ def _module_stack(meta: dict) -> list[list[str]]:
 
 
 _LEAVES = frozenset({int, float, bool, str, type(None), torch.dtype, torch.device, torch.layout, torch.memory_format})
+_SEQUENCES = frozenset({list, tuple, immutable_list})
 
 
 def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
@@ -125,7 +127,9 @@ def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
         kind = type(a)
         if kind is Node:
             out.append(a)  # type: ignore[arg-type]  # `type(a) is Node` says so; mypy cannot narrow it
-        elif kind not in _LEAVES:
+        elif kind in _LEAVES or (kind in _SEQUENCES and all(type(i) in _LEAVES for i in a)):  # a stride, a shape
+            continue
+        else:
             return list(flat_inputs(node))
     return out
 
