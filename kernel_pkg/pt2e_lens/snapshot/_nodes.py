@@ -127,7 +127,9 @@ def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
         kind = type(a)
         if kind is Node:
             out.append(a)  # type: ignore[arg-type]  # `type(a) is Node` says so; mypy cannot narrow it
-        elif kind in _LEAVES or (kind in _SEQUENCES and all(type(i) in _LEAVES for i in a)):  # a stride, a shape
+        elif kind in _LEAVES:
+            continue
+        elif kind in _SEQUENCES and all(type(i) in _LEAVES for i in a):  # type: ignore[union-attr]  # a shape
             continue
         else:
             return list(flat_inputs(node))
