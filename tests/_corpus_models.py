@@ -4,6 +4,7 @@ the oracles that read torch's own graphs: which ops really run in fp32 between q
 from __future__ import annotations
 
 import dataclasses
+import operator
 
 import torch
 from torch import nn
@@ -116,6 +117,19 @@ def _claimed(n: Node) -> bool:
     return ann._annotated or ann.output_qspec is not None or any(s is not None for s in ann.input_qspec_map.values())
 
 
+def qparams_nodes(gm: torch.fx.GraphModule) -> set[Node]:
+    """What convert inserted to compute a dynamic quantize's qparams: ops of the quantization namespaces that are
+    no q/dq (`quantized_decomposed.choose_qparams.tensor`) and the getitems that unpack them."""
+    out: set[Node] = set()
+    for n in gm.graph.nodes:
+        namespace = getattr(n.target, "namespace", None)
+        if n.op == "call_function" and namespace in ("quantized_decomposed", "torchao") and qdq_kind(n.target) is None:
+            out.add(n)
+        elif n.op == "call_function" and n.target is operator.getitem and n.args[0] in out:
+            out.add(n)
+    return out
+
+
 def real_fp32_ops(gm: torch.fx.GraphModule) -> set[str]:
     """Unannotated ops a value reaches from an observer / dequantize and leaves into one / a quantize,
     without passing another: what runs in fp32 between quantized tensors in this real graph."""
@@ -129,7 +143,12 @@ def real_fp32_ops(gm: torch.fx.GraphModule) -> set[str]:
     def end(n: Node) -> bool:
         return is_obs(n) or (n.op == "call_function" and qdq_kind(n.target) == "quantize")
 
-    free = [n for n in gm.graph.nodes if n.op == "call_function" and qdq_kind(n.target) is None and not _claimed(n)]
+    inserted = qparams_nodes(gm)
+    free = [
+        n
+        for n in gm.graph.nodes
+        if n.op == "call_function" and qdq_kind(n.target) is None and not _claimed(n) and n not in inserted
+    ]
     up: set[Node] = set()
     for n in free:
         if any(start(a) or a in up for a in n.all_input_nodes):

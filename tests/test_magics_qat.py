@@ -34,9 +34,12 @@ def magic():
         "y": (torch.randn(4, 8),),
         "q": _qat_quantizer(),
         "fc0": XNNPACKQuantizer().set_module_name("0", get_symmetric_quantization_config(is_qat=True)),
+        # prepare_pt2e folds its batch norm: the QAT config is refused there (not on mlp, which has none)
+        "convbn": torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4)).eval(),
+        "z": (torch.randn(2, 3, 8, 8),),
     }
     shell = types.SimpleNamespace(user_ns=user_ns)  # all the magics read of a shell
-    before = {k: fingerprint(user_ns[k]) for k in ("mlp",)}
+    before = {k: fingerprint(user_ns[k]) for k in ("mlp", "convbn")}
     yield Pt2eMagics(shell, Tracker(user_ns)), user_ns
     assert {k: fingerprint(user_ns[k]) for k in before} == before
 
@@ -50,7 +53,7 @@ def _run(magics, line):
 def test_without_qat_a_qat_quantizer_is_refused_in_one_line(magic):
     magics, _ = magic
     with pytest.raises(UsageError) as e:  # blame and orders refuse alike (Python side: tests/test_qat.py)
-        _run(magics, "check q mlp --inputs y")
+        _run(magics, "check q convbn --inputs z")
     text = str(e.value)
     assert "\n" not in text and "qat=True" in text and "fake-quantize" in text, text
 

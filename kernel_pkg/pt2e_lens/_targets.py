@@ -33,6 +33,12 @@ def full_name(target: Any) -> str:
     return f"{module}.{name}" if module and name else str(target)
 
 
+def quantization_op(target_full: str) -> bool:
+    """An op of the quantization libraries' own namespaces (`quantized_decomposed.choose_qparams.tensor`,
+    `torchao.choose_qparams_affine`, …): what convert inserts, never the model's own computation."""
+    return target_full.partition(".")[0] in _QDQ_NAMESPACES
+
+
 def qdq_kind(target: Any) -> str | None:
     """`quantize` / `dequantize` for the q/dq ops convert_pt2e emits, else None."""
     namespace = getattr(target, "namespace", None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._targets import quantization_op
 from ..snapshot import Snapshot
 
 # ops that compute nothing in an exported eval graph: an island of only these is no island
@@ -74,6 +75,20 @@ def claimed(snap: Snapshot) -> set[str]:
     }
 
 
+def inserted_by_convert(snap: Snapshot) -> set[str]:
+    """The ops convert put there besides q/dq: a dynamic quantize's `choose_qparams` and the getitems that
+    unpack its scale and zero point. They are the quantization itself, never an fp32 island to annotate."""
+    out: set[str] = set()
+    for n in snap.nodes:  # graph order: choose_qparams before its getitems
+        if n["op"] != "call_function" or n["role"] != "compute":
+            continue
+        if quantization_op(n["target_full"]):
+            out.add(n["id"])
+        elif n["target"] == "getitem" and (srcs := snap.inputs[n["id"]]) and all(s in out for s in srcs):
+            out.add(n["id"])
+    return out
+
+
 def _components(members: list[str], snap: Snapshot) -> list[list[str]]:
     """Groups of members joined by edges between members (union-find), each in graph order."""
     parent = {m: m for m in members}
@@ -111,7 +126,7 @@ def _on_a_path(members: list[str], snap: Snapshot, before: str, after: str) -> l
 def islands(snap: Snapshot) -> list[Island]:
     """Every island of this graph, in graph order of its first node."""
     roles = {n["role"] for n in snap.nodes}
-    done = claimed(snap)
+    done = claimed(snap) | inserted_by_convert(snap)
     members = [
         n["id"] for n in snap.nodes if n["role"] == "compute" and n["op"] == "call_function" and n["id"] not in done
     ]

@@ -14,10 +14,20 @@ import torch
 
 from .. import i18n
 from ..errors import Pt2eLensError
+from ._dtype_change import DtypeChange, first_dtype_change
 
 
 class BadBatch(Exception):
     """A batch that cannot match the exported inputs: found before running it, so nothing is half observed."""
+
+
+class ChangedDtype(Exception):
+    """The batch failed because the prepared graph computes a node in another dtype than export did (the
+    quantizer changed it, not the data): every batch would fail the same way."""
+
+    def __init__(self, change: DtypeChange, original: Exception):
+        super().__init__(str(original))
+        self.change, self.original = change, original
 
 
 def expected_inputs(gm: torch.fx.GraphModule) -> list[Any]:
@@ -87,10 +97,12 @@ def feed(
                     gm(*args)
                     done += 1
                     observed()  # progress: one more batch seen
-                except BaseException:
+                except BaseException as e:
                     if done == before:  # stopped inside the forward: undo what it observed of this batch
                         for store, k, t in saved:
                             store[k] = t
+                    if isinstance(e, Exception) and (change := first_dtype_change(gm, args)) is not None:
+                        raise ChangedDtype(change, e) from e
                     raise
         except BaseException as e:  # the data loader or the forward raised, or Ctrl-C / a signal arrived
             return done, (done, e)

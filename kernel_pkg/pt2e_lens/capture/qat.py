@@ -74,11 +74,13 @@ def fake_quant_count(gm: torch.fx.GraphModule) -> int:
     return sum(1 for m in gm.modules() if is_fake_quant_module(m))
 
 
-def refuse_fake_quant(prepared: torch.fx.GraphModule, quantizer: str) -> None:
-    """The PTQ path got a QAT quantizer (its specs build fake-quantize modules): one line, use the QAT path."""
+def refuse_fake_quant(prepared: torch.fx.GraphModule, quantizer: str, folded: int) -> None:
+    """The PTQ path got a QAT quantizer (its specs build fake-quantize modules) and prepare_pt2e folded `folded`
+    batch norms first: one line, use the QAT path. Without a folded batch norm nothing is lost: torchao's own
+    tests run QAT configs through prepare_pt2e on such models, and so does pt2e-lens."""
     found = fake_quant_count(prepared)
-    if found:
-        raise Pt2eLensError(i18n.t("error.qat_quantizer_in_ptq", quantizer=quantizer, count=found))
+    if found and folded:
+        raise Pt2eLensError(i18n.t("error.qat_quantizer_in_ptq", quantizer=quantizer, count=found, folded=folded))
 
 
 def train_module(

@@ -29,7 +29,7 @@ from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 from ..snapshot.inserted import observer_sites, roles_from_diff
 from ..snapshot.keys import serves_from_callback
 from ._calibrated import Baseline, remake
-from ._calibration import BadBatch, expected_inputs, feed
+from ._calibration import BadBatch, ChangedDtype, expected_inputs, feed
 from ._gc_frozen import frozen_step
 from ._run_args import check_run_args
 from ._strip import without_observers
@@ -170,7 +170,8 @@ class Run(HasSnapshot, Displayable):
         if qat:
             to_train(prepared)  # a graph exported in eval mode: its batch norms and dropouts go on training
         else:
-            refuse_fake_quant(prepared, name)  # a QAT quantizer on prepare_pt2e would silently become PTQ
+            # a QAT quantizer on prepare_pt2e silently becomes PTQ where it folded batch norms
+            refuse_fake_quant(prepared, name, done.folded_batch_norms)
         known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
         known["annotators"] = recorder.log.as_record()
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
@@ -284,6 +285,22 @@ class Run(HasSnapshot, Displayable):
         return self._working
 
     def _calibration_error(self, index: int, e: BaseException, kept: int) -> Pt2eLensError:
+        if isinstance(e, ChangedDtype):  # the quantizer changed a dtype: no batch can pass, none is to blame
+            c = e.change
+            return Pt2eLensError(
+                i18n.t(
+                    "error.calibration_dtype_changed",
+                    index=index,
+                    quantizer=type(self.quantizer).__name__ if self.quantizer is not None else "the quantizer",
+                    node=c.node if c.node == c.op else f"{c.node} ({c.op})",
+                    op=c.op,
+                    exported=c.exported,
+                    prepared=c.prepared,
+                    inputs=", ".join(f"{name} {dtype}" for name, dtype in c.inputs),
+                    error=f"{type(e.original).__name__}: {first_line(e.original, 120)}",
+                ),
+                original=e.original,
+            )
         if isinstance(e, BadBatch):
             cause = str(e)
         else:

@@ -15,14 +15,36 @@ import torch
 
 from .. import i18n
 from .._torchao import Q_ANNOTATION_KEY, QuantizationAnnotation, Quantizer, prepare_pt2e, prepare_qat_pt2e
-from .qat_specs import fake_quant_specs
+from .qat_specs import batch_norms, fake_quant_specs
 from .recorder import RecordingQuantizer
 from .user_quantizer import quantizer_copy
 from .watched_annotators import AnnotatorLog, LoggedMeta
 
 
 def _fingerprint(ann) -> tuple:
-    return id(ann.output_qspec), tuple((n.name, id(s)) for n, s in (ann.input_qspec_map or {}).items())
+    """The specs an annotation holds now (the objects, not copies: a later in-place change is compared)."""
+    return ann.output_qspec, {n.name: s for n, s in (ann.input_qspec_map or {}).items()}
+
+
+def _same(a, b) -> bool:
+    """The same spec, or an equal one (a spec holding tensors may not compare: then it counts as changed)."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def _lost(before: tuple, now: tuple) -> bool:
+    """Whether a spec the annotation held is gone or different now. Adding specs to the same object loses
+    nothing: Cadence writes the output spec first and then puts each input into that same annotation."""
+    out, inputs = before
+    if out is not None and not _same(out, now[0]):
+        return True
+    return any(
+        spec is not None and (name not in now[1] or not _same(spec, now[1][name])) for name, spec in inputs.items()
+    )
 
 
 def _has_specs(ann) -> bool:
@@ -50,7 +72,7 @@ class _WatchedMeta(dict):
         if key == Q_ANNOTATION_KEY and prev is not None:
             if prev is not value and _has_specs(prev):
                 self.recorder.note_overwrite(self.name, "replaced")
-            elif prev is value and value._annotated and _fingerprint(value) != self.last:
+            elif prev is value and value._annotated and self.last is not None and _lost(self.last, _fingerprint(value)):
                 self.recorder.note_overwrite(self.name, "changed after it was claimed (_annotated=True)")
         if key == Q_ANNOTATION_KEY and value is not None:
             self.last = _fingerprint(value)
@@ -92,17 +114,20 @@ class Annotation:
     """The graph right after annotate+validate, who annotated what, and what annotate raised (if it did).
 
     `gm` must be private (`float_graph` gives one): it is annotated in place, and prepare stops right there.
-    `fake_quants`: how many specs build a fake-quantize module (a QAT quantizer: is_qat=True).
+    `fake_quants`: how many specs build a fake-quantize module (a QAT quantizer: is_qat=True);
+    `folded_batch_norms`: how many batch norms prepare_pt2e folded before annotating (none with qat=True).
     """
 
     def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer, qat: bool = False):
         self.graph_module: torch.fx.GraphModule | None = None
         self.error: BaseException | None = None
-        self.fake_quants = 0
+        self.fake_quants = self.folded_batch_norms = 0
+        before = batch_norms(gm)
 
         def keep(m):
             self.graph_module = m  # prepare goes no further than this: nothing mutates it after
             self.fake_quants = fake_quant_specs(m)
+            self.folded_batch_norms = before - batch_norms(m)
             raise _Annotated
 
         self.recorder = WatchingRecorder(quantizer_copy(quantizer), on_annotated=keep)

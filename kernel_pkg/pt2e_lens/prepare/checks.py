@@ -27,6 +27,7 @@ from ..errors import first_line
 from ..snapshot.keys import edge_or_node_specs, torchao_key
 from .annotate import WatchingRecorder
 from .errors import prepare_error
+from .qat_specs import batch_norms
 from .recorder import QuantizerFailed
 
 
@@ -200,14 +201,17 @@ class CheckedPrepare:
     """prepare_pt2e on gm (which it mutates: pass a private copy), checking the annotation before prepare
     resolves sharing, so that a crash is raised as the Pt2eLensError of the problem that explains it.
 
-    Keeps `prepared`, `problems` and `recorder`; `on_annotated(graph, problems)` sees the live graph right
-    after annotate+validate (read it there: prepare mutates it next) with the problems and the recorder.
+    Keeps `prepared`, `problems`, `recorder` and `folded_batch_norms` (how many batch norms prepare_pt2e
+    folded before annotating); `on_annotated(graph, problems)` sees the live graph right after
+    annotate+validate (read it there: prepare mutates it next) with the problems and the recorder.
     `qat=True` runs prepare_qat_pt2e instead (same annotate+validate first, then the QAT conv-bn fusion).
     """
 
     def __init__(self, gm: torch.fx.GraphModule, quantizer: Quantizer, on_annotated=None, qat: bool = False):
         self.problems: list[dict] = []
         self._then = on_annotated
+        self._batch_norms = batch_norms(gm)
+        self.folded_batch_norms = 0
         self.recorder = WatchingRecorder(quantizer, on_annotated=self._on_annotated)
         try:
             with warnings.catch_warnings():
@@ -218,6 +222,7 @@ class CheckedPrepare:
             raise prepare_error(e, self.recorder.blame, found) from None
 
     def _on_annotated(self, m: torch.fx.GraphModule) -> None:
+        self.folded_batch_norms = self._batch_norms - batch_norms(m)
         try:
             self.problems = problems(m, self.recorder.overwrites, own_constants=self.recorder.own_constants)
         except Exception as e:  # a bug in a check must not stop the user's prepare

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 
+from .._targets import BATCH_NORMS, short_name
 from .._torchao import is_fake_quant_module
 from ..snapshot.keys import edge_or_node_specs
 
@@ -27,3 +28,9 @@ def fake_quant_specs(gm: torch.fx.GraphModule) -> int:
                 made[id(ctr)] = False
         found += made[id(ctr)]
     return found
+
+
+def batch_norms(gm: torch.fx.GraphModule) -> int:
+    """How many batch-norm nodes the graph has: prepare_pt2e folds the conv → batch_norm ones before annotating,
+    which is what makes a QAT config on the PTQ path wrong (a model without them prepares as torchao's tests do)."""
+    return sum(1 for n in gm.graph.nodes if n.op == "call_function" and short_name(n.target) in BATCH_NORMS)

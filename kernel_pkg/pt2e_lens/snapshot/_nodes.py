@@ -8,6 +8,7 @@ from typing import Any
 
 import torch
 from torch.fx import Node
+from torch.fx.immutable_collections import immutable_list
 
 from .._targets import full_name, qdq_kind, short_name
 from .._torchao import is_observer_module
@@ -29,6 +30,9 @@ def flat_inputs(node: torch.fx.Node) -> Iterator[torch.fx.Node]:
                 break
             elif isinstance(item, dict):
                 stack.append(iter(item.values()))
+                break
+            elif isinstance(item, slice):  # fx maps slices too (`x[a:b]` with node bounds)
+                stack.append(iter((item.start, item.stop, item.step)))
                 break
         else:
             stack.pop()
@@ -109,8 +113,13 @@ def _module_stack(meta: dict) -> list[list[str]]:
     return out
 
 
+_LEAVES = frozenset({int, float, bool, str, type(None), torch.dtype, torch.device, torch.layout, torch.memory_format})
+_SEQUENCES = frozenset({list, tuple, immutable_list})
+
+
 def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
-    """Most aten nodes have flat args and no kwargs: skip the general walk for them."""
+    """Most aten nodes have flat args and no kwargs: skip the general walk for them. Anything else (fx's
+    `immutable_list` of `cat([a, b])`, a tuple, a dict, a slice) takes the walk that opens containers."""
     if node.kwargs:
         return list(flat_inputs(node))
     out: list[torch.fx.Node] = []
@@ -118,7 +127,11 @@ def _direct_inputs(node: torch.fx.Node) -> list[torch.fx.Node]:
         kind = type(a)
         if kind is Node:
             out.append(a)  # type: ignore[arg-type]  # `type(a) is Node` says so; mypy cannot narrow it
-        elif kind is tuple or kind is list or kind is dict:
+        elif kind in _LEAVES:
+            continue
+        elif kind in _SEQUENCES and all(type(i) in _LEAVES for i in a):  # type: ignore[union-attr]  # a shape
+            continue
+        else:
             return list(flat_inputs(node))
     return out
 

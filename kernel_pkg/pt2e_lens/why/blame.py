@@ -23,7 +23,7 @@ def blame(x: Any, quantizer: Any = None, example_inputs: Any = None, qat: bool =
         q = check_quantizer(quantizer, "pl.blame")
         ann = Annotation(float_graph(x, example_inputs, "pl.blame", qat=qat), q, qat=qat)
         if not qat:
-            refuse_qat_quantizer(ann.fake_quants, q, "pl.blame")
+            refuse_qat_quantizer(ann.fake_quants, q, "pl.blame", ann.folded_batch_norms)
         if ann.graph_module is None:
             reason = first_line(ann.error) if ann.error else i18n.t("error.blame_no_graph")
             raise Pt2eLensError(i18n.t("error.blame_annotate_failed", reason=reason))

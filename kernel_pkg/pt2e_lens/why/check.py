@@ -25,7 +25,7 @@ def check(quantizer: Any, graph_or_model: Any, example_inputs: Any = None, qat: 
     q = check_quantizer(quantizer, "pl.check")
     ann = Annotation(float_graph(graph_or_model, example_inputs, "pl.check", qat=qat), q, qat=qat)
     if not qat:
-        refuse_qat_quantizer(ann.fake_quants, q, "pl.check")
+        refuse_qat_quantizer(ann.fake_quants, q, "pl.check", ann.folded_batch_norms)
     found = problems(ann.graph_module, ann.recorder.overwrites, ann.error, ann.recorder.own_constants)
     cls = type(q).__name__
     title = i18n.t("table.check_problems", cls=cls, n=len(found)) if found else i18n.t("table.check_none", cls=cls)

@@ -28,9 +28,12 @@ def float_graph(x: Any, example_inputs: Any, what: str, qat: bool = False) -> to
     return private_copy(as_graph_module(x, what))
 
 
-def refuse_qat_quantizer(fake_quants: int, quantizer: Any, what: str) -> None:
-    """A QAT quantizer (its specs build fake-quantize modules) without qat=True: one line, as pl.capture refuses it.
-    prepare_pt2e folds batch norms before annotating: the counts would be PTQ's, not what QAT prepares."""
-    if fake_quants:
+def refuse_qat_quantizer(fake_quants: int, quantizer: Any, what: str, folded: int) -> None:
+    """A QAT quantizer (its specs build fake-quantize modules) without qat=True, on a graph whose batch norms
+    prepare_pt2e folded (`folded` of them) before annotating: one line, as pl.capture refuses it — the counts
+    would be PTQ's, not what QAT prepares. With nothing folded prepare_pt2e runs it as torchao's tests do."""
+    if fake_quants and folded:
         name = type(quantizer).__name__
-        raise Pt2eLensError(i18n.t("error.qat_quantizer_needs_qat", what=what, quantizer=name, count=fake_quants))
+        raise Pt2eLensError(
+            i18n.t("error.qat_quantizer_needs_qat", what=what, quantizer=name, count=fake_quants, folded=folded)
+        )

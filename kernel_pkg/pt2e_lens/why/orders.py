@@ -94,7 +94,7 @@ def _prepare(base: torch.fx.GraphModule, order: list[Any], qat: bool) -> _Outcom
     except Pt2eLensError as e:
         return _Outcome(names, base, None, str(e))
     if not qat:  # a QAT quantizer on prepare_pt2e: its batch norms were folded, the counts would be PTQ's
-        refuse_qat_quantizer(fake_quant_count(done.prepared), composed, "pl.compare_orders")
+        refuse_qat_quantizer(fake_quant_count(done.prepared), composed, "pl.compare_orders", done.folded_batch_norms)
     return _Outcome(names, done.prepared, done.recorder, None)
 
 
