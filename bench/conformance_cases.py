@@ -134,22 +134,65 @@ def annotation_map(gm: torch.fx.GraphModule) -> dict[str, tuple[tuple[str, ...],
     return out
 
 
+def _recording_annotations(quantizer: Any, into: dict) -> None:
+    """Read torchao's annotated graph right after the quantizer's own `annotate` (an attribute on this private
+    instance: the class is untouched), before QAT's conv-bn rewrite or prepare's observers."""
+    annotate = quantizer.annotate
+
+    def recorded(model):
+        out = annotate(model)
+        into.update(annotation_map(out if isinstance(out, torch.fx.GraphModule) else model))
+        return out
+
+    quantizer.annotate = recorded
+
+
 def torchao_flow(case: QuantizerCase, model_name: str) -> Torchao:
-    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    from torchao.quantization.pt2e import move_exported_model_to_eval
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e, prepare_qat_pt2e
 
     model, inputs, batches = model_and_data(model_name)
     quantizer = case.make()
-    gm = vendor_graph(case, model, inputs, quantizer)
-    before = copy.deepcopy(gm)
-    prepared = prepare_pt2e(gm, quantizer)
+    annotations: dict = {}
+    _recording_annotations(quantizer, annotations)
+    if case.flow == "qat":  # torchao's QAT flow: train-mode export, prepare_qat_pt2e, train, to eval, convert
+        gm = torch.export.export(model.train(), inputs).module()
+        before = copy.deepcopy(gm)
+        prepared = prepare_qat_pt2e(gm, quantizer)
+        _train(prepared, batches)
+        move_exported_model_to_eval(prepared)
+    else:
+        gm = vendor_graph(case, model, inputs, quantizer)
+        before = copy.deepcopy(gm)
+        prepared = prepare_pt2e(gm, quantizer)
+        for batch in batches:
+            prepared(*batch)
     calls = [n for n in prepared.graph.nodes if n.op == "call_module" and _is_observer(prepared.get_submodule(n.target))]
     instances = {id(prepared.get_submodule(n.target)) for n in calls}
-    annotations = annotation_map(prepared)
-    for batch in batches:
-        prepared(*batch)
     converted = convert_pt2e(prepared)
-    ops = Counter(str(n.target) for n in converted.graph.nodes if n.op == "call_function")
+    ops = Counter(op_name(n.target) for n in converted.graph.nodes if n.op == "call_function")
     return Torchao(len(calls), len(instances), ops, annotations, before)
+
+
+def _loss(out: Any, _target: Any) -> torch.Tensor:
+    return out.float().pow(2).mean()
+
+
+def _train(prepared: torch.fx.GraphModule, batches: list[tuple]) -> None:
+    """One SGD step per batch, as pl's run.train does (counts and annotations do not depend on the values)."""
+    optimizer = torch.optim.SGD(prepared.parameters(), lr=1e-3, momentum=0.9)
+    for batch in batches:
+        optimizer.zero_grad()
+        _loss(prepared(*batch), None).backward()
+        optimizer.step()
+
+
+def op_name(target: Any) -> str:
+    """torch's name of a call_function target: `aten.linear.default` for an op, `_operator.getitem` for a builtin
+    (torch.fx's qualified name), as the snapshot's `target_full` spells them."""
+    if isinstance(target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket, torch._ops.HigherOrderOperator)):
+        return str(target)
+    return torch.fx.node._get_qualified_name(target)
 
 
 def model_and_data(model_name: str) -> tuple[torch.nn.Module, tuple, list[tuple]]:
@@ -165,6 +208,9 @@ def model_and_data(model_name: str) -> tuple[torch.nn.Module, tuple, list[tuple]
 def capture(case: QuantizerCase, model_name: str) -> pl.Run:
     model, inputs, batches = model_and_data(model_name)
     quantizer = case.make()
+    if case.flow == "qat":
+        train = [(*batch, torch.zeros(())) for batch in batches]
+        return pl.capture(model, inputs, quantizer, qat=True, train=train, loss=_loss)
     if case.flow == "cadence":
         return pl.capture(model, inputs, quantizer, calibration=batches, strict=True, decompose=_cadence_table(quantizer))
     return pl.capture(model, inputs, quantizer, calibration=batches, strict=case.flow == "export_strict")
@@ -265,7 +311,7 @@ def false_findings(run: pl.Run, expected: dict, torchao_ops: Counter) -> tuple[i
 
 def false_checks(case: QuantizerCase, graph: torch.fx.GraphModule, inputs: tuple) -> tuple[int, list[str]]:
     """pl.check on the vendor's own graph: torchao prepared and converted it, so every row is a false alarm."""
-    rows = pl.check(case.make(), copy.deepcopy(graph), inputs).rows
+    rows = pl.check(case.make(), copy.deepcopy(graph), inputs, qat=case.flow == "qat").rows
     return len(rows), [f"{r[0]} {r[1]}" for r in rows[:3]]
 
 

@@ -5,6 +5,7 @@ package is not installed. `flow` says how the vendor's own flow gets the graph i
   "export"          torch.export.export(model, inputs).module()       (torchao's tests, XNNPACK, X86, Vulkan, Enn)
   "export_strict"   torch.export.export(model, inputs, strict=True).module()     (Cortex-M's tests)
   "no_guards"       torch.export.export(model, inputs).module(check_guards=False)  (Arm's public-API tests)
+  "qat"             torchao's QAT flow: export(model.train()).module(), prepare_qat_pt2e, train, to eval
   "cadence"         Cadence's `trace`: strict export, run_decompositions(default table minus the ops its
                     quantizer keeps), then .module()      (executorch/backends/cadence/aot/compiler_funcs.py)
 `light=True` cases run in tests/test_conformance.py; the others only in bench/conformance.py.
@@ -164,6 +165,7 @@ CASES: list[QuantizerCase] = [
         lambda: _x86(is_qat=True),
         note="torchao's own tests prepare QAT configs with plain prepare_pt2e",
     ),
+    QuantizerCase("torchao X86Inductor is_qat=True (prepare_qat_pt2e)", lambda: _x86(is_qat=True), flow="qat"),
     QuantizerCase("torchao ArmInductor default", _arm_inductor, light=True),
     QuantizerCase("torchao Embedding", _embedding, light=True),
     QuantizerCase("torchao Composable[Embedding, XNNPACK]", _composed, light=True),
