@@ -139,9 +139,7 @@ def main() -> None:
     print(f"({time.perf_counter() - start:.0f} s)", file=sys.stderr)
     if not args.only:
         version = getattr(sys.modules["executorch"], "__version__", "1.5.1")
-        intro = INTRO.format(
-            torch=torch.__version__, torchao=torchao.__version__, executorch=version, batches=3
-        )
+        intro = INTRO.format(torch=torch.__version__, torchao=torchao.__version__, executorch=version, batches=3)
         DOC.write_text(intro + "\n" + summary(rows) + "\n" + text)
         print(f"wrote {os.path.relpath(DOC, HERE.parent)}", file=sys.stderr)
 

@@ -98,7 +98,9 @@ def _cadence_table(quantizer: Any) -> dict:
     from executorch.backends.cadence.aot.compiler_funcs import remove_decompositions
 
     table = torch.export.default_decompositions()
-    remove_decompositions(table, [*quantizer.get_ops_to_preserve_from_decomposition(), torch.ops.aten._safe_softmax.default])
+    remove_decompositions(
+        table, [*quantizer.get_ops_to_preserve_from_decomposition(), torch.ops.aten._safe_softmax.default]
+    )
     return table
 
 
@@ -167,7 +169,9 @@ def torchao_flow(case: QuantizerCase, model_name: str) -> Torchao:
         prepared = prepare_pt2e(gm, quantizer)
         for batch in batches:
             prepared(*batch)
-    calls = [n for n in prepared.graph.nodes if n.op == "call_module" and _is_observer(prepared.get_submodule(n.target))]
+    calls = [
+        n for n in prepared.graph.nodes if n.op == "call_module" and _is_observer(prepared.get_submodule(n.target))
+    ]
     instances = {id(prepared.get_submodule(n.target)) for n in calls}
     converted = convert_pt2e(prepared)
     ops = Counter(op_name(n.target) for n in converted.graph.nodes if n.op == "call_function")
@@ -212,7 +216,9 @@ def capture(case: QuantizerCase, model_name: str) -> pl.Run:
         train = [(*batch, torch.zeros(())) for batch in batches]
         return pl.capture(model, inputs, quantizer, qat=True, train=train, loss=_loss)
     if case.flow == "cadence":
-        return pl.capture(model, inputs, quantizer, calibration=batches, strict=True, decompose=_cadence_table(quantizer))
+        return pl.capture(
+            model, inputs, quantizer, calibration=batches, strict=True, decompose=_cadence_table(quantizer)
+        )
     return pl.capture(model, inputs, quantizer, calibration=batches, strict=case.flow == "export_strict")
 
 

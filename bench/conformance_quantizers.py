@@ -155,7 +155,9 @@ def _sdk(module: str, why: str):
 CASES: list[QuantizerCase] = [
     QuantizerCase("torchao XNNPACK static per-channel", lambda: _torchao_xnnpack(is_per_channel=True), light=True),
     QuantizerCase("torchao XNNPACK static per-tensor", lambda: _torchao_xnnpack(is_per_channel=False), light=True),
-    QuantizerCase("torchao XNNPACK dynamic", lambda: _torchao_xnnpack(is_per_channel=True, is_dynamic=True), light=True),
+    QuantizerCase(
+        "torchao XNNPACK dynamic", lambda: _torchao_xnnpack(is_per_channel=True, is_dynamic=True), light=True
+    ),
     QuantizerCase("torchao XNNPACK set_module_type(Linear)", _torchao_xnnpack_module_type, light=True),
     QuantizerCase("torchao X86Inductor default", _x86, light=True),
     QuantizerCase("torchao X86Inductor set_module_type_qconfig(Linear)", _x86_module_type, light=True),
