@@ -2,13 +2,18 @@
 torchao's own flow as the vendor documents it vs what pt2e-lens captures and says (bench/conformance_cases.py).
 
     python bench/conformance.py                 # every row; prints the markdown table, writes docs/conformance.md
-    python bench/conformance.py --only XNNPACK  # the quantizers whose name contains XNNPACK; docs not written
+    python bench/conformance.py --only XNNPACK  # the quantizers whose name matches this regex; docs not written
+    python bench/conformance.py --only '^torchao' --save a.json   # rows of a part, to run parts side by side
+    python bench/conformance.py --load a.json b.json              # the table and docs from saved parts
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -113,15 +118,10 @@ def summary(rows: list[Row]) -> str:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--only", default="", help="run only the quantizers whose name contains this")
-    args = parser.parse_args()
-    pl.quiet()
+def _measure(only: str) -> list[Row]:
     rows: list[Row] = []
-    start = time.perf_counter()
     for case in CASES:
-        if args.only and args.only not in case.name:
+        if only and not re.search(only, case.name):
             continue
         for model_name in MODELS:
             row = run_row(case, model_name)
@@ -129,7 +129,28 @@ def main() -> None:
             print(f"{'✅' if row.green else '··'} {case.name} × {model_name}: {row.reason[:150]}", file=sys.stderr)
             if row.torchao_ok is None:  # not installable: one row for the quantizer
                 break
-    import executorch  # noqa: F401 - only for its version in the header
+    return rows
+
+
+def _load(paths: list[str]) -> list[Row]:
+    """Saved parts, in the registry's order (quantizers, then models)."""
+    rows = [Row(**d) for path in paths for d in json.loads(Path(path).read_text())]
+    order = {c.name: i for i, c in enumerate(CASES)}
+    models = list(MODELS)
+    return sorted(rows, key=lambda r: (order[r.quantizer], models.index(r.model) if r.model in models else 0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", default="", help="run only the quantizers whose name matches this regex")
+    parser.add_argument("--save", help="write the measured rows as JSON (no docs)")
+    parser.add_argument("--load", nargs="*", help="make the table and docs from saved rows instead of measuring")
+    args = parser.parse_args()
+    pl.quiet()
+    start = time.perf_counter()
+    rows = _load(args.load) if args.load else _measure(args.only)
+    if args.save:
+        Path(args.save).write_text(json.dumps([dataclasses.asdict(r) for r in rows]))
     import torch
     import torchao
 
@@ -137,9 +158,12 @@ def main() -> None:
     print(text)
     print(summary(rows))
     print(f"({time.perf_counter() - start:.0f} s)", file=sys.stderr)
-    if not args.only:
-        version = getattr(sys.modules["executorch"], "__version__", "1.5.1")
-        intro = INTRO.format(torch=torch.__version__, torchao=torchao.__version__, executorch=version, batches=3)
+    if not args.only and not args.save:
+        from importlib.metadata import version
+
+        intro = INTRO.format(
+            torch=torch.__version__, torchao=torchao.__version__, executorch=version("executorch"), batches=3
+        )
         DOC.write_text(intro + "\n" + summary(rows) + "\n" + text)
         print(f"wrote {os.path.relpath(DOC, HERE.parent)}", file=sys.stderr)
 

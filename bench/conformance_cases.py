@@ -275,8 +275,11 @@ def _names_in(text: str) -> set[str]:
     return {re.sub(r"^\[\d+\]\s*", "", part.strip()) for part in text.split(",") if part.strip()}
 
 
-def why_metrics(run: pl.Run, expected: dict, names: set[str]) -> tuple[float, int, list[str]]:
-    """Share of ops whose first why line is specific, ops whose line contradicts torchao's map, examples."""
+def why_metrics(run: pl.Run, expected: dict, names: set[str], top: str) -> tuple[float, int, list[str]]:
+    """Share of ops whose first why line is specific, ops whose line contradicts torchao's map, examples.
+    Specific: 'annotated by' names the (sub-)quantizer that wrote it (`names`: a ComposableQuantizer's
+    sub-quantizers) and its annotator; 'looked at it' / 'no annotator matched' names those or the quantizer
+    itself (`top`: nothing in the whole composite handles the op)."""
     annotated, claimed = _template("why.annotated"), _template("why.claimed")
     looked, no_match = _template("why.looked"), _template("why.no_match")
     stage = run["annotated"]
@@ -290,7 +293,7 @@ def why_metrics(run: pl.Run, expected: dict, names: set[str]) -> tuple[float, in
         if m:
             ok = bool(m.group("via")) and _names_in(m.group("quantizer")) <= names
         elif (m := looked.match(line)) or (m := no_match.match(line)):
-            ok = _names_in(m.groupdict().get("quantizer") or m.groupdict().get("quantizers") or "") <= names
+            ok = _names_in(m.groupdict().get("quantizer") or m.groupdict().get("quantizers") or "") <= names | {top}
         else:
             ok = False
         specific += ok
@@ -390,7 +393,9 @@ def run_row(case: QuantizerCase, model_name: str, deep: bool = True) -> Row:
 
 
 def _why(row: Row, run: pl.Run, real: Torchao, quantizer: Any) -> str:
-    row.why_specific, row.why_wrong, examples = why_metrics(run, real.annotations, quantizer_names(quantizer))
+    row.why_specific, row.why_wrong, examples = why_metrics(
+        run, real.annotations, quantizer_names(quantizer), type(quantizer).__name__
+    )
     return f"why: {'; '.join(examples)}" if row.why_wrong or row.why_specific < 0.98 else ""
 
 
