@@ -133,8 +133,9 @@ def _measure(only: str) -> list[Row]:
 
 
 def _load(paths: list[str]) -> list[Row]:
-    """Saved parts, in the registry's order (quantizers, then models)."""
-    rows = [Row(**d) for path in paths for d in json.loads(Path(path).read_text())]
+    """Saved parts, in the registry's order (quantizers, then models); a row saved again in a later part wins."""
+    latest = {(d["quantizer"], d["model"]): Row(**d) for path in paths for d in json.loads(Path(path).read_text())}
+    rows = list(latest.values())
     order = {c.name: i for i, c in enumerate(CASES)}
     models = list(MODELS)
     return sorted(rows, key=lambda r: (order[r.quantizer], models.index(r.model) if r.model in models else 0))
