@@ -175,6 +175,8 @@ CASES: list[QuantizerCase] = [
     QuantizerCase("ExecuTorch Arm TOSA-1.0+INT", _tosa, flow="no_guards"),
     QuantizerCase("ExecuTorch Arm Ethos-U55", _ethos_u, flow="no_guards"),
     QuantizerCase("ExecuTorch Cortex-M", _cortex_m, flow="export_strict"),
+    # the same with the graph Arm's flow hands over: torch.export's `_guards_fn` call_module node left out
+    QuantizerCase("ExecuTorch Cortex-M (.module(check_guards=False))", _cortex_m, flow="no_guards"),
     QuantizerCase("ExecuTorch Vulkan", _vulkan),
     QuantizerCase("ExecuTorch Cadence default", _cadence, flow="cadence"),
     QuantizerCase("ExecuTorch Samsung Enn A8W8", _samsung),
