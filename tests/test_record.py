@@ -21,7 +21,10 @@ def targets():
     import torchao.quantization.pt2e.quantize_pt2e as q
 
     fns = [q.prepare_pt2e, q.prepare_qat_pt2e, q.convert_pt2e, torch.export.export, torch.compile]
-    fns += [torch.export.ExportedProgram.__dict__["module"], torch.export.ExportedProgram.__dict__["run_decompositions"]]
+    fns += [
+        torch.export.ExportedProgram.__dict__["module"],
+        torch.export.ExportedProgram.__dict__["run_decompositions"],
+    ]
     # copyreg caches `__slotnames__` on a class the first time any instance is deep-copied or pickled (the
     # private copies of a program do that): Python's own cache, not a change of the class's behaviour
     cls = {k: v for k, v in torch.export.ExportedProgram.__dict__.items() if k != "__slotnames__"}
@@ -44,7 +47,9 @@ def pipeline(model, batches, log=None):
     converted = convert_pt2e(prepared)
     if log is not None:
         log["converted_is_prepared"] = converted is prepared
-        log["qdq"] = sum(n.op == "call_function" and any(k in str(n.target) for k in QDQ) for n in converted.graph.nodes)
+        log["qdq"] = sum(
+            n.op == "call_function" and any(k in str(n.target) for k in QDQ) for n in converted.graph.nodes
+        )
     return converted
 
 
@@ -129,7 +134,7 @@ def test_block_that_never_quantizes_says_so_in_one_line():
             torch.export.export(get_model("tiny").eval(), example_inputs(2))
     assert len(caught) == 1 and "never called prepare_pt2e" in str(caught[0].message)
     with pytest.raises(pl.Pt2eLensError, match="never called prepare_pt2e") as e:
-        rec.run
+        _ = rec.run
     assert "\n" not in str(e.value)
 
 

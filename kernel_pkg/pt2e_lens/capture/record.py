@@ -3,10 +3,10 @@
 Inside the block, torch.export.export, ExportedProgram.module / run_decompositions, prepare_pt2e /
 prepare_qat_pt2e, convert_pt2e, torch.compile and ExecuTorch's to_edge_transform_and_lower run their own
 code with the user's arguments and return their own result; pt2e-lens watches from the side
-(`_swap` routes the calls here). At prepare, a private copy of the module the user passed is prepared by
-`Run.prepare` with the user's quantizer (the annotation recorded through its public `annotate`: why,
-blame); at convert, what the user's calibration or training changed in the prepared module is copied, and
-the converted stage is a private copy of what the user's convert_pt2e returned.
+(`_swap` routes the calls here). At prepare, a private copy of the module the user passed is kept; at
+convert, a copy of what the user's calibration or training changed in the prepared module. The `pl.Run`s
+are made from those on first read (`_recorded`): `Run.prepare` of the copy with the user's quantizer (the
+annotation recorded through its public `annotate`: why, blame), the observers as calibrated, `Run.convert`.
 
 Side work never reaches the user's objects, runs with the random generator's state saved and restored, and
 a failure in it is kept as one line in `rec.problems`, never raised into the user's code.
@@ -14,7 +14,6 @@ a failure in it is kept as one line in `rec.problems`, never raised into the use
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import warnings
 import weakref
@@ -25,28 +24,19 @@ from typing import Any
 import torch
 
 from .. import i18n
-from .._copy import own_program, private_copy
-from .._torchao import convert_pt2e, is_observer_module, prepare_pt2e, prepare_qat_pt2e
+from .._copy import private_copy
+from .._torchao import convert_pt2e, prepare_pt2e, prepare_qat_pt2e
 from ..errors import Pt2eLensError, Pt2eLensWarning, first_line
-from ..snapshot.inserted import observer_sites, roles_from_diff
 from . import _swap
-from ._calibrated import Baseline, remake
+from ._recorded import Prepared, build, keep_programs
 from .run import Run
-from .stage import Stage
-
-
-@dataclasses.dataclass
-class _Prepared:
-    run: Run
-    baseline: Baseline  # the user's prepared module as prepare returned it: what calibration moved since
-    sites: Any = None  # its observers just before convert
 
 
 class Recording:
     """What `pl.record()` saw: `runs` (one `pl.Run` per prepare call), `run` (the last), `problems`."""
 
     def __init__(self) -> None:
-        self._runs: list[Run] = []
+        self._entries: list[Prepared] = []
         self.problems: list[str] = []  # side work that failed, one line each (the user's code went on)
         self._thread = threading.get_ident()
         self._depth = 0  # > 0 inside a recorded call or our own side work: nested calls are not recorded
@@ -54,25 +44,31 @@ class Recording:
         self._exported_from: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # program → module
         self._module_of: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # ep.module() → program
         self._decomposed: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # program → (parent, label)
-        self._prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # prepared module → _Prepared
-        self._converted: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # converted module → Run
-        self._pending: list[tuple[Run, str]] = []  # lowerings the user did, made on first look at the runs
+        self._prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # prepared module → Prepared
+        self._converted: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # converted module → Prepared
 
-    # -- what was recorded
+    # -- what was recorded: the Runs are made on first read (_recorded.build)
     @property
     def runs(self) -> list[Run]:
-        self._lower_pending()
-        return list(self._runs)
+        for entry in self._entries:
+            if entry.run is None:
+                entry.run = self._side(build, entry) or False
+            for backend in entry.lowerings if entry.run else ():
+                self._side(_lowered, entry.run, backend)
+            entry.lowerings = []
+        return [e.run for e in self._entries if e.run]
 
     @property
     def run(self) -> Run:
-        if not self._runs:
-            raise Pt2eLensError(i18n.t("error.record_nothing"))
-        self._lower_pending()
-        return self._runs[-1]
+        runs = self.runs
+        if not runs:
+            raise Pt2eLensError(
+                self.problems[-1] if self._entries and self.problems else i18n.t("error.record_nothing")
+            )
+        return runs[-1]
 
     def __repr__(self) -> str:
-        return f"<pt2e_lens.record runs={len(self._runs)} problems={len(self.problems)}>"
+        return f"<pt2e_lens.record prepares={len(self._entries)} problems={len(self.problems)}>"
 
     # -- the calls
     def _handler(self, before: Callable | None, after: Callable | None) -> Callable:
@@ -99,7 +95,8 @@ class Recording:
                 warnings.simplefilter("ignore")
                 return fn(*args)
         except Exception as e:
-            self.problems.append(i18n.t("error.record_side_failed", step=fn.__name__.strip("_"), reason=first_line(e)))
+            step = fn.__name__.strip("_")
+            self.problems.append(i18n.t("error.record_side_failed", step=step, reason=first_line(e)))
             return None
         finally:
             self._depth -= 1
@@ -131,10 +128,17 @@ class Recording:
         if copy is None or not isinstance(prepared, torch.fx.GraphModule):
             return
         quantizer = args[1] if len(args) > 1 else kwargs.get("quantizer")
-        run = self._run_for(args[0] if args else kwargs.get("model"), copy)
-        run._prepare(quantizer, qat, module=copy)
-        self._runs.append(run)
-        self._prepared[prepared] = _Prepared(run, Baseline(run["prepared"], prepared))
+        model = args[0] if args else kwargs.get("model")
+        entry = Prepared(copy, quantizer, qat)
+        program = self._module_of.get(model)
+        if program is not None:
+            entry.program, entry.parent = program, self._decomposed.get(program)
+            entry.inputs = self._inputs.get(entry.parent[0] if entry.parent is not None else program)
+            if qat:
+                keep_programs(entry)
+        entry.watch(prepared)
+        self._entries.append(entry)
+        self._prepared[prepared] = entry
 
     def _prepare_ptq(self, args: tuple, kwargs: dict, copy: Any, prepared: Any) -> None:
         self._prepare(args, kwargs, copy, prepared, qat=False)
@@ -142,67 +146,22 @@ class Recording:
     def _prepare_qat(self, args: tuple, kwargs: dict, copy: Any, prepared: Any) -> None:
         self._prepare(args, kwargs, copy, prepared, qat=True)
 
-    def _run_for(self, model: Any, copy: torch.fx.GraphModule) -> Run:
-        """A Run whose first stages are the programs the module came from (exported, decomposed), else the module."""
-        program = self._module_of.get(model)
-        if program is None:
-            return Run(copy)
-        parent = self._decomposed.get(program)
-        root = parent[0] if parent is not None else program
-        run = Run(root)
-        inputs = self._inputs.get(root)
-        if inputs is not None:
-            run._example_inputs = inputs
-        if parent is not None:
-            own = own_program(program)
-            run._add(Stage("decomposed", make=own.module, exported_program=own, info={"table": parent[1]}))
-        return run
-
     def _before_convert(self, args: tuple, kwargs: dict) -> Any:
         model = args[0] if args else kwargs.get("model")
         entry = self._prepared.get(model) if isinstance(model, torch.fx.GraphModule) else None
-        if entry is None:
-            return None
-        run = entry.run
-        # the observers as the user's calibration (or training) left them, copied before convert uses them
-        changes = entry.baseline.changes(model)
-        moved = changes is None or changes["tensors"] or changes["modules"]
-        if moved:
-            name = "trained" if run._qat else "calibrated"
-            record = dataclasses.replace(run["prepared"].record, qparams={})
-            info: dict[str, Any] = {"steps": None} if run._qat else {"batches": None}
-            if changes is None:  # more than tensors moved: copy the whole module
-                stage = Stage(name, private_copy(model), record, info=info)
-            else:
-                prepared_stage, done = run["prepared"], changes
-                stage = Stage(name, record=record, info=info, make=lambda: remake(prepared_stage, done))
-                stage.made_from(prepared_stage)
-            run._add(stage)
-            run._calibrated = name == "calibrated"
-        modules = dict(model.named_modules())
-        entry.sites = observer_sites(model, lambda target: is_observer_module(modules.get(target)))
+        if entry is not None:
+            entry.at_convert(model)  # the observers as the user's calibration (or training) left them
         return entry
 
     def _after_convert(self, args: tuple, kwargs: dict, entry: Any, converted: Any) -> None:
-        if entry is None or not isinstance(converted, torch.fx.GraphModule):
-            return
-        run = entry.run
-        own = private_copy(converted)  # what the user's convert_pt2e returned, as it returned it
-        run._working = run._baseline = None
-        record = dataclasses.replace(run["prepared"].record, qdq_roles=roles_from_diff(own, entry.sites))
-        stage = Stage("converted", own, record, info={"calibrated": run._calibrated})
-        run._add(stage)
-        if run._calibrated:
-            run["calibrated"].record.qparams.update(
-                {q["from_observer"]: (q["scale"], q["zero_point"]) for q in stage.snapshot.qdq if q["from_observer"]}
-            )
-        self._converted[converted] = run
+        if entry is not None and isinstance(converted, torch.fx.GraphModule):
+            self._converted[converted] = entry
 
     def _compile(self, args: tuple, kwargs: dict, _seen: Any, _result: Any) -> None:
         model = args[0] if args else kwargs.get("model")
-        run = self._converted.get(model) if isinstance(model, torch.fx.GraphModule) else None
-        if run is not None:
-            self._pending.append((run, "inductor"))
+        entry = self._converted.get(model) if isinstance(model, torch.fx.GraphModule) else None
+        if entry is not None:
+            entry.lowerings.append("inductor")
 
     def _edge_lower(self, args: tuple, kwargs: dict, _seen: Any, _result: Any) -> None:
         programs = args[0] if args else kwargs.get("programs")
@@ -211,15 +170,9 @@ class Recording:
             return
         for ep in programs.values() if isinstance(programs, dict) else [programs]:
             source = self._exported_from.get(ep) if isinstance(ep, torch.export.ExportedProgram) else None
-            run = self._converted.get(source) if source is not None else None
-            if run is not None:
-                self._pending.append((run, "xnnpack"))
-
-    def _lower_pending(self) -> None:
-        """The lowerings the user did, made by pt2e-lens on its own copy (costly: only when the runs are read)."""
-        while self._pending:
-            run, backend = self._pending.pop(0)
-            self._side(_lowered, run, backend)
+            entry = self._converted.get(source) if source is not None else None
+            if entry is not None:
+                entry.lowerings.append("xnnpack")
 
     # -- the targets
     def _handlers(self) -> dict[str, tuple[Any, Callable]]:
@@ -243,6 +196,7 @@ class Recording:
 
 
 def _lowered(run: Run, backend: str) -> None:
+    """The lowering the user did, made by pt2e-lens on its own copy of the converted graph."""
     run.lower(backend)
 
 
@@ -277,5 +231,5 @@ def record() -> Iterator[Recording]:
         yield rec
     finally:
         _swap.restore()
-    if not rec._runs:
+    if not rec._entries:
         warnings.warn(i18n.t("error.record_nothing"), Pt2eLensWarning, stacklevel=3)
