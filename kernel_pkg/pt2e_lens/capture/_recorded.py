@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from .. import i18n
 from .._copy import own_program, private_copy
 from ._calibrated import Baseline, _tensors, remake
 from .run import Run
@@ -77,7 +78,7 @@ def build(entry: Prepared) -> Run:
         else:
             base, changes = run["prepared"], entry.changes
             if not _same_tensors(base.own_graph(), entry.baseline):
-                raise ValueError("pt2e-lens's prepare of the copy differs from yours: calibration not recorded")
+                raise ValueError(i18n.t("error.record_prepare_differs"))
             stage = Stage(name, record=record, info=info, make=lambda: remake(base, changes)).made_from(base)
         run._add(stage)
         run._calibrated = name == "calibrated"
