@@ -16,7 +16,7 @@ from pathlib import Path
 from . import i18n
 from ._outputs import check_paths, remove_stale, write_all
 from .capture.record import import_executorch_for
-from .capture.stage import STAGE_ORDER
+from .capture.stage import STAGE_ORDER, Stage
 
 _OWN = {"--html": 1, "--out": 1, "--lang": 1, "--force": 0}
 
@@ -48,7 +48,7 @@ def split_trailing(args: argparse.Namespace) -> None:
     args.args = rest
 
 
-def _files(runs: list) -> dict[str, object]:
+def _files(runs: list) -> dict[str, Stage]:
     """Report file name → stage; one folder per run when the script prepared more than once."""
     out = {}
     for i, run in enumerate(runs):

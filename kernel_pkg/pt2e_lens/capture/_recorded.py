@@ -35,6 +35,7 @@ class Prepared:
     converted: bool = False
     lowerings: list[str] = dataclasses.field(default_factory=list)
     run: Run | None = None
+    failed: bool = False  # making its Run failed once (rec.problems says why)
 
     def watch(self, prepared: torch.fx.GraphModule) -> None:
         # the stage it will be compared against does not exist yet: a placeholder never handed out

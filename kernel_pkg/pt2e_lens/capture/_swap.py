@@ -53,7 +53,10 @@ def _trampoline(key: str, code: types.CodeType) -> types.CodeType | None:
     made = namespace["_outer"]().__code__
     if made.co_freevars != free:
         return None
-    return made.replace(co_name=code.co_name, co_qualname=code.co_qualname)
+    names = {"co_name": code.co_name}
+    if hasattr(code, "co_qualname"):  # Python 3.11+: tracebacks name the function as before
+        names["co_qualname"] = code.co_qualname
+    return made.replace(**names)
 
 
 def _original(fn: types.FunctionType) -> types.FunctionType:

@@ -51,12 +51,13 @@ class Recording:
     @property
     def runs(self) -> list[Run]:
         for entry in self._entries:
-            if entry.run is None:
-                entry.run = self._side(build, entry) or False
-            for backend in entry.lowerings if entry.run else ():
+            if entry.run is None and not entry.failed:
+                entry.run = self._side(build, entry)
+                entry.failed = entry.run is None  # its problem is in rec.problems; not tried again
+            for backend in entry.lowerings if entry.run is not None else ():
                 self._side(_lowered, entry.run, backend)
             entry.lowerings = []
-        return [e.run for e in self._entries if e.run]
+        return [e.run for e in self._entries if e.run is not None]
 
     @property
     def run(self) -> Run:
