@@ -17,7 +17,7 @@ import torch
 
 from .. import i18n
 from .._copy import own_program, private_copy
-from ._calibrated import Baseline, _tensors, remake
+from ._calibrated import Baseline, remake
 from .run import Run
 from .stage import Stage
 
@@ -78,7 +78,7 @@ def build(entry: Prepared) -> Run:
             stage = Stage(name, entry.changes, record, info=info)
         else:
             base, changes = run["prepared"], entry.changes
-            if not _same_tensors(base.own_graph(), entry.baseline):
+            if entry.baseline is None or not entry.baseline.holds_tensors_of(base.own_graph()):
                 raise ValueError(i18n.t("error.record_prepare_differs"))
             stage = Stage(name, record=record, info=info, make=lambda: remake(base, changes)).made_from(base)
         run._add(stage)
@@ -92,7 +92,3 @@ def build(entry: Prepared) -> Run:
 def _moved(changes: Any) -> bool:
     return isinstance(changes, torch.fx.GraphModule) or bool(changes["tensors"] or changes["modules"])
 
-
-def _same_tensors(ours: torch.fx.GraphModule, baseline: Baseline | None) -> bool:
-    """Our prepared copy has the tensors (by module path and name) the user's prepared module had."""
-    return baseline is not None and set(_tensors(ours)) == set(baseline._seen)
