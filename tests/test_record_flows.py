@@ -66,3 +66,20 @@ def test_executorch_xnnpack_flow_gives_a_lowered_stage():
         for op, b in sorted(theirs.delegation_by_operator.items())
     }
     assert not any(is_observer_module(m) for m in converted.modules())
+
+
+def test_torch_compile_of_the_converted_module_gives_an_inductor_lowered_stage():
+    x = (torch.randn(2, 8),)
+    with pl.record() as rec:
+        ep = torch.export.export(_mlp().eval(), x)
+        prepared = prepare_pt2e(ep.module(), XNNPACKQuantizer().set_global(get_symmetric_quantization_config()))
+        prepared(*x)
+        converted = convert_pt2e(prepared)
+        compiled = torch.compile(converted)
+    assert compiled._orig_mod is converted  # torch.compile's own wrapper of the user's module, as without pl.record
+    run = rec.run
+    assert run.stages[-1] == "lowered" and run["lowered"].info["backend"] == "inductor"
+    converted_calls = {n.name for n in converted.graph.nodes if n.op == "call_function"}
+    assert converted_calls and set(run["lowered"].snapshot.data["backend"]["nodes"]) <= set(
+        run["converted"].snapshot.node
+    )
