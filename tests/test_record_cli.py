@@ -81,3 +81,18 @@ def test_missing_script_is_one_line(tmp_path, capsys):
     assert main(["run", str(tmp_path / "nope.py")]) == 2
     err = capsys.readouterr().err.strip()
     assert "no such script" in err and "\n" not in err
+
+
+def test_own_options_before_the_script_or_last_and_dash_dash_keeps_them_the_scripts():
+    import argparse
+
+    from pt2e_lens.cli_run import split_trailing
+
+    def split(args, **before):
+        ns = argparse.Namespace(args=args, html=None, out="pt2e-lens-out", force=False, lang=None, **before)
+        split_trailing(ns)
+        return ns.args, ns.html, ns.out, ns.force
+
+    assert split(["2", "--html", "r.html", "--out", "d", "--force"]) == (["2"], "r.html", "d", True)
+    assert split(["--out", "mine", "x", "--"]) == (["--out", "mine", "x"], None, "pt2e-lens-out", False)
+    assert split(["--html", "a", "b"]) == (["--html", "a", "b"], None, "pt2e-lens-out", False)
