@@ -91,4 +91,3 @@ def build(entry: Prepared) -> Run:
 
 def _moved(changes: Any) -> bool:
     return isinstance(changes, torch.fx.GraphModule) or bool(changes["tensors"] or changes["modules"])
-
