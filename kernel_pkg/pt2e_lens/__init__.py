@@ -28,6 +28,7 @@ from .analyses import (
 from .analyses.backend import backend
 from .analyses.focus import Pt2eLensWarning
 from .capture import Run, Stage, capture
+from .capture.record import Recording, record
 from .display import View, compare, show
 from .errors import Pt2eLensError, Pt2eLensRuntimeError
 from .i18n import get_locale, set_locale
@@ -103,6 +104,8 @@ __all__ = [
     "qdq",
     "quiet",
     "recipe",
+    "record",
+    "Recording",
     "sensitivity",
     "sequence",
     "set_locale",

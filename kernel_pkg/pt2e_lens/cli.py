@@ -28,6 +28,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--lang", help="language of the tables and the report, e.g. zh-TW (default: PT2E_LENS_LANG, else en)"
     )
+    from .cli_run import add_parser
+
+    add_parser(sub)  # `pt2e-lens run SCRIPT.py`: pl.record around an unchanged script
     return p
 
 
@@ -117,10 +120,18 @@ def report(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     quiet()
     args = _parser().parse_args(argv)
+    if args.command == "run":
+        from .cli_run import split_trailing
+
+        split_trailing(args)  # its --lang may stand after the script's arguments
     from .errors import Pt2eLensError
 
     try:
         with i18n.using(args.lang):
+            if args.command == "run":
+                from .cli_run import run_script
+
+                return run_script(args)
             return report(args)
     except Pt2eLensError as e:
         print(i18n.t("cli.error", error=e), file=sys.stderr)

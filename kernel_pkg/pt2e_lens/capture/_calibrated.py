@@ -77,6 +77,10 @@ class Baseline:
         self._plain = {name: _plain_state(working.get_submodule(name)) for name in self._called}
         self._seen = {k: (t, t._version) for k, t in _tensors(working).items()}
 
+    def holds_tensors_of(self, gm: torch.fx.GraphModule) -> bool:
+        """gm has the tensors (by module path and name) the working module had: `remake` can patch it."""
+        return set(_tensors(gm)) == set(self._seen)
+
     def changes(self, working: torch.fx.GraphModule) -> dict[str, Any] | None:
         """Copies of what calibration changed since then; None when more than tensors moved (then copy it all)."""
         if self.stage.handed_out or _called(working) != self._called:  # its graph may not be what it was

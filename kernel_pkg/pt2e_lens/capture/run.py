@@ -139,7 +139,8 @@ class Run(HasSnapshot, Displayable):
         return self._prepare(quantizer, qat=True)
 
     @frozen_step
-    def _prepare(self, quantizer: Quantizer, qat: bool) -> Run:
+    def _prepare(self, quantizer: Quantizer, qat: bool, module: torch.fx.GraphModule | None = None) -> Run:
+        # module: a private module to prepare instead of a fresh one of the last stage (pl.record's copy)
         if not isinstance(quantizer, Quantizer):
             raise Pt2eLensError(i18n.t("error.prepare_needs_quantizer", got=type(quantizer).__name__))
         base = self._stages["decomposed" if "decomposed" in self._stages else "exported"]
@@ -158,7 +159,8 @@ class Run(HasSnapshot, Displayable):
                 annotated["graph"] = private_copy(graph)
 
         try:
-            done = CheckedPrepare(base.fresh_module(), quantizer, on_annotated=on_annotated, qat=qat)
+            fresh = base.fresh_module() if module is None else module
+            done = CheckedPrepare(fresh, quantizer, on_annotated=on_annotated, qat=qat)
         except Pt2eLensError as e:
             cause = self._decomposition_cause(e) if not annotated and _quantizer_failed(e) else None
             if cause is not None:  # the decomposition, not the export mode, changed the op it failed on

@@ -6,12 +6,13 @@ import argparse
 import shlex
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic import Magics, line_cell_magic, magics_class
 
 from .. import analyses, display, i18n, report
 from .._outputs import check_html_arg
 from ..analyses.quantization import OBSERVER_STAGES
 from ..capture import Run
+from ..capture.record import import_executorch_for, record
 from ..errors import Pt2eLensError
 from ..why import observer_ranges, recipe, sensitivity
 from ..why.blame import blame  # %pt2e check / blame / orders, with --qat
@@ -60,6 +61,7 @@ PARSERS = {
     "report": _parser("report", None),
     "lower": _parser("lower", 2),
     "help": _Parser(prog="help", add_help=False),
+    "record": _parser("record"),  # %%pt2e record [NAME]: the cell inside pl.record(), its Run as NAME
 }
 PARSERS["decomp"].add_argument("--table", choices=["empty", "core"], default="empty")
 PARSERS["watch"].add_argument("--auto", action="store_true")
@@ -101,8 +103,8 @@ class Pt2eMagics(Magics):
         super().__init__(shell)
         self.tracker = tracker
 
-    @line_magic
-    def pt2e(self, line: str):
+    @line_cell_magic
+    def pt2e(self, line: str, cell: str | None = None):
         try:
             words = shlex.split(line)
         except ValueError as e:
@@ -113,6 +115,8 @@ class Pt2eMagics(Magics):
         if command not in PARSERS:
             raise UsageError(i18n.t("course.magic.unknown", command=repr(command), hint=suggest(command, PARSERS)))
         args = PARSERS[command].parse_args(rest)
+        if command == "record":
+            return self._record(args, cell)
         try:
             return getattr(self, f"_{command}")(args)
         except Pt2eLensError as e:
@@ -125,6 +129,23 @@ class Pt2eMagics(Magics):
             if stage in obj:
                 return obj[stage]
         return obj
+
+    def _record(self, args, cell: str | None):
+        """Run the cell inside `pl.record()`; the last Run goes to NAME (default `recorded`): the panel follows it."""
+        if cell is None or not cell.strip():
+            raise UsageError(i18n.t("error.record_cell_needs_body"))
+        name = args.x or "recorded"
+        if not name.isidentifier():
+            raise UsageError(i18n.t("course.magic.usage", prog="record", message=repr(name)))
+        assert self.shell is not None
+        import_executorch_for(cell)
+        with record() as rec:
+            self.shell.run_cell(cell, store_history=False)  # errors show as the cell's own traceback
+        for problem in rec.problems:
+            print(problem)
+        if rec.runs:
+            self.shell.user_ns[name] = rec.run
+            print(i18n.t("course.magic.recorded", n=len(rec.runs), name=name, stages=", ".join(rec.run.stages)))
 
     def _help(self, args):
         print(i18n.t("course.magic.help"))
