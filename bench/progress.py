@@ -24,7 +24,6 @@ import torch  # noqa: E402
 import pt2e_lens as pl  # noqa: E402
 from pt2e_lens.examples import ConvQuantizer  # noqa: E402
 
-
 REPEATS = 5  # each call this many times with the bar and without, alternating which goes first
 
 
