@@ -100,29 +100,34 @@ def annotator_of(frame: FrameType | None) -> str | None:
     return annotator_frame(frame)[0]
 
 
-def _holds(frame: FrameType, node: Any) -> bool:
-    """Whether the annotator has `node` in hand: a local of its frame, or in a list/tuple/set/dict one deep
-    (a pattern's nodes), or a partition's `nodes`. A scan over the graph holds another node, or none."""
+def _held_ids(frame: FrameType) -> set[int]:
+    """The nodes an annotator's frame has in hand: its locals, the items of a list/tuple/set local (a pattern's
+    nodes), and a partition's `nodes`. A scan over the graph holds another node, or none."""
+    ids: set[int] = set()
     for v in frame.f_locals.values():
-        if v is node:
-            return True
+        ids.add(id(v))
         if isinstance(v, (list, tuple, set, frozenset)) and len(v) < 64:
-            if any(x is node or (isinstance(x, (list, tuple)) and len(x) < 64 and node in x) for x in v):
-                return True
-        elif isinstance(getattr(v, "nodes", None), list) and node in v.nodes and len(v.nodes) < 64:
-            return True
-    return False
+            for x in v:
+                ids.add(id(x))
+                inner = getattr(x, "nodes", None)
+                if isinstance(inner, list) and len(inner) < 64:
+                    ids.update(map(id, inner))
+        else:
+            inner = getattr(v, "nodes", None)
+            if isinstance(inner, list) and len(inner) < 64:
+                ids.update(map(id, inner))
+    return ids
 
 
-def _held(reader: FrameType, top: FrameType, node: Any) -> bool:
+def _held(reader: FrameType, top: FrameType, node: Any, holds) -> bool:
     """Whether the annotator, or a function it called on the way to this read, has `node` in hand beside the
     one reading it (ExecuTorch's `_validate_match(match)`), or the annotator itself holds it."""
     f = reader.f_back
     while f is not None and f is not top:
-        if _holds(f, node):
+        if holds(f, node):
             return True
         f = f.f_back
-    return _holds(top, node)
+    return holds(top, node)
 
 
 def _filter_between(reader: FrameType, top: FrameType) -> FrameType | None:
@@ -208,6 +213,7 @@ class AnnotatorLog:
         self._matcher: str | None = None
         self._asking = False  # evaluating a filter again: its own reads are not the quantizer's
         self._asked: tuple[Any, bool] | None = None  # (filter frame, its answer): one evaluation per call
+        self._ids: dict[tuple[FrameType, int], set[int]] = {}  # (frame, instruction) → ids of what it holds
 
     def note(self, meta: LoggedMeta, what: str, value: Any = None) -> None:
         who = ANNOTATING.get()
@@ -229,9 +235,9 @@ class AnnotatorLog:
         if self._matcher is not None:  # torch.fx searching for the annotator's pattern read it
             self._add(meta.name, "searched", (who, fn, self._matcher))
             return
-        if what == "sourced" or meta.node is None or not _held(frame, ann, meta.node):
+        if what == "sourced" or meta.node is None or not _held(frame, ann, meta.node, self._holds):
             return  # a read of a node the annotator is not deciding about (a scan over the graph)
-        users = [u for u in meta.node.users if _holds(ann, u)]
+        users = [u for u in meta.node.users if self._holds(ann, u)]
         if users:  # read as the input of a node it decides about (XNNPACK's propagate_annotation): not a look
             for u in users:  # at this node, a look at that user's input
                 self._add(u.name, "input_looked", (who, fn, meta.name))
@@ -240,6 +246,17 @@ class AnnotatorLog:
         flt = _filter_between(frame, ann)
         if flt is not None and not self._answer(flt):
             self._add(meta.name, "filtered", (who, fn, flt.f_code.co_name))
+
+    def _holds(self, frame: FrameType, node: Any) -> bool:
+        """_held_ids of a frame, kept while that frame stands at the same instruction (a helper reading a
+        pattern's nodes one by one: the annotator's locals do not change meanwhile)."""
+        key = (frame, frame.f_lasti)
+        ids = self._ids.get(key)
+        if ids is None:
+            if len(self._ids) > 8:
+                self._ids.clear()
+            ids = self._ids[key] = _held_ids(frame)
+        return id(node) in ids
 
     def _answer(self, flt: FrameType) -> bool:
         """What the filter running in `flt` answers: called again with its own argument (filters read node
@@ -274,6 +291,7 @@ class AnnotatorLog:
         """Let go of the last reader's frames (they keep locals alive) once annotate is done."""
         self._frame = self._fn = self._ann = self._matcher = None
         self._asked = None
+        self._ids = {}
 
     def as_record(self) -> dict:
         """Plain data for the CaptureRecord: {"ran": [...], "top": q, "nodes": {node: {"wrote": [[q, fn]], …}}}."""
