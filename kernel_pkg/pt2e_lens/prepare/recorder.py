@@ -57,8 +57,8 @@ def sub_labels(quantizers: list[Quantizer], prefix: str = "") -> list[str]:
 def _telling_attribute(q: Quantizer, twins: list[Quantizer]) -> str | None:
     """The class name of q's first attribute whose class differs in every twin (same-class sub-quantizer)."""
     for attr, value in (vars(q) if hasattr(q, "__dict__") else {}).items():
-        kinds = [type(getattr(t, attr, None)).__name__ for t in twins]
-        if len(set(kinds)) == len(twins) and type(value).__module__ != "builtins":
+        kinds = [type(getattr(t, attr, None)) for t in twins]  # (no None, dict or str: a config left unset)
+        if len({k.__name__ for k in kinds}) == len(twins) and all(k.__module__ != "builtins" for k in kinds):
             return type(value).__name__
     return None
 

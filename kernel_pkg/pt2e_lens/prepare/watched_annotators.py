@@ -122,12 +122,13 @@ def _held_ids(frame: FrameType) -> set[int]:
 def _held(reader: FrameType, top: FrameType, node: Any, holds) -> bool:
     """Whether the annotator, or a function it called on the way to this read, has `node` in hand beside the
     one reading it (ExecuTorch's `_validate_match(match)`), or the annotator itself holds it."""
-    f = reader.f_back
-    while f is not None and f is not top:
-        if holds(f, node):
-            return True
-        f = f.f_back
-    return holds(top, node)
+    if reader is not top:
+        f = reader.f_back
+        while f is not None and f is not top:
+            if holds(f, node, reader):
+                return True
+            f = f.f_back
+    return holds(top, node, reader)
 
 
 def _filter_between(reader: FrameType, top: FrameType) -> FrameType | None:
@@ -213,7 +214,7 @@ class AnnotatorLog:
         self._matcher: str | None = None
         self._asking = False  # evaluating a filter again: its own reads are not the quantizer's
         self._asked: tuple[Any, bool] | None = None  # (filter frame, its answer): one evaluation per call
-        self._ids: dict[tuple[FrameType, int], set[int]] = {}  # (frame, instruction) → ids of what it holds
+        self._ids: dict[tuple, set[int]] = {}  # (frame, instruction, reader) → ids of what it holds
 
     def note(self, meta: LoggedMeta, what: str, value: Any = None) -> None:
         who = ANNOTATING.get()
@@ -237,7 +238,7 @@ class AnnotatorLog:
             return
         if what == "sourced" or meta.node is None or not _held(frame, ann, meta.node, self._holds):
             return  # a read of a node the annotator is not deciding about (a scan over the graph)
-        users = [u for u in meta.node.users if self._holds(ann, u)]
+        users = [u for u in meta.node.users if self._holds(ann, u, frame)]
         if users:  # read as the input of a node it decides about (XNNPACK's propagate_annotation): not a look
             for u in users:  # at this node, a look at that user's input
                 self._add(u.name, "input_looked", (who, fn, meta.name))
@@ -247,10 +248,13 @@ class AnnotatorLog:
         if flt is not None and not self._answer(flt):
             self._add(meta.name, "filtered", (who, fn, flt.f_code.co_name))
 
-    def _holds(self, frame: FrameType, node: Any) -> bool:
-        """_held_ids of a frame, kept while that frame stands at the same instruction (a helper reading a
-        pattern's nodes one by one: the annotator's locals do not change meanwhile)."""
-        key = (frame, frame.f_lasti)
+    def _holds(self, frame: FrameType, node: Any, reader: FrameType) -> bool:
+        """_held_ids of a frame, kept while it waits at the same instruction on the same call (a helper reading
+        a pattern's nodes one by one: the annotator's locals do not change meanwhile). A frame that reads
+        itself is asked afresh: its loop comes back to the same instruction with other locals."""
+        if frame is reader:
+            return id(node) in _held_ids(frame)
+        key = (frame, frame.f_lasti, reader)  # (the reader is kept alive by the key: its id is not reused)
         ids = self._ids.get(key)
         if ids is None:
             if len(self._ids) > 8:
