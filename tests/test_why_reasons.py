@@ -131,7 +131,12 @@ def test_x86_attention_linears_are_not_found_by_its_source_partitions():
     assert left and any(specs(n) for n in linears)  # the same quantizer annotates the MLP's linears
     from torch.fx.passes.utils.source_matcher_utils import get_source_partitions
 
-    found = {n.name for ps in get_source_partitions(gm.graph, [nn.Linear, nn.functional.linear]).values() for p in ps for n in p.nodes}
+    found = {
+        n.name
+        for ps in get_source_partitions(gm.graph, [nn.Linear, nn.functional.linear]).values()
+        for p in ps
+        for n in p.nodes
+    }
     assert not set(left) & found  # torchao's own search does not return them
     run = pl.Run(model, TOKENS, strict=True).prepare(x86())
     for name in left:
@@ -157,7 +162,9 @@ def test_blame_names_cadences_sub_quantizers():
     assert rows["conv2d"] == f"[{index}] CadenceAtenQuantizer(Conv2dPattern)"
     assert why(run, "conv2d")[0] == f"annotated by [{index}] CadenceAtenQuantizer(Conv2dPattern) in annotate"
     # the conv's annotation is the one that sub-quantizer alone writes on the same graph
-    gm = torchao_annotated(model, IMAGE, lambda: CadenceAtenQuantizer(subs[index].pattern, subs[index].quantization_config), True)
+    gm = torchao_annotated(
+        model, IMAGE, lambda: CadenceAtenQuantizer(subs[index].pattern, subs[index].quantization_config), True
+    )
     assert specs(real(gm, "conv2d"))
     assert "annotate" not in vars(q.quantizers[index])  # the user's sub-quantizers carry no hook afterwards
 
@@ -179,4 +186,6 @@ def test_blame_names_cortex_m_sub_quantizers():
     assert rows["relu"] == "SharedQspecQuantizer"
     # conv2d: the per-channel PatternQuantizer's matcher checked it and rejected it (not "nothing handles conv")
     assert Q_ANNOTATION_KEY not in real(real_gm, "conv2d").meta
-    assert why(run, "conv2d")[0].startswith("not annotated: [0] PatternQuantizer(NodeTargetNodeFinder)'s annotate checked it")
+    assert why(run, "conv2d")[0].startswith(
+        "not annotated: [0] PatternQuantizer(NodeTargetNodeFinder)'s annotate checked it"
+    )

@@ -15,6 +15,7 @@ from .findings import QUANTIZED_STAGES
 from .islands import claimed, islands
 from .text import key_phrase, spec_text
 
+
 def _fn(name: str) -> str:
     return name.rpartition(".")[2] or name
 
@@ -171,7 +172,7 @@ def _annotated_ops(snap: Snapshot, annotation_of: dict, logs: dict) -> dict[str,
     out: dict[str, tuple[str, str, str]] = {}
     for n in snap.nodes:
         ann = annotation_of.get(n["id"])
-        if n["op"] != "call_function" or n["target"] in out or not _has_specs(ann):
+        if ann is None or n["op"] != "call_function" or n["target"] in out or not _has_specs(ann):
             continue
         wrote = [tuple(p) for p in logs.get(n["id"], {}).get("wrote", []) if p[0] == ann["quantizer"]]
         if wrote:

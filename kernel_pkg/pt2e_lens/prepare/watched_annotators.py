@@ -134,7 +134,8 @@ def _held(reader: FrameType, top: FrameType, node: Any, holds) -> bool:
 def _filter_between(reader: FrameType, top: FrameType) -> FrameType | None:
     """The outermost frame under the annotator whose function is a filter (`filter_fn`, XNNPACK's
     `not_module_type_or_name_filter`, X86's `_global_config_filter`), or None."""
-    found, f = None, reader
+    found: FrameType | None = None
+    f: FrameType | None = reader
     while f is not None and f is not top:
         if "filter" in f.f_code.co_name:
             found = f
@@ -269,7 +270,11 @@ class AnnotatorLog:
             return self._asked[1]
         answer = True
         fn = next(
-            (v for v in (flt.f_back.f_locals.values() if flt.f_back else ()) if getattr(v, "__code__", None) is flt.f_code),
+            (
+                v
+                for v in (flt.f_back.f_locals.values() if flt.f_back else ())
+                if getattr(v, "__code__", None) is flt.f_code
+            ),
             None,
         )
         if fn is not None and flt.f_code.co_argcount >= 1:
