@@ -57,7 +57,7 @@ def measure(kind: str, n: int, make) -> None:
     gm = torch.export.export(model, inputs).module()
     bare = median(lambda: annotate_seconds(gm, make, False))
     logged = median(lambda: annotate_seconds(gm, make, True))
-    annotators.AnnotatorLog.note = lambda self, node, what: None  # the watched meta without the log
+    annotators.AnnotatorLog.note = lambda self, *args: None  # the watched meta without the log
     unlogged = median(lambda: annotate_seconds(gm, make, True))
     annotators.AnnotatorLog.note = note
     stage = pl.Run(model, inputs).prepare(make())["prepared"]

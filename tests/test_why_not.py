@@ -53,7 +53,7 @@ def test_an_op_nothing_matched_says_so_and_that_it_is_an_island(vit):
     assert Q_ANNOTATION_KEY not in node(vit["annotated"].graph_module, "gelu").meta
     assert "gelu" not in OP_TO_ANNOTATOR
     assert lines(vit["prepared"], "gelu") == [
-        "not annotated: no annotator of XNNPACKQuantizer matched gelu — nothing in the quantizer handles this op here",
+        "not annotated: XNNPACKQuantizer has no annotator for gelu — nothing in that quantizer handles this op",
         "it runs in fp32 between quantized ops (an fp32 island: see the findings)",
     ]
 

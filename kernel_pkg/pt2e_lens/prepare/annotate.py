@@ -96,8 +96,10 @@ class WatchingRecorder(RecordingQuantizer):
 
     def annotate(self, model):
         nodes = list(model.graph.nodes)
+        self.log.top = type(self.inner).__name__
         for n in nodes:
             n.meta = _LoggedMeta(n.name, n.meta, self)
+            n.meta.node = n
         try:
             return super().annotate(model, self.log)
         finally:

@@ -9,6 +9,7 @@ It forwards every call to the user's quantizer, hands the graph right after anno
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
 
 import torch
 
@@ -28,48 +29,71 @@ def _annotation_ids(model: torch.fx.GraphModule) -> dict[str, int]:
     return {n.name: id(a) for n in model.graph.nodes if (a := n.meta.get(Q_ANNOTATION_KEY)) is not None}
 
 
-class _Blame(Quantizer):
-    """Stands in for one sub-quantizer of a ComposableQuantizer and notes which nodes it annotated.
-
-    Each instance gets a subclass named like the quantizer it wraps, so ComposableQuantizer's own
-    "Quantizer X has changed annotations" message keeps naming the user's class.
-    """
-
-    def __init__(
-        self,
-        inner: Quantizer,
-        blame: dict[str, str],
-        skipped_by: dict[str, list[str]],
-        label: str,
-        log: AnnotatorLog | None,
-    ):
-        super().__init__()
-        self.inner, self.blame, self.skipped_by, self.label, self.log = inner, blame, skipped_by, label, log
-
-    def transform_for_annotation(self, model):
-        return self.inner.transform_for_annotation(model)
-
-    def annotate(self, model):
-        already = _annotation_ids(model)
-        annotate_with_blame(self.inner, model, self.blame, self.skipped_by, self.label, self.log)
-        for name in already:  # annotated before this sub-quantizer ran, so it had to leave them alone
-            self.skipped_by.setdefault(name, []).append(self.label)
-        return model
-
-    def validate(self, model):
-        self.inner.validate(model)
-
-
-def _wrap(q: Quantizer, blame: dict[str, str], skipped_by: dict[str, list[str]], label: str, log) -> Quantizer:
-    cls = type(type(q).__name__, (_Blame,), {"__qualname__": type(q).__qualname__})
-    return cls(q, blame, skipped_by, label, log)
+def sub_quantizers(q: Quantizer) -> list[Quantizer] | None:
+    """The sub-quantizers of any ComposableQuantizer, subclasses included (Cadence, Cortex-M, Arm), or None."""
+    subs = getattr(q, "quantizers", None) if isinstance(q, ComposableQuantizer) else None
+    if isinstance(subs, list) and subs and all(isinstance(s, Quantizer) for s in subs):
+        return subs
+    return None
 
 
 def sub_labels(quantizers: list[Quantizer], prefix: str = "") -> list[str]:
     """A name per sub-quantizer of a ComposableQuantizer: its class, or `[i] Class` when two share a class
-    (two XNNPACKQuantizers with different configs must stay apart in pl.blame)."""
+    (two XNNPACKQuantizers with different configs must stay apart in pl.blame), with what tells them apart
+    when an attribute's class does: Cadence's ten `[4] CadenceAtenQuantizer(LinearPattern)`."""
     names = [type(q).__name__ for q in quantizers]
-    return [f"{prefix}[{i}] {n}" if names.count(n) > 1 or prefix else n for i, n in enumerate(names)]
+    out = []
+    for i, (q, n) in enumerate(zip(quantizers, names)):
+        if names.count(n) > 1:
+            twins = [s for s in quantizers if type(s) is type(q)]
+            kind = _telling_attribute(q, twins)
+            n = f"[{i}] {n}" + (f"({kind})" if kind else "")
+        elif prefix:
+            n = f"[{i}] {n}"
+        out.append(prefix + n)
+    return out
+
+
+def _telling_attribute(q: Quantizer, twins: list[Quantizer]) -> str | None:
+    """The class name of q's first attribute whose class differs in every twin (same-class sub-quantizer)."""
+    for attr, value in (vars(q) if hasattr(q, "__dict__") else {}).items():
+        kinds = [type(getattr(t, attr, None)) for t in twins]  # (no None, dict or str: a config left unset)
+        if len({k.__name__ for k in kinds}) == len(twins) and all(k.__module__ != "builtins" for k in kinds):
+            return type(value).__name__
+    return None
+
+
+@contextmanager
+def _each_sub_watched(subs, labels, blame, skipped_by, log):
+    """Hook each sub-quantizer's own `annotate` on the instance for the time of one annotate, so that the
+    composite's annotate — torchao's loop or a subclass's own (Cortex-M wraps it in a reporter keyed by the
+    sub-quantizer objects themselves) — runs unchanged and still tells who wrote what. The hooks are taken
+    off afterwards, also on an exception (the instances are pt2e-lens's private copies anyway)."""
+    hooked = []
+    try:
+        for sub, label in zip(subs, labels):
+            own = vars(sub).get("annotate", _NONE) if hasattr(sub, "__dict__") else _NONE
+            run = sub.annotate
+
+            def watched(model, _sub=sub, _run=run, _label=label):
+                already = _annotation_ids(model)
+                out = annotate_with_blame(_sub, model, blame, skipped_by, _label, log, run=_run)
+                for name in already:  # annotated before this sub-quantizer ran, so it had to leave them alone
+                    skipped_by.setdefault(name, []).append(_label)
+                return model if out is None else out
+
+            sub.annotate = watched
+            hooked.append((sub, own))
+        yield
+    finally:
+        for sub, own in hooked:
+            if own is _NONE:
+                del sub.annotate
+            else:
+                sub.annotate = own
+
+
+_NONE = object()
 
 
 def annotate_with_blame(
@@ -79,34 +103,43 @@ def annotate_with_blame(
     skipped_by: dict[str, list[str]] | None = None,
     label: str | None = None,
     log: AnnotatorLog | None = None,
-) -> None:
-    """Run q.annotate, attributing each new annotation to the innermost quantizer that wrote it.
+    run: Callable | None = None,
+):
+    """Run q.annotate (or `run`, the sub-quantizer's own annotate), attributing each new annotation to the
+    innermost quantizer that wrote it.
 
     `skipped_by[node]` lists the later sub-quantizers of a ComposableQuantizer that ran after the node
     was already annotated (they had to skip it: the first quantizer to annotate a node owns it).
     """
     label = label or type(q).__name__
-    if type(q) is ComposableQuantizer:  # a subclass may annotate its own way: treat it as one
-        skipped = {} if skipped_by is None else skipped_by
-        prefix = label + " " if label != type(q).__name__ else ""  # a ComposableQuantizer inside another
-        labels = sub_labels(q.quantizers, prefix)
-        subs = [_wrap(sub, blame, skipped, n, log) for sub, n in zip(q.quantizers, labels)]
-        ComposableQuantizer(subs).annotate(model)
-        return
+    run = run or q.annotate
+    subs = sub_quantizers(q)
+    if subs is not None and not all(hasattr(s, "__dict__") for s in subs):
+        subs = None  # a sub-quantizer with __slots__ takes no hook: the composite is blamed as one
     before = _annotation_ids(model)
-    if log is not None:
+    if log is not None and subs is None:
         log.ran.append(label)
     running = ANNOTATING.set(label if log is not None else None)
     try:
-        q.annotate(model)
+        if subs is not None:
+            prefix = label + " " if label != type(q).__name__ else ""  # a ComposableQuantizer inside another
+            skipped = {} if skipped_by is None else skipped_by
+            with _each_sub_watched(subs, sub_labels(subs, prefix), blame, skipped, log):
+                out = run(model)
+        else:
+            out = run(model)
     except Exception as e:
+        if subs is not None or isinstance(e, QuantizerFailed):
+            raise  # a composite's own error (torchao's "changed annotations") already names the sub-quantizer
         raise QuantizerFailed(type(q).__name__, "annotate", e) from e
     finally:
         ANNOTATING.reset(running)
     for name, ident in _annotation_ids(model).items():
         if before.get(name) != ident:
-            # the first author keeps the credit: a later overwrite is what ComposableQuantizer rejects
+            # the first author keeps the credit: a later overwrite is what ComposableQuantizer rejects; what
+            # a composite writes itself, outside its sub-quantizers, is its own
             blame.setdefault(name, label)
+    return out
 
 
 class RecordingQuantizer(Quantizer):
@@ -128,8 +161,8 @@ class RecordingQuantizer(Quantizer):
         return model
 
     def annotate(self, model, log: AnnotatorLog | None = None):
-        annotate_with_blame(self.inner, model, self.blame, self.skipped_by, log=log)
-        return model
+        out = annotate_with_blame(self.inner, model, self.blame, self.skipped_by, log=log)
+        return model if out is None else out
 
     def validate(self, model):
         try:
