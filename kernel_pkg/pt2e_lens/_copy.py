@@ -37,10 +37,11 @@ def private_copy(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
         graph = copy.deepcopy(gm.graph, memo)
         new_nodes = {n.name: n for n in graph.nodes}
         memo.update({id(n): new_nodes[n.name] for n in gm.graph.nodes})
+        mapped = dict(memo)  # the failed deepcopy below leaves half-made copies in memo
         try:
             new = copy.deepcopy(gm, memo)
         except Exception as e:
-            raise _uncopyable(gm, memo, e) from None
+            raise _uncopyable(gm, mapped, e) from None
     by_name = {n.name: n for n in new.graph.nodes}
     for node in new.graph.nodes:
         ann = node.meta.get(Q_ANNOTATION_KEY)
@@ -60,7 +61,9 @@ def _uncopyable(gm: torch.fx.GraphModule, memo: dict[int, Any], e: Exception) ->
         except Exception:
             where = f"{name} ({type(module).__name__})"
             break
-    return Pt2eLensError(i18n.t("error.copy_failed", where=where, reason=f"{type(e).__name__}: {first_line(e)}"), original=e)
+    return Pt2eLensError(
+        i18n.t("error.copy_failed", where=where, reason=f"{type(e).__name__}: {first_line(e)}"), original=e
+    )
 
 
 def _remap_node(n, by_name):
