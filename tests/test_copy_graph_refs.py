@@ -24,11 +24,10 @@ def _batches(n: int, seed: int = 0) -> list[tuple]:
 
 
 def _observers(gm: torch.fx.GraphModule) -> Counter:
-    modules = dict(gm.named_modules())
-    return Counter(
-        type(modules[n.target]).__name__
+    return Counter(  # one shared instance may sit under several names: named_modules() lists it once
+        type(gm.get_submodule(str(n.target))).__name__
         for n in gm.graph.nodes
-        if n.op == "call_module" and n.target in modules and "activation_post_process" in n.target
+        if n.op == "call_module" and "activation_post_process" in str(n.target)
     )
 
 
