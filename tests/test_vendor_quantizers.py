@@ -162,3 +162,11 @@ def test_guarded_user_graph_fails_as_in_torchao_with_one_line_that_names_the_fix
     msg = str(e.value)
     assert "\n" not in msg and "check_guards=False" in msg and "strict" not in msg
     assert run.stages == ["exported"]
+
+
+@pytest.mark.parametrize("quantizer", ["tosa", "cortex_m"])
+def test_check_and_blame_annotate_the_graph_the_backends_flow_annotates(quantizer):
+    model, x, batches = _model("cat_mean")
+    run = pl.capture(model, x, QUANTIZERS[quantizer](), calibration=batches)
+    assert pl.check(QUANTIZERS[quantizer](), model, x).rows == []  # annotate did not fail on _guards_fn
+    assert pl.blame(model, QUANTIZERS[quantizer](), x).rows == pl.blame(run).rows
