@@ -174,7 +174,7 @@ class Run(HasSnapshot, Displayable):
         known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
         known["annotators"] = recorder.log.as_record()
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
-        info = {"quantizer": name, "qat": True} if qat else {"quantizer": name}
+        info: dict[str, Any] = {"quantizer": name, "qat": True} if qat else {"quantizer": name}
         if dropped:  # annotated ep.module(check_guards=False), as the quantizer's own flow does
             info["check_guards"] = False
         prepared_stage = Stage("prepared", private_copy(prepared), record, info=info)
