@@ -19,8 +19,7 @@ from typing import Any
 import torch
 
 from .._torchao import Quantizer
-
-GUARDS_FN = "_guards_fn"
+from ..analyses.focus import GUARDS_FN
 
 
 def has_guards(gm: torch.fx.GraphModule) -> bool:
