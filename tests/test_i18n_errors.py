@@ -37,6 +37,7 @@ CODE_WORDS = {
     "quantizer",
     "observer",
     "torchao",
+    "ExecuTorch",
     "prepare",
     "convert",
     "export",

@@ -15,24 +15,55 @@ from typing import Any, TypeVar
 
 import torch
 
+from . import i18n
 from ._torchao import (
     Q_ANNOTATION_KEY,
     DerivedQuantizationSpec,
     SharedQuantizationSpec,
 )
+from .errors import Pt2eLensError, first_line
 
 
 def private_copy(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
-    """A deep copy of gm (parameters included) whose annotations refer to its own nodes."""
+    """A deep copy of gm (parameters included) whose annotations refer to its own nodes.
+
+    Observers may hold fx objects of the graph they observe (Qualcomm's ConcatObserver keeps the cat's
+    Node and finds its inputs' observers through `node.graph.owning_module`): the copy's modules refer to
+    the copy's graph and nodes, never to the original's (whose FakeTensor meta cannot be deep-copied).
+    """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)  # torch's pytree warns on deepcopy of specs
-        new = copy.deepcopy(gm)
+        memo: dict[int, Any] = {}
+        graph = copy.deepcopy(gm.graph, memo)
+        new_nodes = {n.name: n for n in graph.nodes}
+        memo.update({id(n): new_nodes[n.name] for n in gm.graph.nodes})
+        mapped = dict(memo)  # the failed deepcopy below leaves half-made copies in memo
+        try:
+            new = copy.deepcopy(gm, memo)
+        except Exception as e:
+            raise _uncopyable(gm, mapped, e) from None
     by_name = {n.name: n for n in new.graph.nodes}
     for node in new.graph.nodes:
         ann = node.meta.get(Q_ANNOTATION_KEY)
         if ann is not None:
             node.meta[Q_ANNOTATION_KEY] = _remap_annotation(ann, by_name)
     return new
+
+
+def _uncopyable(gm: torch.fx.GraphModule, memo: dict[int, Any], e: Exception) -> Pt2eLensError:
+    """One line naming the submodule deepcopy failed on (e.g. an observer holding another graph's Node)."""
+    where = "?"
+    for name, module in gm.named_modules():
+        if module is gm:
+            continue
+        try:
+            copy.deepcopy(module, dict(memo))
+        except Exception:
+            where = f"{name} ({type(module).__name__})"
+            break
+    return Pt2eLensError(
+        i18n.t("error.copy_failed", where=where, reason=f"{type(e).__name__}: {first_line(e)}"), original=e
+    )
 
 
 def _remap_node(n, by_name):

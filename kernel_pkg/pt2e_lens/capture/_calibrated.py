@@ -68,6 +68,22 @@ def _plain_state(mod: torch.nn.Module) -> tuple | None:
     return tuple(state)
 
 
+def _refers_to_graph(mod: torch.nn.Module) -> bool:
+    """The module keeps fx Nodes, a Graph or other modules (Qualcomm's ConcatObserver keeps its cat's Node and,
+    once calibrating, its inputs' observers): a copy of it alone would point into the working graph, so the
+    whole working module is copied instead (private_copy maps them to the copy's own)."""
+    todo = [v for k, v in vars(mod).items() if k not in ("_parameters", "_buffers", "_modules")]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, (torch.fx.Node, torch.fx.Graph, torch.nn.Module)):
+            return True
+        if isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            todo.extend(value)
+    return False
+
+
 class Baseline:
     """The working module's state at the moment it was equal to `stage`'s graph (a copy of it)."""
 
@@ -91,6 +107,8 @@ class Baseline:
             for n in self._called
             if self._plain[n] is None or _plain_state(working.get_submodule(n)) != self._plain[n]
         ]
+        if any(_refers_to_graph(working.get_submodule(n)) for n in whole):
+            return None
         inside = set(whole)
 
         def copied_whole(path: str) -> bool:

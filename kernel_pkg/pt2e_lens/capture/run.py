@@ -35,6 +35,7 @@ from ._run_args import check_run_args
 from ._strip import without_observers
 from .decomposed_cause import decomposition_cause
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
+from .guards import from_executorch, has_guards, without_guards
 from .lowered import inputs_from_graph, lowered_stage
 from .qat import refuse_fake_quant, to_eval, to_train, train_mode_model, train_module
 from .stage import STAGE_ORDER, Stage
@@ -159,8 +160,10 @@ class Run(HasSnapshot, Displayable):
                 annotated["graph"] = private_copy(graph)
 
         try:
-            fresh = base.fresh_module() if module is None else module
-            done = CheckedPrepare(fresh, quantizer, on_annotated=on_annotated, qat=qat)
+            if module is None:
+                done, dropped = _checked_prepare(base, quantizer, on_annotated, qat, annotated)
+            else:  # pl.record's copy of the graph the user's own flow prepared: as it is
+                done, dropped = CheckedPrepare(module, quantizer, on_annotated=on_annotated, qat=qat), False
         except Pt2eLensError as e:
             cause = self._decomposition_cause(e) if not annotated and _quantizer_failed(e) else None
             if cause is not None:  # the decomposition, not the export mode, changed the op it failed on
@@ -177,7 +180,9 @@ class Run(HasSnapshot, Displayable):
         known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
         known["annotators"] = recorder.log.as_record()
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))
-        info = {"quantizer": name, "qat": True} if qat else {"quantizer": name}
+        info: dict[str, Any] = {"quantizer": name, "qat": True} if qat else {"quantizer": name}
+        if dropped:  # annotated ep.module(check_guards=False), as the quantizer's own flow does
+            info["check_guards"] = False
         prepared_stage = Stage("prepared", private_copy(prepared), record, info=info)
         # its graph, when asked for, is the prepared copy without observers: what annotate left
         if qat:
@@ -376,6 +381,35 @@ def _quantizer_failed(e: Pt2eLensError) -> bool:
     if isinstance(e.original, NotAnAnnotation):  # what it wrote is wrong in any export mode
         return False
     return e.original is not None and not _CHANGED_ANNOTATIONS.search(str(e.original))
+
+
+def _checked_prepare(
+    base: Stage, quantizer: Quantizer, on_annotated: Callable, qat: bool, annotated: dict
+) -> tuple[CheckedPrepare, bool]:
+    """CheckedPrepare on the graph the quantizer's own flow annotates (see guards.py) → (done, whether it is
+    the program's `ep.module(check_guards=False)`). A program's stage is re-made without torch.export's
+    `_guards_fn` node for any quantizer that fails on it before annotating; a GraphModule the user gave is
+    taken as it is."""
+    program = base.exported_program is not None
+    dropped = program and from_executorch(quantizer)
+    gm = base.fresh_module(check_guards=not dropped)
+    guarded = has_guards(gm)  # read now: a failing transform_for_annotation may have changed gm
+    try:
+        return CheckedPrepare(gm, quantizer, on_annotated=on_annotated, qat=qat), dropped
+    except Pt2eLensError as e:
+        if not (guarded and not annotated and _quantizer_failed(e)):
+            raise
+        first = e
+    retry = base.fresh_module(check_guards=False) if program else without_guards(base.fresh_module())
+    try:
+        done = CheckedPrepare(retry, quantizer, on_annotated=on_annotated if program else None, qat=qat)
+    except Pt2eLensError:
+        raise first from None  # not (only) the node: the graph the user sees explains it
+    if program:
+        return done, True
+    # torchao fails on the user's graph as it is too: say which graph works
+    name = type(quantizer).__name__
+    raise Pt2eLensError(i18n.t("error.guards_fn", head=_head(str(first)), name=name), original=first.original)
 
 
 def _head(text: str) -> str:

@@ -74,8 +74,11 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         assert self._make is not None  # __init__ took one of the two
         return self._make()
 
-    def fresh_module(self) -> torch.fx.GraphModule:
-        """A new private module of this stage for a step that mutates it (prepare)."""
+    def fresh_module(self, check_guards: bool = True) -> torch.fx.GraphModule:
+        """A new private module of this stage for a step that mutates it (prepare). `check_guards=False`: a
+        program's stage made as `ep.module(check_guards=False)`, without torch.export's `_guards_fn` node."""
+        if not check_guards and self.exported_program is not None:
+            return own_tensors(self.exported_program.module(check_guards=False))
         if self._graph_module is None:
             # ep.module() is a new graph on every call, but its tensors are the program's: clone them
             return own_tensors(self._remake())

@@ -21,7 +21,7 @@ def blame(x: Any, quantizer: Any = None, example_inputs: Any = None, qat: bool =
     """
     if quantizer is not None:
         q = check_quantizer(quantizer, "pl.blame")
-        ann = Annotation(float_graph(x, example_inputs, "pl.blame", qat=qat), q, qat=qat)
+        ann = Annotation(float_graph(x, example_inputs, "pl.blame", qat=qat, quantizers=[q]), q, qat=qat)
         if not qat:
             refuse_qat_quantizer(ann.fake_quants, q, "pl.blame", ann.folded_batch_norms)
         if ann.graph_module is None:

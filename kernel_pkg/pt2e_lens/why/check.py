@@ -23,7 +23,7 @@ def check(quantizer: Any, graph_or_model: Any, example_inputs: Any = None, qat: 
     """Annotate a private copy the way prepare_pt2e would (`qat=True`: prepare_qat_pt2e, on a train-mode
     export), and list the problems found (never raises for them; a QAT quantizer without qat=True is one line)."""
     q = check_quantizer(quantizer, "pl.check")
-    ann = Annotation(float_graph(graph_or_model, example_inputs, "pl.check", qat=qat), q, qat=qat)
+    ann = Annotation(float_graph(graph_or_model, example_inputs, "pl.check", qat=qat, quantizers=[q]), q, qat=qat)
     if not qat:
         refuse_qat_quantizer(ann.fake_quants, q, "pl.check", ann.folded_batch_norms)
     found = problems(ann.graph_module, ann.recorder.overwrites, ann.error, ann.recorder.own_constants)

@@ -2,29 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import torch
 
 from .. import i18n
-from .._copy import private_copy
+from .._copy import own_tensors, private_copy
 from .._graph import as_graph_module
-from ..capture import Run
+from ..capture import Run, Stage
 from ..capture.export import check_example_inputs, export
+from ..capture.guards import from_executorch
 from ..capture.qat import train_mode_model
 from ..errors import Pt2eLensError
 
 
-def float_graph(x: Any, example_inputs: Any, what: str, qat: bool = False) -> torch.fx.GraphModule:
+def float_graph(
+    x: Any, example_inputs: Any, what: str, qat: bool = False, quantizers: Sequence[Any] = ()
+) -> torch.fx.GraphModule:
     """A private GraphModule to annotate: a Run's decomposed/exported stage, or x exported/copied.
-    `qat=True` exports a model in train mode (a train-mode copy of an eval one), as pl.capture(…, qat=True)."""
+    `qat=True` exports a model in train mode (a train-mode copy of an eval one), as pl.capture(…, qat=True).
+    A graph pt2e-lens makes from a program is `ep.module(check_guards=False)` when one of `quantizers` is
+    ExecuTorch's, as their flow annotates it (capture/guards.py); a GraphModule is taken as it is."""
+    check_guards = not any(from_executorch(q) for q in quantizers)
     if isinstance(x, Run):  # the graph its prepare() started from
         x = x["decomposed" if "decomposed" in x.stages else "exported"]
     if isinstance(x, torch.nn.Module) and not isinstance(x, torch.fx.GraphModule):
         if example_inputs is None:
             raise Pt2eLensError(i18n.t("error.needs_example_inputs", what=what, cls=type(x).__name__))
         model = train_mode_model(x) if qat else x
-        return export(model, check_example_inputs(example_inputs), dynamic_batch=False).module()
+        return export(model, check_example_inputs(example_inputs), dynamic_batch=False).module(
+            check_guards=check_guards
+        )
+    if not check_guards and isinstance(x, Stage) and x.exported_program is not None:
+        return x.fresh_module(check_guards=False)
+    if not check_guards and isinstance(x, torch.export.ExportedProgram):
+        return own_tensors(x.module(check_guards=False))
     return private_copy(as_graph_module(x, what))
 
 

@@ -160,7 +160,8 @@ def compare_orders(
     """Prepare private copies with each order (all permutations of up to 4 quantizers, or the orders given);
     `qat=True`: with prepare_qat_pt2e on a train-mode export, as pl.capture(…, qat=True)."""
     orders = _orders(quantizers)
-    base = float_graph(model_or_graph, example_inputs, "pl.compare_orders", qat=qat)
+    every = [q for order in orders for q in order]
+    base = float_graph(model_or_graph, example_inputs, "pl.compare_orders", qat=qat, quantizers=every)
     outcomes = [_prepare(base, order, qat) for order in orders]
     ref = outcomes[0]
     rows: list[tuple] = []

@@ -1,0 +1,145 @@
+"""Private copies survive observers that hold fx Nodes of the graph they observe (Qualcomm QNN's
+ConcatObserver, rebuilt in _concat_observer.py): pl.capture gives the observers, q/dq nodes and qparams of
+torchao's own flow (which never copies), every copy's observer refers to the copy's graph, and the user's
+objects stay bit-identical."""
+
+import warnings
+from collections import Counter
+
+import pytest
+import torch
+from _concat_observer import ConcatLikeObserver, ConcatLikeQuantizer, TwoBranchCat
+from _fingerprint import fingerprint
+
+import pt2e_lens as pl
+from pt2e_lens._copy import private_copy
+from pt2e_lens._torchao import QuantizationAnnotation, QuantizationSpec, Quantizer, convert_pt2e, prepare_pt2e
+
+X = (torch.randn(2, 3, 8, 8),)
+
+
+def _batches(n: int, seed: int = 0) -> list[tuple]:
+    g = torch.Generator().manual_seed(seed)
+    return [(torch.randn(2, 3, 8, 8, generator=g),) for _ in range(n)]
+
+
+def _observers(gm: torch.fx.GraphModule) -> Counter:
+    return Counter(  # one shared instance may sit under several names: named_modules() lists it once
+        type(gm.get_submodule(str(n.target))).__name__
+        for n in gm.graph.nodes
+        if n.op == "call_module" and "activation_post_process" in str(n.target)
+    )
+
+
+def _qdq(gm: torch.fx.GraphModule) -> list[tuple]:
+    """Each q/dq node in graph order with its op and literal qparams (per-tensor) or op only (per-channel)."""
+    out = []
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and "quantize_per" in str(n.target):
+            qparams = tuple(a for a in n.args[1:3] if not isinstance(a, torch.fx.Node))
+            out.append((n.name, str(n.target), qparams))
+    return out
+
+
+def _torchao(model: torch.nn.Module, batches: list[tuple]) -> tuple[Counter, list]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        prepared = prepare_pt2e(torch.export.export(model, X).module(), ConcatLikeQuantizer())
+        observers = _observers(prepared)
+        for b in batches:
+            prepared(*b)
+        return observers, _qdq(convert_pt2e(prepared))
+
+
+@pytest.fixture(scope="module")
+def model() -> torch.nn.Module:
+    torch.manual_seed(0)
+    return TwoBranchCat().eval()
+
+
+def test_capture_equals_torchao_with_an_observer_that_keeps_the_cat_node(model):
+    batches = _batches(3)
+    observers, qdq = _torchao(model, batches)
+    assert observers["ConcatLikeObserver"] == 1  # the pattern is really there
+    run = pl.capture(model, X, ConcatLikeQuantizer(), calibration=batches)
+    assert _observers(run["prepared"].graph_module) == observers
+    assert _qdq(run["converted"].graph_module) == qdq  # same nodes, same scales and zero points
+
+
+def test_calibrating_a_remade_copy_widens_the_copys_own_observers(model):
+    """After convert, calibrate() goes on from a copy of the calibrated stage: its ConcatLikeObserver must write
+    the cat inputs' ranges into that copy's observers (not the stage's), or the scales differ from torchao's."""
+    batches = _batches(4, seed=1)
+    _, qdq = _torchao(model, batches)
+    run = pl.Run(model, X).prepare(ConcatLikeQuantizer()).calibrate(batches[:2]).convert()
+    run.calibrate(batches[2:]).convert()
+    assert _qdq(run["converted"].graph_module) == qdq
+
+
+def test_copied_observer_refers_to_the_copys_graph(model):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        prepared = prepare_pt2e(torch.export.export(model, X).module(), ConcatLikeQuantizer())
+    before = fingerprint(prepared)
+    copy = private_copy(prepared)
+    (obs,) = [m for m in copy.modules() if isinstance(m, ConcatLikeObserver)]
+    assert obs.concat_node.graph is copy.graph
+    assert all(n.graph is copy.graph for n in obs.input_nodes)
+    copy(*X)  # calibrating the copy widens the copy's input observers only
+    assert obs.input_observers and all(any(o is m for m in copy.modules()) for o in obs.input_observers)
+    assert fingerprint(prepared) == before
+
+
+def test_user_objects_stay_bit_identical(model):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ep = torch.export.export(model, X)
+        gm = ep.module()
+    quantizer = ConcatLikeQuantizer()
+    prints = [fingerprint(model), fingerprint(ep), fingerprint(gm)]
+    pl.capture(model, X, quantizer, calibration=_batches(2))
+    for source in (ep, gm):
+        run = pl.Run(source).prepare(quantizer).calibrate(_batches(2))
+        run["calibrated"].graph_module  # noqa: B018 (made from a copy of the prepared stage)
+        run.convert()
+    assert [fingerprint(model), fingerprint(ep), fingerprint(gm)] == prints
+
+
+class _ForeignNodeObserver(ConcatLikeObserver):
+    """Keeps a Node of another graph (one deepcopy cannot copy: its meta holds FakeTensors)."""
+
+    def __init__(self, node_name, graph, **kwargs):
+        foreign = torch.export.export(TwoBranchCat(), X).module().graph
+        super().__init__(node_name, foreign, **kwargs)
+
+
+class _ForeignQuantizer(Quantizer):
+    def annotate(self, model):
+        for node in model.graph.nodes:
+            if node.op == "call_function" and node.target == torch.ops.aten.cat.default:
+                spec = QuantizationSpec(
+                    dtype=torch.uint8,
+                    quant_min=0,
+                    quant_max=255,
+                    qscheme=torch.per_tensor_affine,
+                    is_dynamic=False,
+                    observer_or_fake_quant_ctr=_ForeignNodeObserver.with_args(node_name=node.name, graph=node.graph),
+                )
+                node.meta["quantization_annotation"] = QuantizationAnnotation(output_qspec=spec, _annotated=True)
+        return model
+
+    def validate(self, model):
+        pass
+
+
+def test_a_copy_that_cannot_be_made_is_one_line_and_keeps_the_stages(model):
+    run = pl.Run(model, X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(pl.Pt2eLensError) as e:
+            run.prepare(_ForeignQuantizer())
+    msg = str(e.value)
+    assert "\n" not in msg and "activation_post_process" in msg and "_ForeignNodeObserver" in msg
+    assert run.stages == ["exported"]
+    run.prepare(ConcatLikeQuantizer()).calibrate(_batches(1)).convert()  # the run goes on
+    assert "converted" in run
