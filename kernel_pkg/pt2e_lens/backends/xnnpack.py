@@ -74,6 +74,12 @@ def lower(gm: torch.fx.GraphModule, example_inputs: tuple, **options: Any) -> Ba
             for op, b in sorted(info.delegation_by_operator.items())
         },
         "num_delegated_subgraphs": info.num_delegated_subgraphs,
+        # the headline: ExecuTorch's op counts (a converted node may become several ops, or none)
+        "ops": {
+            "delegated": info.num_delegated_nodes,
+            "not_delegated": info.num_non_delegated_nodes,
+            "partitions": info.num_delegated_subgraphs,
+        },
         "became": {name: [e.name for e in made] for name, made in found.became.items()},
         "unattributed": {e.name: e.partition for e in found.unattributed},  # name -> partition (None: portable)
         "removed": list(found.removed),
