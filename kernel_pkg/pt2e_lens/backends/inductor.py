@@ -243,10 +243,9 @@ def _runs_on_int8(p: torch.fx.Node) -> bool:
     A dequantize, or an fp32 kernel whose int8 input Inductor dequantizes inside it, is not."""
     if qdq_kind(p.target) is not None or short_name(p.target).startswith(_QPARAMS):
         return False
-    ins = [_tensor(a.meta.get("val")) for a in p.all_input_nodes]
+    ins = [v for a in p.all_input_nodes if (v := _tensor(a.meta.get("val"))) is not None]
     out = _tensor(p.meta.get("val"))
     int8 = (torch.uint8, torch.int8)
-    ins = [v for v in ins if v is not None]
     return bool(ins) and out is not None and out.dtype in int8 and all(v.dtype in int8 for v in ins)
 
 
