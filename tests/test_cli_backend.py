@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -86,27 +87,43 @@ def test_no_cxx_compiler_is_named_and_the_stages_made_are_written(tmp_path):
     assert str(missing) in last and "set CXX" in last and "run the report again" in last
 
 
-def test_an_unwritable_inductor_cache_is_named(tmp_path):
-    # a cache folder that cannot be made (its parent is a file): unwritable even for root, where a
-    # chmod 555 folder still takes files
-    blocker = tmp_path / "blocker"
-    blocker.write_text("a file, not a folder")
-    cache = blocker / "inductor-cache"
-    r = _report(tmp_path, TORCHINDUCTOR_CACHE_DIR=str(cache))
-    last = _assert_late_failure(r, tmp_path, "could not write its compiled kernels")
-    assert str(cache) in last and "TORCHINDUCTOR_CACHE_DIR" in last
-
-
-@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes into a chmod 555 folder")
-def test_a_read_only_inductor_cache_is_named(tmp_path):
-    cache = tmp_path / "ro-cache"
-    cache.mkdir()
-    cache.chmod(0o555)
+def _unwritable_folder(tmp_path: Path) -> Path:
+    """A folder nothing can be made in: chmod 555 for a user; for root (who writes there anyway) sysfs."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        folder = Path("/sys/fs")
+    else:
+        folder = tmp_path / "read-only"
+        folder.mkdir()
+        folder.chmod(0o555)
     try:
-        r = _report(tmp_path, TORCHINDUCTOR_CACHE_DIR=str(cache))
-    finally:
-        cache.chmod(0o755)
-    _assert_late_failure(r, tmp_path, "could not write its compiled kernels")
+        os.rmdir(tempfile.mkdtemp(dir=folder))
+    except OSError:
+        return folder
+    pytest.skip(f"{folder} takes new folders here")
+
+
+def test_an_unwritable_inductor_cache_is_refused_before_the_pipeline(tmp_path):
+    cache = _unwritable_folder(tmp_path)
+    r = _report(tmp_path, TORCHINDUCTOR_CACHE_DIR=str(cache))
+    assert r.returncode == 2, r.stderr[-2000:]
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pt2e-lens: error: Inductor could not write"), r.stderr[-2000:]
+    assert str(cache) in lines[0] and "TORCHINDUCTOR_CACHE_DIR" in lines[0] and "run the report again" in lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unwritable_inductor_cache_stops_run_lower_before_compiling(tmp_path, composable_run, monkeypatch):
+    from torch._dynamo.utils import counters
+
+    cache = _unwritable_folder(tmp_path)
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(cache))
+    counters.clear()
+    with pytest.raises(pl.Pt2eLensError) as e:
+        composable_run.lower("inductor")
+    msg = str(e.value)
+    assert msg.startswith(f"Inductor could not write its compiled kernels to {cache}") and "\n" not in msg
+    assert "then lower again" in msg and composable_run.stages[-1] == "converted"
+    assert not counters["inductor"]  # nothing was compiled
 
 
 def test_wrong_example_inputs_are_named_before_compiling(composable_run):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from pathlib import Path
@@ -63,14 +64,27 @@ def _check_backend(backend: str | None, quantizer_name: str) -> None:
     dtype = torch.uint8 if quantizer_name == "x86" else act_spec().dtype
     if dtype == torch.int8:
         raise Pt2eLensError(i18n.t("error.cli_inductor_signed", quantizer=quantizer_name))
+    from .backends.failure import LoweringError
+    from .backends.inductor import check_cache_dir
+
+    try:
+        check_cache_dir()
+    except LoweringError as e:  # said with the CLI's fix, not run.lower's
+        raise Pt2eLensError(i18n.t("cli.lower_refused", cause=e.cause, fix=e.cli_fix), original=e.original) from None
 
 
 def _lower(progress: _Progress, run, backend: str) -> Pt2eLensError | None:
     """Lower the converted graph; a failure is returned, not raised, so the stages made are still written."""
+    # Inductor logs where it kept its temporary folder when a compile fails: our error line says what failed
+    inductor_log = logging.getLogger("torch._inductor")
+    level = inductor_log.level
+    inductor_log.setLevel(logging.ERROR)
     try:
         progress.step(i18n.t("cli.step.lower", backend=backend), lambda: run.lower(backend))
     except Pt2eLensError as e:
         return e
+    finally:
+        inductor_log.setLevel(level)
     return None
 
 

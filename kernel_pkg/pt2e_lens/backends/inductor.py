@@ -16,6 +16,7 @@ import copy
 import errno
 import functools
 import os
+import tempfile
 from collections import Counter
 from typing import Any
 
@@ -41,6 +42,7 @@ def lower(gm: torch.fx.GraphModule, example_inputs: tuple, freezing: bool = True
     """`torch.compile` a private copy of the converted `gm` with Inductor and say what became of each node."""
     if options:
         raise Pt2eLensError(i18n.t("error.inductor_option", names=", ".join(sorted(options))))
+    check_cache_dir()
     model = private_copy(gm)
     _check_inputs(model, tuple(example_inputs))
     seen: list[torch.fx.Graph] = []
@@ -125,6 +127,16 @@ def _cache_dir() -> str:
     from torch._inductor.runtime.cache_dir_utils import default_cache_dir
 
     return os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR") or default_cache_dir())
+
+
+def check_cache_dir() -> None:
+    """Inductor compiles into a fresh folder it makes inside its cache folder (caches off): make one the same
+    way now, so a read-only, full or missing cache says so before anything is compiled."""
+    cache = _cache_dir()
+    try:
+        os.rmdir(tempfile.mkdtemp(dir=cache))
+    except OSError as e:
+        raise lowering_error("cache_dir", e, path=cache, reason=e.strerror or str(e)) from None
 
 
 def _chain(e: BaseException) -> list[BaseException]:
