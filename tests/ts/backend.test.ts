@@ -40,7 +40,7 @@ describe('backend overlay (snapshot.backend of a lowered stage)', () => {
     expect(legend).toContain(`int8 kernel 1`);
   });
 
-  it('the legend gives the backend\'s own op counts when the snapshot has them, and none otherwise', async () => {
+  it("the legend gives the backend's own op counts when the snapshot has them, and none otherwise", async () => {
     const view = lowered();
     expect((await mount(view, { worker: false })).el.querySelector('.pl-backend-ops')).toBeNull();
     view.panes[0].snapshot.backend.ops = { delegated: 42, not_delegated: 11, partitions: 3 };
