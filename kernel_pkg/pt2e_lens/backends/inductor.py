@@ -134,6 +134,7 @@ def check_cache_dir() -> None:
     way now, so a read-only, full or missing cache says so before anything is compiled."""
     cache = _cache_dir()
     try:
+        os.makedirs(cache, exist_ok=True)  # as Inductor's cache_dir() does
         os.rmdir(tempfile.mkdtemp(dir=cache))
     except OSError as e:
         raise lowering_error("cache_dir", e, path=cache, reason=e.strerror or str(e)) from None
