@@ -140,6 +140,12 @@ def check_cache_dir() -> None:
         raise lowering_error("cache_dir", e, path=cache, reason=e.strerror or str(e)) from None
 
 
+def _compilers_tried() -> str:
+    """The compilers Inductor looked for (`CXX`, else g++), named in full: its own message cuts them short."""
+    cxx = torch._inductor.config.cpp.cxx
+    return ", ".join(str(c) for c in (cxx if isinstance(cxx, (tuple, list)) else (cxx,)) if c)
+
+
 def _chain(e: BaseException) -> list[BaseException]:
     """e and what it wraps: `__cause__`, Dynamo's `inner_exception`, then `__context__`."""
     out: list[BaseException] = []
@@ -158,7 +164,7 @@ def _compile_error(e: BaseException) -> Pt2eLensError:
 
     for cause in _chain(e):
         if isinstance(cause, InvalidCxxCompiler):
-            return lowering_error("no_compiler", e, reason=first_line(cause, 120))
+            return lowering_error("no_compiler", e, reason=_compilers_tried() or first_line(cause, 120))
         if isinstance(cause, OSError) and cause.errno in _WRITE_ERRNOS:
             where = os.path.abspath(str(cause.filename)) if cause.filename else None
             cache = _cache_dir()
