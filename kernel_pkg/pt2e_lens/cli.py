@@ -54,7 +54,8 @@ class _Progress:
 
 def _check_backend(backend: str | None, quantizer_name: str) -> None:
     """What can be known before the pipeline runs: Inductor's int8 kernels (oneDNN) take uint8 activations
-    only, and every built-in quantizer but `x86` quantizes activations to signed int8."""
+    only, and every built-in quantizer but `x86` quantizes activations to signed int8; and whether Inductor
+    can write in its cache folder."""
     if backend != "inductor":
         return
     import torch
