@@ -4,6 +4,7 @@ and a linear/GELU MLP (static and dynamic X86InductorQuantizer). Each model comp
 
 from __future__ import annotations
 
+import errno
 import re
 
 import pytest
@@ -243,8 +244,10 @@ def _raising(exc):
     [
         (lambda: _exc().InvalidCxxCompiler(), "C++ compiler"),
         (lambda: _exc().LoweringException(RuntimeError("no lowering"), "aten.foo", [], {}), "could not compile"),
+        # a full disk under Inductor's cache folder, where it writes the C++ of its kernels
+        (lambda: OSError(errno.ENOSPC, "No space left on device", _in_cache("tmp0/c.cpp")), "No space left on device"),
     ],
-    ids=["no C++ compiler", "cannot compile"],
+    ids=["no C++ compiler", "cannot compile", "full cache disk"],
 )
 def test_a_failed_compile_is_one_line_and_the_run_stays_usable(converted_run, monkeypatch, make, says):
     import torch._inductor.compile_fx as cfx
@@ -265,6 +268,12 @@ def test_unknown_option_is_one_line(converted_run):
     with pytest.raises(pl.Pt2eLensError, match="freezing=True") as e:
         converted_run.lower("inductor", freezng=False)
     assert "freezng" in str(e.value) and converted_run.stages[-1] == "converted"
+
+
+def _in_cache(name: str) -> str:
+    from torch._inductor.runtime.cache_dir_utils import cache_dir
+
+    return f"{cache_dir()}/{name}"
 
 
 def _exc():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from . import i18n
 from ._outputs import check_paths, remove_stale, write_all
 from ._quiet import quiet
 from .capture.stage import STAGE_ORDER
+from .errors import Pt2eLensError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,8 +43,51 @@ class _Progress:
     def step(self, label: str, fn):
         # a line of its own: a long step's bar (calibration's batches, with an estimate) draws below it
         self.i += 1
-        print(f"[{self.i}/{self.total}] {label}…", file=sys.stderr, flush=True)
-        return fn()
+        line = f"[{self.i}/{self.total}] {label}…"
+        print(line, file=sys.stderr, flush=True)
+        try:
+            return fn()
+        except BaseException:
+            # the step's line again, ended: the error that follows is a line of its own
+            print(f"{line} {i18n.t('cli.step_failed')}", file=sys.stderr, flush=True)
+            raise
+
+
+def _check_backend(backend: str | None, quantizer_name: str) -> None:
+    """What can be known before the pipeline runs: Inductor's int8 kernels (oneDNN) take uint8 activations
+    only, and every built-in quantizer but `x86` quantizes activations to signed int8; and whether Inductor
+    can write in its cache folder."""
+    if backend != "inductor":
+        return
+    import torch
+
+    from .examples.qspecs import act_spec
+
+    dtype = torch.uint8 if quantizer_name == "x86" else act_spec().dtype
+    if dtype == torch.int8:
+        raise Pt2eLensError(i18n.t("error.cli_inductor_signed", quantizer=quantizer_name))
+    from .backends.failure import LoweringError
+    from .backends.inductor import check_cache_dir
+
+    try:
+        check_cache_dir()
+    except LoweringError as e:  # said with the CLI's fix, not run.lower's
+        raise Pt2eLensError(i18n.t("cli.lower_refused", cause=e.cause, fix=e.cli_fix), original=e.original) from None
+
+
+def _lower(progress: _Progress, run, backend: str) -> Pt2eLensError | None:
+    """Lower the converted graph; a failure is returned, not raised, so the stages made are still written."""
+    # Inductor logs where it kept its temporary folder when a compile fails: our error line says what failed
+    inductor_log = logging.getLogger("torch._inductor")
+    level = inductor_log.level
+    inductor_log.setLevel(logging.ERROR)
+    try:
+        progress.step(i18n.t("cli.step.lower", backend=backend), lambda: run.lower(backend))
+    except Pt2eLensError as e:
+        return e
+    finally:
+        inductor_log.setLevel(level)
+    return None
 
 
 def report(args: argparse.Namespace) -> int:
@@ -57,6 +102,7 @@ def report(args: argparse.Namespace) -> int:
     if args.model and args.strict:  # a .pt2 file was exported already: --strict would change nothing
         raise pl.Pt2eLensError(i18n.t("error.guard_strict_needs_example"))
     quantizer = quantizer_by_name(args.quantizer)
+    _check_backend(args.backend, args.quantizer)
     # every path is checked before the pipeline runs: a bad --out must not cost a whole capture
     report_files = [f"{s}.json" for s in STAGE_ORDER]
     out = check_paths(args.out, args.html, report_files, args.force)
@@ -81,8 +127,7 @@ def report(args: argparse.Namespace) -> int:
     else:
         progress.step(i18n.t("cli.step.calibrate_skipped"), lambda: None)
     progress.step(i18n.t("cli.step.convert"), run.convert)
-    if args.backend:
-        progress.step(i18n.t("cli.step.lower", backend=args.backend), lambda: run.lower(args.backend))
+    lower_error = _lower(progress, run, args.backend) if args.backend else None
 
     # the whole report is written beside the earlier one and swapped in at once (a full disk keeps the old)
     files = {out / f"{stage.name}.json": stage.snapshot.to_json() for stage in run}
@@ -114,7 +159,19 @@ def report(args: argparse.Namespace) -> int:
         print(i18n.t("cli.removed_stale", files=", ".join(stale)))
     if args.html:
         print(i18n.t("cli.html_written", path=Path(args.html)))
+    if lower_error is not None:  # the stages made are written above; the failure is the last line, on its own
+        print(i18n.t("cli.error", error=cli_message(lower_error, args.backend, out)), file=sys.stderr)
+        return 2
     return 0
+
+
+def cli_message(e: Pt2eLensError, backend: str, out: Path) -> str:
+    """A lowering failure as the CLI says it: its cause, a fix the CLI can pass, and where the report went."""
+    cause = getattr(e, "cause", None)
+    fix = getattr(e, "cli_fix", None)
+    if cause is None:  # a backend error without the split: its whole text
+        return i18n.t("cli.lower_failed_plain", backend=backend, error=e, out=out)
+    return i18n.t("cli.lower_failed", backend=backend, cause=cause, fix=fix, out=out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -94,6 +94,8 @@ export function backendLegend(doc: Document, snap: Snapshot, t: Tr): HTMLElement
     el.appendChild(h(doc, 'span', { class: 'pl-outcome-chip', style: `background:${COLOR[o]}` }, SHORT[o]));
     el.appendChild(doc.createTextNode(`${words(t, o)} ${n}  `));
   }
+  // the backend's own count of its ops (XNNPACK: get_delegation_info), which the node counts above are not
+  if (b.ops) el.appendChild(h(doc, 'span', { class: 'pl-backend-ops' }, t('ui.backend.ops', { ...b.ops })));
   return el;
 }
 

@@ -40,6 +40,15 @@ describe('backend overlay (snapshot.backend of a lowered stage)', () => {
     expect(legend).toContain(`int8 kernel 1`);
   });
 
+  it("the legend gives the backend's own op counts when the snapshot has them, and none otherwise", async () => {
+    const view = lowered();
+    expect((await mount(view, { worker: false })).el.querySelector('.pl-backend-ops')).toBeNull();
+    view.panes[0].snapshot.backend.ops = { delegated: 42, not_delegated: 11, partitions: 3 };
+    const { el } = await mount(view, { worker: false });
+    const ops = el.querySelector('.pl-backend-legend .pl-backend-ops')!.textContent!;
+    expect(ops).toBe('· ExecuTorch ops: 42 delegated in 3 partitions, 11 not delegated');
+  });
+
   it('a kernel name is text, never markup: in the tooltip and the details drawer', async () => {
     const { el } = await mount(lowered(), { worker: false });
     expect(el.querySelector('img')).toBeNull();

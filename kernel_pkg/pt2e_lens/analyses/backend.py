@@ -13,12 +13,17 @@ COLUMNS = ["node", "op", "outcome", "kernel", "reason"]
 
 
 class BackendTable(Table):
-    """One row per converted node the backend ran, folded or left out; `counts`: outcome → nodes."""
+    """One row per converted node the backend ran, folded or left out; `counts`: outcome → nodes; `ops`:
+    the backend's own op counts where it gives them (XNNPACK: get_delegation_info), else None."""
 
-    def __init__(self, name: str, rows: list[tuple], counts: dict[str, int]):
+    def __init__(self, name: str, rows: list[tuple], counts: dict[str, int], ops: dict[str, int] | None = None):
         summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "—"
-        super().__init__("backend", COLUMNS, rows, title=i18n.t("table.backend", backend=name, counts=summary))
-        self.backend, self.counts = name, dict(counts)
+        if ops is None:
+            title = i18n.t("table.backend", backend=name, counts=summary)
+        else:  # the headline is the backend's count of its ops; the rows count converted nodes
+            title = i18n.t("table.backend_ops", backend=name, counts=summary, **ops)
+        super().__init__("backend", COLUMNS, rows, title=title)
+        self.backend, self.counts, self.ops = name, dict(counts), (dict(ops) if ops is not None else None)
 
 
 def backend(x: Any) -> BackendTable:
@@ -32,4 +37,4 @@ def backend(x: Any) -> BackendTable:
         e = b["nodes"].get(n["id"])
         if e is not None:
             rows.append((n["id"], n["target"], e["outcome"], e["kernel"], e["reason"]))
-    return BackendTable(b["name"], rows, b["counts"])
+    return BackendTable(b["name"], rows, b["counts"], b.get("ops"))

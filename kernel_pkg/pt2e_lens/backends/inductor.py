@@ -13,7 +13,10 @@ counters restored afterwards, the user's module never compiled (a private copy i
 from __future__ import annotations
 
 import copy
+import errno
 import functools
+import os
+import tempfile
 from collections import Counter
 from typing import Any
 
@@ -24,6 +27,7 @@ from .._copy import private_copy
 from .._targets import qdq_kind, short_name
 from .._torchao import Q_ANNOTATION_KEY
 from ..errors import Pt2eLensError, first_line
+from .failure import lowering_error
 from .graph_match import fused_regions, post_grad_nodes
 from .record import BackendRecord, NodeOutcome
 
@@ -38,7 +42,9 @@ def lower(gm: torch.fx.GraphModule, example_inputs: tuple, freezing: bool = True
     """`torch.compile` a private copy of the converted `gm` with Inductor and say what became of each node."""
     if options:
         raise Pt2eLensError(i18n.t("error.inductor_option", names=", ".join(sorted(options))))
+    check_cache_dir()
     model = private_copy(gm)
+    _check_inputs(model, tuple(example_inputs))
     seen: list[torch.fx.Graph] = []
     patch = {"freezing": bool(freezing), "force_disable_caches": True}
     counted, runner = _compile(model, example_inputs, {**patch, "post_grad_custom_post_pass": _Recorder(seen)})
@@ -99,17 +105,74 @@ def _compile(model: torch.fx.GraphModule, inputs: tuple, patch: dict) -> tuple[d
         counters.update(saved)
 
 
+def _check_inputs(model: torch.fx.GraphModule, inputs: tuple) -> None:
+    """Wrong example inputs fail eagerly in a second, before a compile that would bury them in its own error."""
+    try:
+        with torch.no_grad():
+            model(*copy.deepcopy(inputs))
+    except Exception as e:
+        expected = ", ".join(
+            str(tuple(v.shape)) if isinstance(v := n.meta.get("val"), torch.Tensor) else repr(v)
+            for n in model.graph.nodes
+            if n.op == "placeholder"
+        )
+        raise lowering_error("inputs", e, reason=first_line(e, 160), expected=expected or "()") from None
+
+
+# a file Inductor could not write: its cache folder is read-only, full, or not a folder
+_WRITE_ERRNOS = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.ENOTDIR, errno.EEXIST)
+
+
+def _cache_dir() -> str:
+    from torch._inductor.runtime.cache_dir_utils import default_cache_dir
+
+    return os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR") or default_cache_dir())
+
+
+def check_cache_dir() -> None:
+    """Inductor compiles into a fresh folder it makes inside its cache folder (caches off): make one the same
+    way now, so a read-only, full or missing cache says so before anything is compiled."""
+    cache = _cache_dir()
+    try:
+        os.makedirs(cache, exist_ok=True)  # as Inductor's cache_dir() does
+        os.rmdir(tempfile.mkdtemp(dir=cache))
+    except OSError as e:
+        raise lowering_error("cache_dir", e, path=cache, reason=e.strerror or str(e)) from None
+
+
+def _compilers_tried() -> str:
+    """The compilers Inductor looked for (`CXX`, else g++), named in full: its own message cuts them short."""
+    cxx = torch._inductor.config.cpp.cxx
+    return ", ".join(str(c) for c in (cxx if isinstance(cxx, (tuple, list)) else (cxx,)) if c)
+
+
+def _chain(e: BaseException) -> list[BaseException]:
+    """e and what it wraps: `__cause__`, Dynamo's `inner_exception`, then `__context__`."""
+    out: list[BaseException] = []
+    todo: list[BaseException | None] = [e]
+    while todo:
+        c = todo.pop(0)
+        if c is None or any(c is x for x in out):
+            continue
+        out.append(c)
+        todo += [c.__cause__, getattr(c, "inner_exception", None), c.__context__]
+    return out
+
+
 def _compile_error(e: BaseException) -> Pt2eLensError:
     from torch._inductor.exc import InvalidCxxCompiler
 
-    cause: BaseException | None = e
-    while cause is not None:
+    for cause in _chain(e):
         if isinstance(cause, InvalidCxxCompiler):
-            return Pt2eLensError(i18n.t("error.inductor_no_compiler", reason=first_line(cause, 120)), original=e)
+            return lowering_error("no_compiler", e, reason=_compilers_tried() or first_line(cause, 120))
+        if isinstance(cause, OSError) and cause.errno in _WRITE_ERRNOS:
+            where = os.path.abspath(str(cause.filename)) if cause.filename else None
+            cache = _cache_dir()
+            if where is None or where == cache or where.startswith(cache + os.sep):
+                return lowering_error("cache_dir", e, path=where or cache, reason=cause.strerror or str(cause))
         if "should have uint8" in str(cause):  # oneDNN's int8 conv/linear prepack: unsigned activations only
-            return Pt2eLensError(i18n.t("error.inductor_int8_activations"), original=e)
-        cause = cause.__cause__ or getattr(cause, "inner_exception", None)
-    return Pt2eLensError(i18n.t("error.inductor_failed", error=type(e).__name__, reason=first_line(e, 160)), original=e)
+            return lowering_error("int8_activations", e)
+    return lowering_error("failed", e, error=type(e).__name__, reason=first_line(e, 160))
 
 
 # -- outcomes
@@ -134,7 +197,9 @@ def _kernel(target: Any, kwargs: dict) -> str:
     out = kwargs.get("output_dtype")
     dtype = f" → {str(out).replace('torch.', '')}" if out is not None else ""
     binary = name.endswith("_binary")  # the lowering `qconv_binary` calls onednn's qconv2d_pointwise.binary
-    op = name.removesuffix("_binary") + "_pointwise" + (".binary" if binary else "")
+    base = name.removesuffix("_binary")
+    # qconv / qlinear call oneDNN's *_pointwise kernels; other int8 patterns (qreshape, qmaxpool) are named as is
+    op = base + "_pointwise" + (".binary" if binary else "") if base in ("qconv", "qlinear") else name
     return op + "".join(f" + {p}" for p in posts) + dtype
 
 
@@ -161,7 +226,7 @@ def outcomes(model: torch.fx.GraphModule, post: dict[str, list], freezing: bool)
                 out[n.name] = NodeOutcome("folded", None, None)
                 continue
             kernel = ", ".join(dict.fromkeys(short_name(p.target) for p in live))
-            int8 = any(_int8_dtype(p) for p in live) and not qdq
+            int8 = not qdq and any(_runs_on_int8(p) for p in live)
             reason: str | None = None
             if qdq:
                 reason = i18n.t("finding.backend_reason.qdq_left", kind=qdq_kind(n.target) or "qparams")
@@ -192,7 +257,19 @@ def fp32_reason(n: torch.fx.Node, freezing: bool) -> str:
     return i18n.t("finding.backend_reason.no_pattern", op=short_name(n.target))
 
 
-def _int8_dtype(p: torch.fx.Node) -> bool:
-    """An aten kernel that runs on int8/uint8 tensors (Inductor's int8 max_pool2d, cat): an int8 outcome."""
-    vals = [a.meta.get("val") for a in p.all_input_nodes] + [p.meta.get("val")]
-    return any(isinstance(v, torch.Tensor) and v.dtype in (torch.uint8, torch.int8) for v in vals)
+def _runs_on_int8(p: torch.fx.Node) -> bool:
+    """An aten kernel that reads and writes int8/uint8 tensors (Inductor's uint8 max_pool2d, cat): int8 work.
+    A dequantize, or an fp32 kernel whose int8 input Inductor dequantizes inside it, is not."""
+    if qdq_kind(p.target) is not None or short_name(p.target).startswith(_QPARAMS):
+        return False
+    ins = [v for a in p.all_input_nodes if (v := _tensor(a.meta.get("val"))) is not None]
+    out = _tensor(p.meta.get("val"))
+    int8 = (torch.uint8, torch.int8)
+    return bool(ins) and out is not None and out.dtype in int8 and all(v.dtype in int8 for v in ins)
+
+
+def _tensor(v: Any) -> torch.Tensor | None:
+    """A value's tensor; of a tuple (max_pool2d_with_indices: values, indices) its first."""
+    if isinstance(v, (tuple, list)) and v:
+        v = v[0]
+    return v if isinstance(v, torch.Tensor) else None

@@ -16,6 +16,7 @@ from .._copy import private_copy
 from ..errors import Pt2eLensError, first_line
 from .delegation import read_delegation
 from .executorch_runner import ExecuTorchRunner
+from .failure import lowering_error
 from .record import BackendRecord
 from .why_not import WhyNotPartitioned
 
@@ -58,12 +59,12 @@ def lower(gm: torch.fx.GraphModule, example_inputs: tuple, **options: Any) -> Ba
         try:
             ep = torch.export.export(module, inputs)
         except Exception as e:
-            raise Pt2eLensError(i18n.t("error.xnnpack_export_failed", reason=first_line(e)), original=e) from None
+            raise lowering_error("xnnpack_export", e, reason=first_line(e)) from None
         try:
             with WhyNotPartitioned(module) as why:
                 edge = to_edge_transform_and_lower(ep, partitioner=[partitioner])
         except Exception as e:
-            raise Pt2eLensError(i18n.t("error.xnnpack_lowering_failed", reason=first_line(e)), original=e) from None
+            raise lowering_error("xnnpack_lowering", e, reason=first_line(e)) from None
     edge_gm = edge.exported_program().graph_module
     found = read_delegation(edge_gm, module, config_precisions(partitioner))
     info = get_delegation_info(edge_gm)
@@ -74,6 +75,12 @@ def lower(gm: torch.fx.GraphModule, example_inputs: tuple, **options: Any) -> Ba
             for op, b in sorted(info.delegation_by_operator.items())
         },
         "num_delegated_subgraphs": info.num_delegated_subgraphs,
+        # the headline: ExecuTorch's op counts (a converted node may become several ops, or none)
+        "ops": {
+            "delegated": info.num_delegated_nodes,
+            "not_delegated": info.num_non_delegated_nodes,
+            "partitions": info.num_delegated_subgraphs,
+        },
         "became": {name: [e.name for e in made] for name, made in found.became.items()},
         "unattributed": {e.name: e.partition for e in found.unattributed},  # name -> partition (None: portable)
         "removed": list(found.removed),

@@ -54,6 +54,8 @@ def lowered_snapshot(converted: Snapshot, record: BackendRecord) -> Snapshot:
         "nodes": outcomes,
         "counts": record.counts(),
     }
+    if "ops" in record.records:  # ExecuTorch's own op counts: the headline, not our per-node rows
+        data["backend"]["ops"] = dict(record.records["ops"])
     snap = Snapshot(data)
     data["findings"] = list(converted.findings) + backend_findings(snap)
     return snap
