@@ -74,6 +74,8 @@ PARSERS["recipe"].add_argument("--target", type=float, required=True)
 PARSERS["recipe"].add_argument("--max", type=int, default=None)
 PARSERS["ranges"] = _parser("ranges", None)
 PARSERS["lower"].add_argument("--no-freezing", dest="freezing", action="store_false")
+PARSERS["load"] = _parser("load", 2)  # %pt2e load FILE NAME [--trust]: pl.load_pt2, refusing code unless --trust
+PARSERS["load"].add_argument("--trust", action="store_true")
 
 
 # check, blame, orders (pl.check / pl.blame / pl.compare_orders): --qat where the Python call takes qat=True
@@ -164,6 +166,15 @@ class Pt2eMagics(Magics):
         if not ("lowered" in run and run["lowered"].info == {"backend": backend, "options": options}):
             run.lower(backend, **options)  # the same lowering again costs nothing
         return analyses.backend(run)
+
+    def _load(self, args):
+        from ..load import load_exported
+
+        path, name = args.x
+        if not name.isidentifier():
+            raise UsageError(i18n.t("trust.magic_name", name=repr(name)))
+        self.shell.user_ns[name] = load_exported(path, trust=args.trust, how="--trust")
+        print(i18n.t("trust.magic_loaded", path=path, name=name))
 
     def _watch(self, args):
         if args.auto:
