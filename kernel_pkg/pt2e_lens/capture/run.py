@@ -60,6 +60,7 @@ class Run(HasSnapshot, Displayable):
         self._baseline: Baseline | None = None  # the stage _working was last a copy of (see _calibrated)
         self._calibrated = False
         self._observed_batches = 0  # over every calibrate() call since prepare
+        self._trained_steps = 0  # over every train() call since prepare_qat
         self.quantizer: Quantizer | None = None  # the user's own, as given to prepare (pl.recipe wraps it)
         self._qat = False  # prepared by prepare_qat: train() works, convert() moves the graph to eval first
         self.dynamic_batch = dynamic_batch
@@ -185,6 +186,7 @@ class Run(HasSnapshot, Displayable):
         )
         self._add(prepared_stage)
         self._working, self._calibrated, self._observed_batches = prepared, False, 0
+        self._trained_steps = 0
         self._baseline = Baseline(prepared_stage, prepared)
         self.quantizer = quantizer
         self._qat = qat
@@ -204,11 +206,13 @@ class Run(HasSnapshot, Displayable):
         working = self._observed_module()
         try:
             done = train_module(working, steps, loss, optimizer)
-        except Pt2eLensError:
+        except BaseException:  # an error, Ctrl-C or a signal: nothing of this call is kept
             self._working = self._baseline = None  # trained half way: re-made from the last stage
             raise
+        self._trained_steps += done
         record = dataclasses.replace(self._stages["prepared"].record, qparams={})
-        self._add(Stage("trained", private_copy(working), record, info={"steps": done}))
+        # every step the weights took, over all train() calls since prepare (as calibrate counts batches)
+        self._add(Stage("trained", private_copy(working), record, info={"steps": self._trained_steps}))
         self._baseline = Baseline(self._stages["trained"], working)
         self._calibrated = False  # a calibrated stage before it is gone: the trained one holds all it saw
         return self
