@@ -35,7 +35,7 @@ from ._strip import without_observers
 from .decomposed_cause import decomposition_cause
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
 from .lowered import inputs_from_graph, lowered_stage
-from .qat import refuse_fake_quant, to_eval, to_train, train_mode_model, train_module
+from .qat import refuse_fake_quant, refuse_no_fake_quant, to_eval, to_train, train_mode_model, train_module
 from .stage import STAGE_ORDER, Stage
 
 
@@ -168,6 +168,7 @@ class Run(HasSnapshot, Displayable):
             raise
         recorder, prepared = done.recorder, done.prepared
         if qat:
+            refuse_no_fake_quant(prepared, name)  # a PTQ quantizer on prepare_qat_pt2e would train nothing
             to_train(prepared)  # a graph exported in eval mode: its batch norms and dropouts go on training
         else:
             refuse_fake_quant(prepared, name)  # a QAT quantizer on prepare_pt2e would silently become PTQ
@@ -387,6 +388,8 @@ def capture(
     run so far as `e.run` (the good batches observed), to continue with `e.run.calibrate(rest).convert()`.
     `qat=True`: export in train mode (a copy of an eval-mode model), prepare_qat, `run.train(train, loss)`.
     """
+    if not isinstance(qat, bool):  # as strict= is: "yes" would be taken as True
+        raise Pt2eLensError(i18n.t("error.qat_type", got=repr(qat)))
     if train is not None and not qat:
         raise Pt2eLensError(i18n.t("error.qat_train_needs_qat"))
     if qat:

@@ -30,6 +30,16 @@ from ..schema.numbers import json_number
 from .observed import observed_stage
 from .reference import Reference, float_reference
 from .sites import UNITS, GatedModule, Site, gated, units_of
+from .sweep_args import (
+    check_count,
+    check_executor,
+    check_flag,
+    check_iterable,
+    check_metric,
+    metric_value,
+    submit_all,
+    warn_non_finite,
+)
 
 COLUMNS = ["site", "tensor", "serves", "kind", "sqnr_fp32_db", "gain_db", "sqnr_only_db"]
 METRIC_COLUMNS = ["metric_fp32", "metric_only"]
@@ -64,9 +74,11 @@ def sqnr_db(reference: Sequence[Any], outputs: Sequence[Any]) -> float:
 
 
 def batches_of(batches: Iterable[Any], who: str) -> list[tuple]:
+    check_iterable(batches, who)
     out = [tuple(b) if isinstance(b, (tuple, list)) else (b,) for b in batches]
     if not out:
         raise Pt2eLensError(i18n.t("sensitivity.no_batches", who=who))
+    warn_non_finite(out, who)
     return out
 
 
@@ -86,7 +98,7 @@ def evaluate(
         outputs = forward_all(gm.module, batches)
         value = None
         if metric is not None:
-            value = sum(float(metric(r, o)) for r, o in zip(reference, outputs)) / len(outputs)
+            value = sum(metric_value(metric, r, o, "metric") for r, o in zip(reference, outputs)) / len(outputs)
         out.append((sqnr_db(reference, outputs), value))
     gm.set_off(())
     return out
@@ -198,10 +210,10 @@ def run_configs(
     payload = payload_of(gm, batches, reference)
     n = max(1, min(len(configs), chunks or 8))
     parts = [configs[i::n] for i in range(n)]  # interleaved: cheap and dear configurations mix evenly
-    futures = [executor.submit(_work, payload, part, metric, worker_threads) for part in parts]
+    done = submit_all(executor, _work, [(payload, part, metric, worker_threads) for part in parts])
     results: list[Any] = [None] * len(configs)
-    for i, future in enumerate(futures):
-        for j, value in enumerate(future.result()):
+    for i, values in enumerate(done):
+        for j, value in enumerate(values):
             results[i + j * n] = value
     return results
 
@@ -282,10 +294,15 @@ def sensitivity(
     an annotated op ("op") or a module ("module"). `executor`: run the sweep on its workers, in `chunks` tasks,
     each with `worker_threads` torch threads (None: the worker's default)."""
     check_run(run, "pl.sensitivity")
+    check_flag(only, "only", "pl.sensitivity")
+    check_executor(executor, "pl.sensitivity")
+    check_count(chunks, "chunks", "pl.sensitivity", 1)
+    check_count(worker_threads, "worker_threads", "pl.sensitivity", 1)
     if by not in UNITS:
         raise Pt2eLensError(i18n.t("sensitivity.bad_by", got=repr(by), choices=", ".join(UNITS)))
     batches = batches_of(batches, "pl.sensitivity")
     reference = reference_outputs(run, batches, "pl.sensitivity")
+    check_metric(metric, reference, "pl.sensitivity")
     gm = gated(run)
     units = units_of(gm.sites, by, observed_stage(run).snapshot.node)
     index = {s.id: i for i, s in enumerate(gm.sites)}
