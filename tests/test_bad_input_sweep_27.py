@@ -181,3 +181,48 @@ def test_magics_refuse_in_one_line(magics, line, words, absent):
 def test_show_keeps_every_focus():
     args = PARSERS["show"].parse_args(["x", "--focus", "a", "--focus", "b,c"])
     assert _focus(args) == ["a", "b", "c"]
+
+
+def test_compare_names_a_per_pane_focus_of_the_wrong_length(ptq):
+    run, _ = ptq
+    with pytest.raises(pl.Pt2eLensError) as e:
+        pl.compare(run["prepared"], run["converted"], focus=[["conv2d"]])
+    assert "one list per pane (2), got 1" in one_line(e)
+    assert pl.compare(run["prepared"], run["converted"], focus=[["conv2d"], None]) is not None
+
+
+def test_capture_refuses_float64_inputs_to_a_float32_model():
+    with pytest.raises(pl.Pt2eLensError) as e:
+        pl.capture(get_model("conv_relu").eval(), (example_inputs(2)[0].double(),), ConvQuantizer())
+    assert "example input 0 is float64, the model's weights are float32" in one_line(e)
+
+
+def test_accuracy_names_a_nan_batch(ptq):
+    run, batches = ptq
+    with pytest.warns(pl.Pt2eLensWarning, match="pl.accuracy: batch 0 holds NaN or inf"):
+        pl.accuracy(run, [(torch.full_like(batches[0][0], float("nan")),)])
+
+
+def test_exercise_with_a_list_for_a_name():
+    from pt2e_lens.examples import exercise
+
+    with pytest.raises(pl.Pt2eLensError) as e:
+        exercise(["m00_3.chain"], 1)
+    assert "m00_3.chain" in one_line(e)
+
+
+def test_pictures_on_a_view_without_its_fields_and_a_notebook_without_cells(tmp_path, capsys):
+    import json
+
+    from pt2e_lens.display import MIME
+    from pt2e_lens.pictures import main
+
+    out = {"output_type": "display_data", "data": {MIME: {"schema_version": 1}}}
+    (tmp_path / "v.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": [out]}]}))
+    (tmp_path / "n.ipynb").write_text(json.dumps({"nbformat": 4}))
+    for name, words in (("v.ipynb", "missing the field"), ("n.ipynb", "cells is missing, expected a list")):
+        before = (tmp_path / name).read_text()
+        assert main([str(tmp_path / name)]) == 1
+        err = capsys.readouterr().err.strip()
+        assert words in err and "\n" not in err and "Traceback" not in err
+        assert (tmp_path / name).read_text() == before

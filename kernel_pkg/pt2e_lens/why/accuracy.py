@@ -30,6 +30,7 @@ from ..errors import Pt2eLensError, first_line
 from ..schema.numbers import json_number
 from .observed import observed_stage
 from .reference import Reference, float_reference
+from .sweep_args import warn_non_finite
 
 COLUMNS = ["node", "compared_with", "sqnr_db", "mse", "note"]
 
@@ -79,7 +80,9 @@ def _batches(batches: Iterable[Any]) -> list[tuple]:
     out = [b if isinstance(b, (tuple, list)) else (b,) for b in batches]
     if not out:
         raise Pt2eLensError(i18n.t("error.accuracy_no_batches"))
-    return [tuple(b) for b in out]
+    out = [tuple(b) for b in out]
+    warn_non_finite(out, "pl.accuracy")
+    return out
 
 
 def _logged(gm: torch.fx.GraphModule, batches: list[tuple]) -> dict:
