@@ -226,3 +226,13 @@ def test_pictures_on_a_view_without_its_fields_and_a_notebook_without_cells(tmp_
         err = capsys.readouterr().err.strip()
         assert words in err and "\n" not in err and "Traceback" not in err
         assert (tmp_path / name).read_text() == before
+
+
+def test_lower_xnnpack_refuses_an_option_the_partitioner_ignores(ptq):
+    pytest.importorskip("executorch")
+    run, _ = ptq
+    stages = run.stages
+    with pytest.raises(pl.Pt2eLensError) as e:
+        run.lower("xnnpack", bogus=1)
+    assert "bogus (it takes configs, config_precisions, per_op_mode, verbose)" in one_line(e)
+    assert run.stages == stages
