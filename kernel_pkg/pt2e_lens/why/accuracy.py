@@ -80,9 +80,9 @@ def _batches(batches: Iterable[Any]) -> list[tuple]:
     out = [b if isinstance(b, (tuple, list)) else (b,) for b in batches]
     if not out:
         raise Pt2eLensError(i18n.t("error.accuracy_no_batches"))
-    batches_ = [tuple(b) for b in out]
-    warn_non_finite(batches_, "pl.accuracy")
-    return batches_
+    tuples = [tuple(b) for b in out]
+    warn_non_finite(tuples, "pl.accuracy")
+    return tuples
 
 
 def _logged(gm: torch.fx.GraphModule, batches: list[tuple]) -> dict:
