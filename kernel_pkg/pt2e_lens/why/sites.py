@@ -20,6 +20,7 @@ from .._copy import private_copy
 from ..capture import Run
 from ..errors import Pt2eLensError
 from .observed import observed_stage
+from .reference import is_qat
 
 
 class Gate(torch.nn.Module):
@@ -114,7 +115,10 @@ def sites_of(run: Run) -> list[Site]:
     qdq = run["converted"].snapshot.qdq
     group_of = {name: o for o in observed.snapshot.observers for name in o["names"]}
     by_id: dict[str, Site] = {}
-    constants = constant_nodes(observed.graph_module.graph)
+    graph = observed.graph_module.graph
+    # a PTQ weight computed from parametrizations (weight_norm) has its float value in the calibrated stage;
+    # QAT's computed weight is folded with its batch norm at convert, a value no stage holds (_check_float)
+    constants = {n.name for n in graph.nodes if n.op == "get_attr"} if is_qat(run) else constant_nodes(graph)
     for q in qdq:
         o = group_of.get(q["from_observer"] or "")
         if o is None:
