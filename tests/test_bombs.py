@@ -168,3 +168,23 @@ def test_a_json_bomb_of_many_values_is_refused_before_it_is_built(monkeypatch):
     monkeypatch.setitem(LIMITS, "max_values", 10_000)
     msg = _refused(_envelope("[" + ",".join(["0"] * 20_000) + "]"), "max_values", peak_mb=5)
     assert "more than 10,000 values" in msg
+
+
+def test_a_gzip_bomb_that_declares_its_size_is_refused_before_inflating(monkeypatch):
+    from pt2e_lens.schema import bounds
+
+    monkeypatch.setitem(LIMITS, "max_json_bytes", 2_000_000)
+    bomb = gzip.compress(bytes(50_000_000), mtime=0)  # its trailer says 50,000,000
+    assert bounds.declared_size(bomb) == 50_000_000
+
+    def no_inflating(*args, **kwargs):
+        raise AssertionError("inflated a stream whose trailer declares more than the bound")
+
+    with monkeypatch.context() as m:
+        m.setattr(bounds.zlib, "decompressobj", no_inflating)
+        msg = _refused(_envelope(bytes(50_000_000)), "max_json_bytes", peak_mb=1)
+    assert "unpacks to more than 2,000,000 bytes" in msg
+    liar = bomb[:-4] + (1000).to_bytes(4, "little")  # a trailer that lies is still stopped while inflating
+    with pytest.raises(bounds.TooBig, match="max_json_bytes"):
+        bounds.gunzip(liar)
+    assert bounds.gunzip(gzip.compress(b'{"a": 1}')) == b'{"a": 1}'

@@ -54,6 +54,15 @@ def __getattr__(name):
     raise AttributeError(f"module 'pt2e_lens' has no attribute {name!r}")
 
 
+def load_pt2(path, trust=False):
+    """The ExportedProgram in a `torch.export.save` archive. An archive that would run code when loaded
+    (pickles beyond tensors, compiled code, …) is refused in one line unless `trust=True`: a file from a bug
+    report is safe to open. See `pt2e_lens.load`."""
+    from .load import load_exported
+
+    return load_exported(path, trust=trust)
+
+
 def load_ipython_extension(ip) -> None:
     """`%load_ext pt2e_lens`: the %pt2e magics, the current-model tracker, the `pt2e-lens` comm, and
     Pt2eLensErrors shown as one line. `import pt2e_lens` alone installs nothing in IPython."""
@@ -95,6 +104,7 @@ __all__ = [
     "findings",
     "focus",
     "get_locale",
+    "load_pt2",
     "module",
     "node_count",
     "observer_ranges",

@@ -48,7 +48,9 @@ def _check_shape(nb: Any, path: Path) -> None:
 
     if not isinstance(nb, dict):
         raise bad("the notebook", nb, "an object")
-    cells = nb.get("cells", [])
+    if "cells" not in nb:  # a notebook without cells is no notebook: not a silent "0 outputs"
+        raise Pt2eLensError(t("error.guard_nb_shape", path=path, where="cells", got="missing", want="a list"))
+    cells = nb["cells"]
     if not isinstance(cells, list):
         raise bad("cells", cells, "a list")
     for i, cell in enumerate(cells):

@@ -27,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--force", action="store_true", help="replace an earlier report in --out / at --html")
     r.add_argument("--backend", choices=["inductor", "xnnpack"], help="also lower the converted graph with a backend")
     r.add_argument("--strict", action="store_true", help="torch.export in strict mode (--example only)")
+    r.add_argument("--trust", action="store_true", help="load a .pt2 that may run code (pickles beyond tensors, …)")
     r.add_argument(
         "--lang", help="language of the tables and the report, e.g. zh-TW (default: PT2E_LENS_LANG, else en)"
     )
@@ -101,6 +102,8 @@ def report(args: argparse.Namespace) -> int:
         raise pl.Pt2eLensError(i18n.t("error.cli_source"))
     if args.model and args.strict:  # a .pt2 file was exported already: --strict would change nothing
         raise pl.Pt2eLensError(i18n.t("error.guard_strict_needs_example"))
+    if args.example and args.trust:  # nothing is loaded from a file: --trust would change nothing
+        raise pl.Pt2eLensError(i18n.t("trust.needs_file"))
     quantizer = quantizer_by_name(args.quantizer)
     _check_backend(args.backend, args.quantizer)
     # every path is checked before the pipeline runs: a bad --out must not cost a whole capture
@@ -116,7 +119,7 @@ def report(args: argparse.Namespace) -> int:
         )
         batches = calibration_batches(8, 8)
     else:
-        ep = load_exported(args.model)
+        ep = load_exported(args.model, trust=args.trust, how="--trust")
         run = progress.step(i18n.t("cli.step.load", name=args.model), lambda: pl.Run(ep))
         batches = sample_inputs(ep)
     if args.decompose:

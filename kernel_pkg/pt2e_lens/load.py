@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import torch
@@ -10,7 +11,13 @@ from . import i18n
 from .errors import Pt2eLensError, first_line
 
 
-def load_exported(path: str | Path) -> torch.export.ExportedProgram:
+def load_exported(path: str | Path, trust: bool = False, how: str = "trust=True") -> torch.export.ExportedProgram:
+    """The program in a torch.export.save archive. Unless `trust`, an archive that would run code when loaded
+    (a pickle beyond tensors, a shared library, a symbolic shape that is not an expression) is refused in one line naming `how` to trust it (`--trust` in the CLI)."""
+    from ._pt2_trust import Untrusted, check_archive
+
+    if not isinstance(trust, bool):
+        raise Pt2eLensError(i18n.t("trust.type", got=repr(trust)))
     path = Path(path)
     if path.is_dir():
         raise Pt2eLensError(i18n.t("error.guard_load_folder", path=path))
@@ -19,7 +26,16 @@ def load_exported(path: str | Path) -> torch.export.ExportedProgram:
     if not path.is_file():
         raise Pt2eLensError(i18n.t("error.load_missing", path=path))
     try:
-        return torch.export.load(str(path))
+        data = path.read_bytes()  # checked and loaded from the same bytes: the file may change in between
+    except OSError as e:
+        raise Pt2eLensError(i18n.t("error.load_unreadable", path=path, reason=e.strerror or e), original=e) from None
+    try:
+        if not trust:
+            check_archive(data)
+    except Untrusted as e:
+        raise Pt2eLensError(i18n.t("trust.refused", path=path, where=e.where, what=e.what, how=how)) from None
+    try:
+        return torch.export.load(io.BytesIO(data))
     except Exception as e:
         raise Pt2eLensError(i18n.t("error.load_unreadable", path=path, reason=first_line(e, 120)), original=e) from None
 

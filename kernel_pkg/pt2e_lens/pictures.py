@@ -24,6 +24,8 @@ from ._static import bundle
 from .display import MIME, html_fragment, script_json
 from .errors import Pt2eLensError
 from .i18n import t
+from .schema import VIEW_SCHEMA
+from .schema.check import schema_error
 from .schema.packed import PackedProblem, pack, unpack
 
 _MARK = "pt2e-lens-pictures"
@@ -93,6 +95,10 @@ def fill(nb: dict) -> int:
         raise Pt2eLensError(t("error.pictures_bad_output", problem=e)) from None
     if any(not isinstance(v, dict) for v in views):  # JSON text of a list or a number: nothing to draw
         raise Pt2eLensError(t("error.pictures_bad_output", problem="pt2e-lens output: not a View (a JSON object)"))
+    for view in views:  # a View (or bare Snapshot) missing its fields would fail deep inside the drawing
+        problem = schema_error(view, VIEW_SCHEMA, "View")
+        if problem is not None and schema_error(view, VIEW_SCHEMA, "Snapshot") is not None:
+            raise Pt2eLensError(t("error.pictures_bad_output", problem=f"pt2e-lens output: {problem}"))
     for out, view, svg in zip(outputs, views, draw(views) if views else [], strict=True):
         if svg:
             out["data"]["image/svg+xml"] = svg

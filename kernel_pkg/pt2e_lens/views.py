@@ -66,6 +66,10 @@ def _is_per_pane(focus: Any, n: int) -> bool:
     )
 
 
+def _looks_per_pane(focus: Any) -> bool:
+    return isinstance(focus, list) and any(isinstance(f, (list, tuple)) for f in focus)
+
+
 def _focus_per_pane(snaps, diffs, focus, hops, labels=None) -> list[list[str]] | None:
     """Focus each pane. One focus for all panes: later panes also show what the focused nodes became.
     One focus per pane (`[[...], [...]]`, None = whole pane): each pane exactly as asked."""
@@ -73,6 +77,8 @@ def _focus_per_pane(snaps, diffs, focus, hops, labels=None) -> list[list[str]] |
     if focus is None:
         return None
     labels = labels or [s.stage or "this graph" for s in snaps]
+    if _looks_per_pane(focus) and not _is_per_pane(focus, len(snaps)):  # a list of lists of the wrong length
+        raise Pt2eLensError(i18n.t("error.focus_per_pane", n=len(snaps), got=len(focus)))
     if _is_per_pane(focus, len(snaps)):
         out = []
         for s, f, label in zip(snaps, focus, labels):

@@ -18,6 +18,16 @@ function tooBig(what: string, n: number, limit: number, name: string): TooBig {
   );
 }
 
+/** A gzip stream whose trailer (ISIZE, the last 4 bytes: its size modulo 2^32) declares more than
+ * max_json_bytes is refused before anything is inflated; one whose trailer lies still meets readBounded. */
+export function checkDeclaredSize(gzip: Uint8Array, limits: Limits = LIMITS): void {
+  const cap = limits.max_json_bytes;
+  if (gzip.length < 18) return;
+  const n = gzip.length;
+  const declared = (gzip[n - 4] | (gzip[n - 3] << 8) | (gzip[n - 2] << 16) | (gzip[n - 1] << 24)) >>> 0;
+  if (declared > cap) throw tooBig('unpacks', cap, cap, 'max_json_bytes');
+}
+
 /** A gunzipped stream, read chunk by chunk and cancelled one chunk past max_json_bytes. */
 export async function readBounded(stream: ReadableStream<Uint8Array>, limits: Limits = LIMITS): Promise<Uint8Array> {
   const cap = limits.max_json_bytes;

@@ -2,7 +2,7 @@
 // JSON (in the tabular layout, tabular.ts) gzip-compressed in base64 inside a small envelope, opened here
 // with the browser's DecompressionStream.
 // A plain View (pt2e-lens 0.1 outputs) passes through untouched: render() checks it as before.
-import { checkTextSize, checkTree, readBounded, TooBig } from './bounds';
+import { checkDeclaredSize, checkTextSize, checkTree, readBounded, TooBig } from './bounds';
 import { LIMITS, type Packed, SCHEMA_VERSION, VIEW_SCHEMA } from './contract.generated';
 import type { Tr } from './i18n';
 import { OutputProblem, PREFIX, prefixed } from './problem';
@@ -92,7 +92,9 @@ export async function unpack(envelope: Packed): Promise<unknown> {
   const err = schemaError(envelope, AS_PACKED, ROOT);
   if (err) throw damaged((t) => t('output.envelope', { problem: err }));
   bounded(() => checkTextSize(envelope.data.length));
-  const text = await gunzip(bytesOf(envelope.data));
+  const bytes = bytesOf(envelope.data);
+  bounded(() => checkDeclaredSize(bytes)); // a bomb that says its size: refused before inflating
+  const text = await gunzip(bytes);
   try {
     const doc: unknown = JSON.parse(text);
     checkTree(doc, LIMITS);

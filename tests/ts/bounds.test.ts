@@ -3,7 +3,7 @@
 // bombs; where a real-sized one would cost the test a GB, the bound is lowered instead.
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { checkTabular, checkTree, readBounded } from '../../src/core/bounds';
+import { checkDeclaredSize, checkTabular, checkTree, readBounded } from '../../src/core/bounds';
 import { LIMITS } from '../../src/core/contract.generated';
 import { renderOutput } from '../../src/core/index';
 import { decodeTabular } from '../../src/core/tabular';
@@ -59,6 +59,16 @@ describe('bounds on untrusted outputs', () => {
     await expect(readBounded(stream as ReadableStream<Uint8Array>, limits)).rejects.toThrow(
       'unpacks to more than 1,000,000 bytes',
     );
+  });
+
+  it('a gzip bomb whose trailer declares more than max_json_bytes is refused before inflating', () => {
+    const bomb = gzipSync(new Uint8Array(8_000_000));
+    const limits = { ...LIMITS, max_json_bytes: 1_000_000 };
+    expect(() => checkDeclaredSize(bomb, limits)).toThrow('unpacks to more than 1,000,000 bytes');
+    const liar = new Uint8Array(bomb);
+    liar.set([0xe8, 0x03, 0, 0], liar.length - 4); // declares 1,000 bytes: left to readBounded
+    expect(() => checkDeclaredSize(liar, limits)).not.toThrow();
+    expect(() => checkDeclaredSize(gzipSync('{"a": 1}'), limits)).not.toThrow();
   });
 
   it('a gzip bomb over the real bound is one line in the output', async () => {

@@ -6,6 +6,7 @@ ExecuTorch is an optional extra (`pip install 'pt2e-lens[executorch]'`); without
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import Any
 
@@ -50,6 +51,12 @@ def lower(gm: torch.fx.GraphModule, example_inputs: tuple, **options: Any) -> Ba
         raise Pt2eLensError(i18n.t("error.xnnpack_needs_graph", got=type(gm).__name__))
     inputs = tuple(example_inputs) if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
     module = private_copy(gm)  # export and lowering must not reach the user's graph
+    # XnnpackPartitioner takes **kwargs and ignores what it does not know: a typo would be stored silently
+    named = [n for n, p in inspect.signature(XnnpackPartitioner.__init__).parameters.items() if p.kind <= 3]
+    unknown = sorted(set(options) - set(named))
+    if unknown:
+        reason = i18n.t("error.xnnpack_unknown_option", names=", ".join(unknown), known=", ".join(named[1:]))
+        raise Pt2eLensError(i18n.t("error.xnnpack_bad_option", reason=reason))
     try:
         partitioner = XnnpackPartitioner(**options)
     except TypeError as e:

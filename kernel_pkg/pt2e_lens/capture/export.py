@@ -24,6 +24,24 @@ def _batch_dims(example_inputs: tuple) -> tuple:
     return tuple({0: batch} if isinstance(t, torch.Tensor) and t.dim() > 0 else None for t in example_inputs)
 
 
+def _check_dtypes(model: torch.nn.Module, example_inputs: tuple) -> None:
+    """A float64 input to a float32 model exports (fake tensors) and fails only at calibration: say it now."""
+    weights = {p.dtype for p in model.parameters() if p.is_floating_point()}
+    if len(weights) != 1:
+        return  # no float weights, or mixed on purpose
+    [dtype] = weights
+    for i, t in enumerate(example_inputs):
+        if isinstance(t, torch.Tensor) and t.is_floating_point() and t.dtype != dtype:
+            raise Pt2eLensError(
+                i18n.t(
+                    "error.input_dtype",
+                    index=i,
+                    got=str(t.dtype).removeprefix("torch."),
+                    want=str(dtype).removeprefix("torch."),
+                )
+            )
+
+
 def export_mode(strict: bool) -> str:
     return "strict" if strict else "non-strict"
 
@@ -43,6 +61,7 @@ def export(
         raise Pt2eLensError(i18n.t("error.dynamic_both"))
     if dynamic_shapes is None and dynamic_batch:
         dynamic_shapes = _batch_dims(example_inputs)
+    _check_dtypes(model, example_inputs)
     other = "strict=False" if strict else "strict=True"
     try:
         return torch.export.export(model, example_inputs, dynamic_shapes=dynamic_shapes, strict=strict)

@@ -20,7 +20,12 @@ import torch
 
 from .. import i18n
 from .._targets import short_name
-from .._torchao import is_fake_quant_module, move_exported_model_to_eval, move_exported_model_to_train
+from .._torchao import (
+    is_fake_quant_module,
+    is_observer_module,
+    move_exported_model_to_eval,
+    move_exported_model_to_train,
+)
 from ..errors import Pt2eLensError, first_line
 
 # the ops whose `training` argument export specialises: (op name, index of that argument)
@@ -83,6 +88,16 @@ def refuse_fake_quant(prepared: torch.fx.GraphModule, quantizer: str, folded: in
         raise Pt2eLensError(i18n.t("error.qat_quantizer_in_ptq", quantizer=quantizer, count=found, folded=folded))
 
 
+class _NonFiniteLoss(Exception):
+    pass
+
+
+def refuse_no_fake_quant(prepared: torch.fx.GraphModule, quantizer: str) -> None:
+    """The QAT path got a post-training quantizer: observers, no fake-quantize module — nothing would learn."""
+    if fake_quant_count(prepared) == 0 and any(is_observer_module(m) for m in prepared.modules()):
+        raise Pt2eLensError(i18n.t("error.ptq_quantizer_in_qat", quantizer=quantizer))
+
+
 def train_module(
     gm: torch.fx.GraphModule,
     steps: Iterable[Any] | Callable[[torch.fx.GraphModule], Any],
@@ -105,8 +120,12 @@ def train_module(
         raise Pt2eLensError(i18n.t("error.qat_train_steps_type", got=type(steps).__name__))
     if loss is None:
         raise Pt2eLensError(i18n.t("error.qat_train_needs_loss"))
+    if optimizer is not None and (isinstance(optimizer, str) or not callable(optimizer)):
+        raise Pt2eLensError(i18n.t("error.qat_optimizer_type", got=repr(optimizer)[:60]))
     params = [p for p in gm.parameters() if p.requires_grad]
     opt = optimizer(params) if optimizer is not None else torch.optim.SGD(params, lr=1e-3, momentum=0.9)
+    if not isinstance(opt, torch.optim.Optimizer):
+        raise Pt2eLensError(i18n.t("error.qat_optimizer_type", got=f"a factory returning {type(opt).__name__}"))
     done = 0
     with torch.enable_grad():
         for index, batch in enumerate(steps):
@@ -116,8 +135,12 @@ def train_module(
             try:
                 opt.zero_grad()
                 value = loss(gm(*inputs), target)
+                if isinstance(value, torch.Tensor) and value.numel() == 1 and not bool(torch.isfinite(value)):
+                    raise _NonFiniteLoss(float(value))
                 value.backward()
                 opt.step()
+            except _NonFiniteLoss as e:  # before backward: a NaN step would poison every scale and zero_point
+                raise Pt2eLensError(i18n.t("error.qat_loss_non_finite", index=index, value=e.args[0])) from None
             except Exception as e:
                 raise Pt2eLensError(
                     i18n.t("error.qat_train_step", index=index, error=type(e).__name__, reason=first_line(e)),

@@ -37,7 +37,7 @@ from .decomposed_cause import decomposition_cause
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
 from .guards import from_executorch, has_guards, without_guards
 from .lowered import inputs_from_graph, lowered_stage
-from .qat import refuse_fake_quant, to_eval, to_train, train_mode_model, train_module
+from .qat import refuse_fake_quant, refuse_no_fake_quant, to_eval, to_train, train_mode_model, train_module
 from .stage import STAGE_ORDER, Stage
 
 
@@ -62,6 +62,7 @@ class Run(HasSnapshot, Displayable):
         self._baseline: Baseline | None = None  # the stage _working was last a copy of (see _calibrated)
         self._calibrated = False
         self._observed_batches = 0  # over every calibrate() call since prepare
+        self._trained_steps = 0  # over every train() call since prepare_qat
         self.quantizer: Quantizer | None = None  # the user's own, as given to prepare (pl.recipe wraps it)
         self._qat = False  # prepared by prepare_qat: train() works, convert() moves the graph to eval first
         self.dynamic_batch = dynamic_batch
@@ -173,6 +174,7 @@ class Run(HasSnapshot, Displayable):
             raise
         recorder, prepared = done.recorder, done.prepared
         if qat:
+            refuse_no_fake_quant(prepared, name)  # a PTQ quantizer on prepare_qat_pt2e would train nothing
             to_train(prepared)  # a graph exported in eval mode: its batch norms and dropouts go on training
         else:
             # a QAT quantizer on prepare_pt2e silently becomes PTQ where it folded batch norms
@@ -194,6 +196,7 @@ class Run(HasSnapshot, Displayable):
         )
         self._add(prepared_stage)
         self._working, self._calibrated, self._observed_batches = prepared, False, 0
+        self._trained_steps = 0
         self._baseline = Baseline(prepared_stage, prepared)
         self.quantizer = quantizer
         self._qat = qat
@@ -214,11 +217,13 @@ class Run(HasSnapshot, Displayable):
         try:
             with task(i18n.t("progress.train"), total_of(steps), i18n.t("progress.unit.steps")) as shown:
                 done = train_module(working, steps, loss, optimizer, shown.advance)
-        except Pt2eLensError:
+        except BaseException:  # an error, Ctrl-C or a signal: nothing of this call is kept
             self._working = self._baseline = None  # trained half way: re-made from the last stage
             raise
+        self._trained_steps += done
         record = dataclasses.replace(self._stages["prepared"].record, qparams={})
-        self._add(Stage("trained", private_copy(working), record, info={"steps": done}))
+        # every step the weights took, over all train() calls since prepare (as calibrate counts batches)
+        self._add(Stage("trained", private_copy(working), record, info={"steps": self._trained_steps}))
         self._baseline = Baseline(self._stages["trained"], working)
         self._calibrated = False  # a calibrated stage before it is gone: the trained one holds all it saw
         return self
@@ -442,6 +447,8 @@ def capture(
     run so far as `e.run` (the good batches observed), to continue with `e.run.calibrate(rest).convert()`.
     `qat=True`: export in train mode (a copy of an eval-mode model), prepare_qat, `run.train(train, loss)`.
     """
+    if not isinstance(qat, bool):  # as strict= is: "yes" would be taken as True
+        raise Pt2eLensError(i18n.t("error.qat_type", got=repr(qat)))
     if train is not None and not qat:
         raise Pt2eLensError(i18n.t("error.qat_train_needs_qat"))
     steps = 3 + (decompose is not False) + (train is not None) + (calibration is not None)

@@ -185,7 +185,7 @@ def exercise(name: str, answer: Any, lang: str | None = None) -> ExerciseResult:
     - `"m03_6.stem_only"`: a quantizer that quantizes only the convs inside `stem` of the `tiny` model;
     - `"m03_6.relu_last"`: quantizers in the order that puts the observer after relu, not between conv and relu.
     """
-    if name not in EXERCISES:
+    if not isinstance(name, str) or name not in EXERCISES:  # a list would be unhashable
         raise Pt2eLensError(_t("unknown", name=repr(name), names=", ".join(EXERCISES)))
     with i18n.using(lang):
         passed, lines, view = EXERCISES[name](answer)

@@ -42,7 +42,7 @@ def _parser(name: str, nargs="?") -> _Parser:
 
 
 def _focus_args(p: _Parser) -> _Parser:
-    p.add_argument("--focus", type=lambda s: [o for o in s.split(",") if o])
+    p.add_argument("--focus", action="append", type=lambda s: [o for o in s.split(",") if o])  # each one kept
     p.add_argument("--module", action="append", default=[])
     p.add_argument("--hops", type=int, default=1)
     p.add_argument("--title")
@@ -76,6 +76,8 @@ PARSERS["recipe"].add_argument("--target", type=float, required=True)
 PARSERS["recipe"].add_argument("--max", type=int, default=None)
 PARSERS["ranges"] = _parser("ranges", None)
 PARSERS["lower"].add_argument("--no-freezing", dest="freezing", action="store_false")
+PARSERS["load"] = _parser("load", 2)  # %pt2e load FILE NAME [--trust]: pl.load_pt2, refusing code unless --trust
+PARSERS["load"].add_argument("--trust", action="store_true")
 
 
 # check, blame, orders (pl.check / pl.blame / pl.compare_orders): --qat where the Python call takes qat=True
@@ -94,7 +96,8 @@ PARSERS["orders"] = _qat_args(_parser("orders", "+"))
 def _focus(args):
     """--focus ops and --module scopes as one focus (None: the whole graph)."""
     scopes = [analyses.module(m) for m in args.module]
-    return (args.focus or []) + scopes if (args.focus is not None or scopes) else None
+    ops = [op for given in args.focus or [] for op in given]
+    return ops + scopes if (args.focus is not None or scopes) else None
 
 
 @magics_class
@@ -181,12 +184,25 @@ class Pt2eMagics(Magics):
         run = self._get(ref)
         if not isinstance(run, Run):
             raise UsageError(i18n.t("course.magic.lower_needs_run", name=ref, kind=type(run).__name__))
+        if backend != "inductor" and not args.freezing:  # freezing is an Inductor option: not silently dropped
+            raise UsageError(i18n.t("course.magic.freezing_inductor_only", backend=backend))
         options = {"freezing": args.freezing} if backend == "inductor" else {}
         if not ("lowered" in run and run["lowered"].info == {"backend": backend, "options": options}):
             run.lower(backend, **options)  # the same lowering again costs nothing
         return analyses.backend(run)
 
+    def _load(self, args):
+        from ..load import load_exported
+
+        path, name = args.x
+        if not name.isidentifier():
+            raise UsageError(i18n.t("trust.magic_name", name=repr(name)))
+        self.shell.user_ns[name] = load_exported(path, trust=args.trust, how="--trust")
+        print(i18n.t("trust.magic_loaded", path=path, name=name))
+
     def _watch(self, args):
+        if args.auto and args.x is not None:
+            raise UsageError(i18n.t("course.magic.watch_auto_or_name", name=args.x))
         if args.auto:
             self.tracker.pin(None)
         elif args.x is not None:

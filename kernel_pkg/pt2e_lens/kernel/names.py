@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import inspect
 import re
 from typing import Any
 
@@ -19,6 +20,10 @@ def suggest(name: str, choices) -> str:
     return i18n.t("course.did_you_mean", names=i18n.t("course.or").join(close)) if close else ""
 
 
+def _code(value: Any) -> bool:
+    return inspect.isroutine(value) or inspect.isclass(value) or inspect.ismodule(value)
+
+
 def lookup(user_ns: dict, ref: str, prefer=()) -> Any:
     """The object `ref` names: `gm`, or `run[prepared]` for a stage of a Run."""
     m = _REF.match(ref.strip())
@@ -26,7 +31,8 @@ def lookup(user_ns: dict, ref: str, prefer=()) -> Any:
         raise Pt2eLensError(i18n.t("error.not_a_variable", ref=repr(ref)))
     name, _, stage = m.groups()
     if name not in user_ns:
-        visible = [n for n in user_ns if isinstance(n, str) and not n.startswith("_")]
+        # data, not code: no magic takes a function, a class or a module (IPython's namespace has `open`)
+        visible = [n for n, v in user_ns.items() if isinstance(n, str) and not n.startswith("_") and not _code(v)]
         hint = suggest(name, list(prefer) + visible) or (
             i18n.t("error.models_here", names=", ".join(prefer)) if prefer else "."
         )

@@ -34,12 +34,21 @@ def check_text_size(n: int, limits: dict = LIMITS) -> None:
         raise too_big("json_bytes", limits["max_json_bytes"], limits["max_json_bytes"], "max_json_bytes")
 
 
+def declared_size(data: bytes) -> int:
+    """The size a gzip stream says it unpacks to: its trailer's ISIZE (the last 4 bytes, modulo 2^32)."""
+    return int.from_bytes(data[-4:], "little") if len(data) >= 18 else 0
+
+
 def gunzip(data: bytes, limits: dict = LIMITS) -> bytes:
     """gzip.decompress that stops one byte past `max_json_bytes` (a 1 GB bomb costs 128 MB, not 1 GB).
+    A stream whose trailer already declares more is refused before inflating anything (a bomb made by gzip
+    says its size; one whose trailer lies is still stopped at the bound while inflating).
     Raises TooBig, or zlib.error / EOFError for data that is not one complete gzip stream."""
     cap = limits["max_json_bytes"]
     if data[:2] != b"\x1f\x8b":
         raise OSError(f"Not a gzipped file ({data[:2]!r})")  # gzip.decompress's words
+    if declared_size(data) > cap:
+        raise too_big("unpacks", cap, cap, "max_json_bytes")
     d = zlib.decompressobj(wbits=31)
     out = d.decompress(data, cap + 1)
     if len(out) > cap:

@@ -31,6 +31,7 @@ from ..errors import Pt2eLensError, first_line
 from ..schema.numbers import json_number
 from .observed import observed_stage
 from .reference import Reference, float_reference
+from .sweep_args import warn_non_finite
 
 COLUMNS = ["node", "compared_with", "sqnr_db", "mse", "note"]
 
@@ -80,7 +81,9 @@ def _batches(batches: Iterable[Any]) -> list[tuple]:
     out = [b if isinstance(b, (tuple, list)) else (b,) for b in batches]
     if not out:
         raise Pt2eLensError(i18n.t("error.accuracy_no_batches"))
-    return [tuple(b) for b in out]
+    tuples = [tuple(b) for b in out]
+    warn_non_finite(tuples, "pl.accuracy")
+    return tuples
 
 
 def _logged(gm: torch.fx.GraphModule, batches: list[tuple], shown: Task) -> dict:

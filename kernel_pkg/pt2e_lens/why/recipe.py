@@ -8,6 +8,7 @@ real capture (prepare, calibrate, convert) whose SQNR is shown beside the predic
 
 from __future__ import annotations
 
+import keyword
 import math
 from collections.abc import Iterable
 from concurrent.futures import Executor
@@ -35,6 +36,7 @@ from .sensitivity import (
     sqnr_db,
 )
 from .sites import Site, gated
+from .sweep_args import check_count, check_executor
 
 COLUMNS = ["site", "tensor", "serves", "kind", "gain_db"]
 
@@ -101,6 +103,14 @@ def recipe(
         raise Pt2eLensError(i18n.t("error.qat_recipe_unverifiable"))
     if isinstance(target_sqnr, bool) or not isinstance(target_sqnr, (int, float)) or math.isnan(target_sqnr):
         raise Pt2eLensError(i18n.t("sensitivity.recipe_bad_target", got=repr(target_sqnr)))
+    check_count(max_fp32_sites, "max_fp32_sites", "pl.recipe", 0)
+    check_executor(executor, "pl.recipe")
+    if not (isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)):
+        raise Pt2eLensError(i18n.t("sweep.recipe_name", got=repr(name)))
+    if sensitivity_table is not None and not (
+        isinstance(sensitivity_table, Sensitivity) and sensitivity_table.stage is run["converted"]
+    ):
+        raise Pt2eLensError(i18n.t("sweep.recipe_table", got=type(sensitivity_table).__name__))
     user_quantizer = quantizer if quantizer is not None else getattr(run, "quantizer", None)
     if not isinstance(user_quantizer, Quantizer):
         raise Pt2eLensError(i18n.t("sensitivity.recipe_needs_quantizer"))

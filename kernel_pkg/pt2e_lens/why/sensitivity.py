@@ -4,8 +4,9 @@ For every site (a sharing group's q/dq, see `sites`) two end-to-end numbers agai
 output SQNR when that site alone stays fp32 (what keeping it fp32 would buy) and when only that site is
 quantized (what it costs on its own). Both come from one gated private copy of the converted module, so
 a sweep is one forward per configuration: no re-prepare, no re-calibration, no copy per site. With an
-`executor` (any `concurrent.futures.Executor`: a process pool, a Dask or Ray client's executor) the
-configurations are split into chunks and each chunk runs on a worker from the pickled gated copy.
+`executor` (any `concurrent.futures.Executor`: a process or thread pool, a Dask or Ray client's executor) the
+configurations are split into chunks and each chunk runs on a worker from the pickled gated copy (in a thread
+pool: one copy per thread, unpickled one thread at a time, see `_TRACING`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 import hashlib
 import math
 import pickle
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
+from contextlib import contextmanager
 from typing import Any
 
 import torch
@@ -29,6 +32,16 @@ from ..schema.numbers import json_number
 from .observed import observed_stage
 from .reference import Reference, float_reference
 from .sites import UNITS, GatedModule, Site, gated, units_of
+from .sweep_args import (
+    check_count,
+    check_executor,
+    check_flag,
+    check_iterable,
+    check_metric,
+    metric_value,
+    submit_all,
+    warn_non_finite,
+)
 
 COLUMNS = ["site", "tensor", "serves", "kind", "sqnr_fp32_db", "gain_db", "sqnr_only_db"]
 METRIC_COLUMNS = ["metric_fp32", "metric_only"]
@@ -63,9 +76,11 @@ def sqnr_db(reference: Sequence[Any], outputs: Sequence[Any]) -> float:
 
 
 def batches_of(batches: Iterable[Any], who: str) -> list[tuple]:
+    check_iterable(batches, who)
     out = [tuple(b) if isinstance(b, (tuple, list)) else (b,) for b in batches]
     if not out:
         raise Pt2eLensError(i18n.t("sensitivity.no_batches", who=who))
+    warn_non_finite(out, who)
     return out
 
 
@@ -90,7 +105,7 @@ def evaluate(
         outputs = forward_all(gm.module, batches)
         value = None
         if metric is not None:
-            value = sum(float(metric(r, o)) for r, o in zip(reference, outputs)) / len(outputs)
+            value = sum(metric_value(metric, r, o, "metric") for r, o in zip(reference, outputs)) / len(outputs)
         out.append((sqnr_db(reference, outputs), value))
         evaluated(1)  # progress: one more configuration
     gm.set_off(())
@@ -126,27 +141,90 @@ def evaluate_fastest(
     return out
 
 
-_UNPICKLED: dict[bytes, tuple] = {}  # a worker's last payload: its next chunk of the same sweep skips unpickling
+# A worker's last payload, per thread: its next chunk of the same sweep skips unpickling, and each thread of a
+# thread pool has its own gated copy (a sweep switches its gates). One sweep at a time: one model per thread.
+_LOCAL = threading.local()
+
+
+class _Exclusive:
+    """A readers-writer lock: many forwards at once (`shared`), or one unpickling (`alone`), which goes first."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._writing = False
+        self._waiting = 0
+
+    @contextmanager
+    def shared(self):
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing and not self._waiting)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def alone(self):
+        with self._cond:
+            self._waiting += 1
+            self._cond.wait_for(lambda: not self._writing and not self._readers)
+            self._waiting -= 1
+            self._writing = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
+
+
+# Unpickling a GraphModule traces it, and torch.fx's tracer patches torch.nn.Module.__call__ for the whole
+# process while it does: two threads tracing at once leave it patched for good, and a forward in another thread
+# meanwhile goes through the tracer. So a thread unpickles alone, while no other worker thread runs a forward.
+_TRACING = _Exclusive()
+_THREADS_LOCK = threading.Lock()
+_threads = {"users": 0, "before": 0}  # torch's thread count is per process: set by the first, restored by the last
 
 
 def _unpickled(payload: bytes) -> tuple:
     key = hashlib.sha1(payload).digest()
-    if key not in _UNPICKLED:
-        _UNPICKLED.clear()  # one sweep at a time: keep one model per worker in memory
-        _UNPICKLED[key] = pickle.loads(payload)
-    return _UNPICKLED[key]
+    cached = getattr(_LOCAL, "payload", None)
+    if cached is None or cached[0] != key:
+        _LOCAL.payload = None  # free the previous sweep's copy first
+        with _TRACING.alone():
+            _LOCAL.payload = (key, pickle.loads(payload))
+    return _LOCAL.payload[1]
+
+
+@contextmanager
+def _torch_threads(threads: int | None):
+    """torch.set_num_threads(threads) while any worker of this process runs a chunk; then what it was."""
+    if not threads:
+        yield
+        return
+    with _THREADS_LOCK:
+        if _threads["users"] == 0:
+            _threads["before"] = torch.get_num_threads()
+            torch.set_num_threads(threads)  # two workers on two cores: one thread each, not four
+        _threads["users"] += 1
+    try:
+        yield
+    finally:
+        with _THREADS_LOCK:
+            _threads["users"] -= 1
+            if _threads["users"] == 0:
+                torch.set_num_threads(_threads["before"])
 
 
 def _work(payload: bytes, configs: list[list[int]], metric: Metric | None, threads: int | None) -> list:
     """One chunk on a worker: the gated copy, the batches and the float outputs come pickled in `payload`."""
     gm, batches, reference = _unpickled(payload)
-    before = torch.get_num_threads()
-    if threads:
-        torch.set_num_threads(threads)  # two workers on two cores: one thread each, not four
-    try:
+    with _torch_threads(threads), _TRACING.shared():
         return evaluate(gm, batches, reference, configs, metric)
-    finally:
-        torch.set_num_threads(before)
 
 
 def payload_of(gm: GatedModule, batches: Sequence[tuple], reference: Sequence[Any]) -> bytes:
@@ -170,10 +248,10 @@ def run_configs(
     payload = payload_of(gm, batches, reference)
     n = max(1, min(len(configs), chunks or 8))
     parts = [configs[i::n] for i in range(n)]  # interleaved: cheap and dear configurations mix evenly
-    futures = [executor.submit(_work, payload, part, metric, worker_threads) for part in parts]
+    done = submit_all(executor, _work, [(payload, part, metric, worker_threads) for part in parts])
     results: list[Any] = [None] * len(configs)
-    for i, future in enumerate(futures):
-        for j, value in enumerate(future.result()):
+    for i, values in enumerate(done):
+        for j, value in enumerate(values):
             results[i + j * n] = value
         evaluated(len(parts[i]))
     return results
@@ -255,10 +333,15 @@ def sensitivity(
     an annotated op ("op") or a module ("module"). `executor`: run the sweep on its workers, in `chunks` tasks,
     each with `worker_threads` torch threads (None: the worker's default)."""
     check_run(run, "pl.sensitivity")
+    check_flag(only, "only", "pl.sensitivity")
+    check_executor(executor, "pl.sensitivity")
+    check_count(chunks, "chunks", "pl.sensitivity", 1)
+    check_count(worker_threads, "worker_threads", "pl.sensitivity", 1)
     if by not in UNITS:
         raise Pt2eLensError(i18n.t("sensitivity.bad_by", got=repr(by), choices=", ".join(UNITS)))
     batches = batches_of(batches, "pl.sensitivity")
     reference = reference_outputs(run, batches, "pl.sensitivity")
+    check_metric(metric, reference, "pl.sensitivity")
     gm = gated(run)
     units = units_of(gm.sites, by, observed_stage(run).snapshot.node)
     index = {s.id: i for i, s in enumerate(gm.sites)}

@@ -20,6 +20,7 @@ from .._copy import private_copy
 from ..capture import Run
 from ..errors import Pt2eLensError
 from .observed import observed_stage
+from .reference import is_qat
 
 
 class Gate(torch.nn.Module):
@@ -41,7 +42,7 @@ class Site:
     serves: list[str]  # the edges / node outputs of the group, as `src→dst` or `node`
     keys: list[tuple]  # ("edge", src, dst) / ("node", name): what a quantizer must leave unannotated
     qdq: list[str]  # converted-graph node names of its q/dq
-    weight: bool  # observes a constant (a weight): its quantize was folded at convert
+    weight: bool  # observes a constant (a weight, or one computed from weights): convert folded its quantize
     groups: list[str] = dataclasses.field(default_factory=list)  # the sharing groups it switches (its own id)
 
     def __post_init__(self) -> None:
@@ -71,6 +72,39 @@ class GatedModule:
             getattr(self.module, _gate_name(i)).on = i not in off
 
 
+def constant_nodes(graph: torch.fx.Graph) -> set[str]:
+    """Names of the nodes whose value depends on no input: get_attrs, and ops on them only (a weight
+    computed from parametrizations such as weight_norm's g and v). convert folds their quantize into an int8
+    constant too."""
+    const: set[str] = set()
+    for n in graph.nodes:  # graph order is topological
+        if n.op == "get_attr":
+            const.add(n.name)
+        elif n.op == "call_function" and n.all_input_nodes and all(a.name in const for a in n.all_input_nodes):
+            const.add(n.name)
+    return const
+
+
+def constant_value(gm: torch.fx.GraphModule, name: str) -> torch.Tensor:
+    """The value of constant node `name` of `gm` (see constant_nodes): its subgraph alone, run on gm's tensors."""
+    nodes = {n.name: n for n in gm.graph.nodes}
+    needed: set[str] = set()
+    todo = [nodes[name]]
+    while todo:
+        n = todo.pop()
+        if n.name not in needed:
+            needed.add(n.name)
+            todo.extend(n.all_input_nodes)
+    graph = torch.fx.Graph()
+    env: dict[torch.fx.Node, torch.fx.Node] = {}
+    for n in gm.graph.nodes:
+        if n.name in needed:
+            env[n] = graph.node_copy(n, lambda a: env[a])
+    graph.output(env[nodes[name]])
+    with torch.no_grad():  # reads gm's parameters, writes nothing
+        return torch.fx.GraphModule(gm, graph)().detach().clone()
+
+
 def _gate_name(i: int) -> str:
     return f"_pt2e_lens_gate_{i}"
 
@@ -81,7 +115,10 @@ def sites_of(run: Run) -> list[Site]:
     qdq = run["converted"].snapshot.qdq
     group_of = {name: o for o in observed.snapshot.observers for name in o["names"]}
     by_id: dict[str, Site] = {}
-    constants = {n.name for n in observed.graph_module.graph.nodes if n.op == "get_attr"}
+    graph = observed.graph_module.graph
+    # a PTQ weight computed from parametrizations (weight_norm) has its float value in the calibrated stage;
+    # QAT's computed weight is folded with its batch norm at convert, a value no stage holds (_check_float)
+    constants = {n.name for n in graph.nodes if n.op == "get_attr"} if is_qat(run) else constant_nodes(graph)
     for q in qdq:
         o = group_of.get(q["from_observer"] or "")
         if o is None:
@@ -159,9 +196,8 @@ def gated(run: Run, sites: list[Site] | None = None) -> GatedModule:
         members = set(site.qdq)
         float_weight = None
         if site.weight:  # the float weight the observer saw (bn-folded at prepare), as our own buffer
-            target = next(n.target for n in observed.graph.nodes if n.name == site.tensor)
             buffer = f"_pt2e_lens_float_{i}"
-            gm.register_buffer(buffer, operator.attrgetter(str(target))(observed).detach().clone())
+            gm.register_buffer(buffer, constant_value(observed, site.tensor))
             with gm.graph.inserting_before(_after_placeholders(gm)):
                 float_weight = gm.graph.get_attr(buffer)
         for name in site.qdq:
