@@ -3,7 +3,8 @@
 // work a change started (layout, fit, paint, search, expand, selection, theme, size) is painted, and `data-busy`
 // while such work is under way. A test reads N, acts, then waits for a higher N and no `data-busy`.
 // No timeout of our own: Playwright's waits here have timeout 0 and end with the test framework's limit
-// (`--test-timeout` in package.json), however slow the machine.
+// (`--test-timeout` in package.json: per file, 30 min for the browser tests, 60 for lab and host tests), however
+// slow the machine.
 
 /** In the page: the panes (`.pl-graph`) at, around or under `els`, each as its count and whether it is busy (both
  * drawings of a pane carry one count). `want` null: those states; 'idle': every pane settled once and not busy;
