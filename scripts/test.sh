@@ -28,6 +28,10 @@ step() {
 step setup bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH" PT2E_LENS_PYTHON="$PWD/.venv/bin/python"
 mkdir -p tests/ui/artifacts
+# the quickstart executed once per run, in a fresh folder: pytest's notebook test, the nbconvert page test and the
+# real hosts (code-server with our .vsix, ...) read that one copy (tests/ui/notebook_page.py, executed.mjs)
+export PT2E_LENS_EXECUTED="$PWD/tests/ui/artifacts/executed"
+rm -rf "$PT2E_LENS_EXECUTED"
 # linters first: a tree that does not lint clean fails before any test runs
 step "ruff check" ruff check kernel_pkg tests bench notebooks
 step "ruff format" ruff format --check kernel_pkg tests bench notebooks
@@ -45,7 +49,4 @@ step pytest python -m pytest -q tests
 step vitest npm test
 step "browser tests" npm run test:browser
 step "lab tests" npm run test:lab
-# real hosts (code-server with our .vsix, ...) over one executed quickstart, made by the first that needs it
-export PT2E_LENS_EXECUTED="$PWD/tests/ui/artifacts/executed"
-rm -rf "$PT2E_LENS_EXECUTED"
 step "host tests" npm run test:hosts

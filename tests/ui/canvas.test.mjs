@@ -225,7 +225,8 @@ describe('canvas renderer (large scenes)', () => {
     const half = await page.evaluate(() => window.__h.panes[0].placement.boxes.get('n:bn_7').w / 2);
     const [ex, ey] = await screenOf(page, 'n:bn_7', -half, 0);
     assert.ok(near(await pixel(page, ex, ey), await cssRgb(page, '--pl-match'), 40), 'match outline on bn_7');
-    await page.locator('.pl-toolbar input[type="search"]').fill('');
+    // cleared: the results bar above the canvas goes (the canvas moves up), so positions are read after that
+    await settled(page, pane(page), () => page.locator('.pl-toolbar input[type="search"]').fill(''));
 
     // the open block's title band closes it; a click on the closed block opens it again
     const block = await page.evaluate(() => window.__h.panes[0].hier.parentOf.get('add_7').key);

@@ -142,8 +142,9 @@ export async function checkCompareSync(page, root, facts, shot) {
   assert.ok(facts.both.includes(id), `${id} is in both stages`);
   const input = panes[0].locator('.pl-toolbar input[type="search"]');
   await input.fill(id);
-  await input.press('Enter');
-  await input.fill('');
+  await settled(page, panes[0], () => input.press('Enter'));
+  // cleared: the results bar goes (the canvas moves up) before the click is aimed
+  await settled(page, panes[0], () => input.fill(''));
   await panes[0].locator(`.pl-node[data-id="${id}"]`).click();
   await panes[1].locator(`.pl-node[data-id="${id}"].pl-counterpart`).waitFor();
   await idle(page, root); // pane 1's reveal centred it
