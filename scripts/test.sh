@@ -32,6 +32,10 @@ mkdir -p tests/ui/artifacts
 # real hosts (code-server with our .vsix, ...) read that one copy (tests/ui/notebook_page.py, executed.mjs)
 export PT2E_LENS_EXECUTED="$PWD/tests/ui/artifacts/executed"
 rm -rf "$PT2E_LENS_EXECUTED"
+# one Inductor cache for the run, shared by every process (pytest, its subprocesses, notebook kernels): warm after
+# the first compile of a graph, fresh per run (pl.backend's own compiles use none: it must watch each lowering)
+export TORCHINDUCTOR_CACHE_DIR="$PWD/tests/ui/artifacts/inductor-cache"
+rm -rf "$TORCHINDUCTOR_CACHE_DIR"
 # linters first: a tree that does not lint clean fails before any test runs
 step "ruff check" ruff check kernel_pkg tests bench notebooks
 step "ruff format" ruff format --check kernel_pkg tests bench notebooks
