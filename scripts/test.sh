@@ -3,8 +3,8 @@
 # front end's unit tests (vitest) and browser tests (Debian chromium driven by playwright-core; JupyterLab with the
 # panel; real hosts).
 # --fast: the fast tier (tests/_tiers.py): the same lints, the Python tests that use no Inductor, ExecuTorch, QAT
-# convert, kernel, notebook run, dask or fresh interpreters, the TypeScript unit tests, and one smoke test per host
-# (static report, anywidget + VS Code renderer, JupyterLab).
+# convert, kernel, notebook run, dask, fresh interpreters, real model families or course chapters, the TypeScript
+# unit tests, and one smoke test per host (static report, anywidget + VS Code renderer, JupyterLab).
 # Each step prints its wall time ("== step: N s"), so a slow one shows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
