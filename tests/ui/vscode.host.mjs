@@ -74,7 +74,7 @@ async function openNotebook(name) {
 /** "View: Reopen Editor With…" on the file open as text: true once the notebook editor is offered and opens. */
 async function reopenAsNotebook(notebook) {
   await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
+  const input = page.locator('.quick-input-widget input').first();
   await input.fill('>View: Reopen Editor With');
   const command = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Reopen Editor With' }).first();
   if (!(await shows(command, 10000))) {
