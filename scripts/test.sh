@@ -1,23 +1,58 @@
 #!/usr/bin/env bash
-# Every test: Python (pytest, incl. real-kernel comm and notebook runs), the front end's unit tests
-# (vitest) and browser tests (Debian chromium driven by playwright-core; JupyterLab with the panel).
+# Every test (no argument; what CI runs, .ci/run): Python (pytest, incl. real-kernel comm and notebook runs), the
+# front end's unit tests (vitest) and browser tests (Debian chromium driven by playwright-core; JupyterLab with the
+# panel; real hosts).
+# --fast: the fast tier (tests/_tiers.py): the same lints, the Python tests that use no Inductor, ExecuTorch, QAT
+# convert, kernel, notebook run, dask, fresh interpreters, real model families or course chapters, the TypeScript
+# unit tests, and one smoke test per host (static report, anywidget + VS Code renderer, JupyterLab).
+# Each step prints its wall time ("== step: N s"), so a slow one shows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+fast=0
+case "${1:-}" in
+  --fast) fast=1 ;;
+  "") ;;
+  *)
+    echo "usage: bash scripts/test.sh [--fast]" >&2
+    exit 2
+    ;;
+esac
+step() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "== $name"
+  "$@"
+  echo "== $name: $((SECONDS - start)) s"
+}
+# the editable install builds the front end (npm run build): once per run, the browser tests find it fresh
+step setup bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH" PT2E_LENS_PYTHON="$PWD/.venv/bin/python"
 # no progress bars in the outputs the tests read (tests/test_progress.py turns them on where it checks them)
 export PT2E_LENS_PROGRESS=0
 mkdir -p tests/ui/artifacts
-# linters first: a tree that does not lint clean fails before any test runs
-ruff check kernel_pkg tests bench notebooks
-ruff format --check kernel_pkg tests bench notebooks
-mypy  # the files and settings are in pyproject.toml
-npm run lint
-python -m pytest -q tests
-npm test
-npm run test:browser
-npm run test:lab
-# real hosts (code-server with our .vsix, ...) over one executed quickstart, made by the first that needs it
+# the quickstart executed once per run, in a fresh folder: pytest's notebook test, the nbconvert page test and the
+# real hosts (code-server with our .vsix, ...) read that one copy (tests/ui/notebook_page.py, executed.mjs)
 export PT2E_LENS_EXECUTED="$PWD/tests/ui/artifacts/executed"
 rm -rf "$PT2E_LENS_EXECUTED"
-npm run test:hosts
+# one Inductor cache for the run, shared by every process (pytest, its subprocesses, notebook kernels): warm after
+# the first compile of a graph, fresh per run (pl.backend's own compiles use none: it must watch each lowering)
+export TORCHINDUCTOR_CACHE_DIR="$PWD/tests/ui/artifacts/inductor-cache"
+rm -rf "$TORCHINDUCTOR_CACHE_DIR"
+# linters first: a tree that does not lint clean fails before any test runs
+step "ruff check" ruff check kernel_pkg tests bench notebooks
+step "ruff format" ruff format --check kernel_pkg tests bench notebooks
+step mypy mypy # the files and settings are in pyproject.toml
+step "npm run lint" npm run lint
+if [ "$fast" = 1 ]; then
+  step "pytest (fast tier)" env PT2E_LENS_HYPOTHESIS=fast python -m pytest -q tests -m "$(python tests/_tiers.py)"
+  step vitest npm test
+  # one smoke test per host: the same files as tests/_tiers.py UI_FAST
+  step "browser smoke" bash -c 'bash scripts/ensure-chromium.sh && node scripts/build-fresh.mjs &&
+    node --test --test-concurrency=1 --test-timeout=1800000 tests/ui/packed.test.mjs tests/ui/hosts.test.mjs tests/ui/lab.test.mjs'
+  exit 0
+fi
+step pytest python -m pytest -q tests
+step vitest npm test
+step "browser tests" npm run test:browser
+step "lab tests" npm run test:lab
+step "host tests" npm run test:hosts

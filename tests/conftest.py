@@ -1,4 +1,6 @@
 import os
+import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -10,6 +12,28 @@ from pt2e_lens.examples import AddQuantizer, ConvQuantizer, calibration_batches,
 pl.quiet()
 # no progress lines in what the tests read (kernels and subprocesses inherit it); tests/test_progress.py turns it on
 os.environ.setdefault("PT2E_LENS_PROGRESS", "0")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _tiers import FULL_ONLY  # noqa: E402
+
+try:
+    from hypothesis import settings
+
+    # property tests: 150 examples each in the full run (CI: no example database to keep between runs; before, 150
+    # to 200 per test, hard-coded), 25 in the fast tier (scripts/test.sh --fast), the same 25 each time
+    settings.register_profile("ci", settings(max_examples=150, database=None, print_blob=True))
+    settings.register_profile("fast", settings(max_examples=25, derandomize=True))
+    settings.load_profile(os.environ.get("PT2E_LENS_HYPOTHESIS", "ci"))
+except ImportError:  # hypothesis is in the test extra; without it those tests are skipped by their own import
+    pass
+
+
+def pytest_collection_modifyitems(items):
+    """Each test of a FULL_ONLY file carries the markers of what it uses (tests/_tiers.py): the fast tier leaves
+    it out by them."""
+    for item in items:
+        for name in FULL_ONLY.get(item.path.name, ()):
+            item.add_marker(getattr(pytest.mark, name))
 
 
 @pytest.fixture(scope="session")

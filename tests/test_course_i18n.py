@@ -5,7 +5,7 @@ import re
 
 import pytest
 from IPython.core.error import UsageError
-from IPython.core.interactiveshell import InteractiveShell
+from IPython.testing.globalipapp import get_ipython
 
 import pt2e_lens as pl
 from pt2e_lens.examples import (
@@ -67,7 +67,9 @@ def test_compare_orders_change_column_in_zh_tw(zh_tw):
 
 @pytest.fixture
 def shell():
-    ip = InteractiveShell.instance()
+    # IPython's one test shell, as the other magics tests use it: a plain InteractiveShell made here first would
+    # refuse that (TerminalInteractiveShell) one to every test after it in the session
+    ip = get_ipython()
     ip.run_line_magic("load_ext", "pt2e_lens")
     return ip
 

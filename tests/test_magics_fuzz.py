@@ -40,7 +40,7 @@ def magic(tmp_path_factory):
     return Pt2eMagics(shell, Tracker(user_ns)), user_ns, tmp_path_factory.mktemp("reports")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(line=LINE)
 def test_any_line_answers_or_says_one_line(magic, line, monkeypatch):
     magics, user_ns, folder = magic

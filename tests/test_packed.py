@@ -85,7 +85,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @example([{"a": [0.0]}, {"a": [-0.0]}, {"a": [1]}, {"a": [1.0]}, {"a": [True]}], None)
 @given(st.lists(st.dictionaries(st.sampled_from("abc"), JSON, min_size=1), max_size=8), JSON)
 def test_any_json_round_trips(rows, extra):

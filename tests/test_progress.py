@@ -121,6 +121,7 @@ def test_sensitivity_counts_every_configuration_it_runs(shown, monkeypatch):
     assert f"pl.sensitivity {configs - 1}/{configs} configurations" in "\n".join(lines)
 
 
+@pytest.mark.kernel  # a real ipykernel: the full tier only
 def test_a_notebook_gets_one_bar_updated_in_place_and_left_as_one_line():
     k = Kernel()
     try:

@@ -165,7 +165,7 @@ def fuzzed(ep):
     return backend, comm
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=requests | json_values)
 def test_fuzz_messages(fuzzed, data):
     backend, comm = fuzzed

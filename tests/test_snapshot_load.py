@@ -194,7 +194,7 @@ def test_our_checker_knows_every_keyword_the_schemas_use():
     assert used <= KEYWORDS, used - KEYWORDS
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_fuzz_edited_documents(prepared, data):
     doc = data.draw(edited(prepared))
@@ -213,7 +213,7 @@ def test_fuzz_edited_documents(prepared, data):
     _valid_snapshot(snap)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(text=st.text(max_size=200) | st.binary(max_size=200) | json_values.map(json.dumps))
 def test_fuzz_any_text(text):
     try:

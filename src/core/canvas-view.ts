@@ -64,8 +64,9 @@ export class CanvasView implements PaneView {
   zoomLabels: ZoomLabel[] = [];
   /** a crisp draw is due or under way (the screen shows a transformed raster until it is done) */
   pending = false;
-  /** the pane shows this canvas (false while a small scene is drawn in SVG: nothing here runs then) */
-  active = true;
+  /** told when `pending` changes (the pane's ready signal: settle.ts) */
+  onPending: ((on: boolean) => void) | null = null;
+  private shown = true;
   /** called after each composed frame (the minimap follows the view) */
   onFrame: (() => void) | null = null;
   /** called when the theme may have changed (colours are read at each full draw) */
@@ -108,6 +109,26 @@ export class CanvasView implements PaneView {
     }
     this.media = win?.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
     this.media?.addEventListener?.('change', this.mediaListener);
+  }
+
+  /** the pane shows this canvas (false while a small scene is drawn in SVG: nothing here runs then, and a crisp
+   * draw that was due is dropped) */
+  get active(): boolean {
+    return this.shown;
+  }
+
+  set active(on: boolean) {
+    this.shown = on;
+    if (on) return;
+    this.gen++;
+    clearTimeout(this.idle);
+    this.setPending(false);
+  }
+
+  private setPending(on: boolean): void {
+    if (this.pending === on) return;
+    this.pending = on;
+    this.onPending?.(on);
   }
 
   private themeChanged(): void {
@@ -240,7 +261,7 @@ export class CanvasView implements PaneView {
     if (!this.sc || !this.active) return;
     clearTimeout(this.idle);
     const my = ++this.gen;
-    this.pending = true;
+    this.setPending(true);
     const [cw, ch, dpr] = this.size();
     // the raster reaches past the view on every side, so a pan shows drawn content before the crisp redraw
     const mx = Math.round(cw * RASTER_MARGIN);
@@ -249,7 +270,7 @@ export class CanvasView implements PaneView {
     this.fitCanvas(this.work, cw + 2 * mx, ch + 2 * my2, dpr);
     const t = { ...this.pz.t };
     const ctx = this.work.getContext('2d');
-    if (!ctx) return;
+    if (!ctx) return this.setPending(false); // nothing to draw with (no 2D context): nothing is due either
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.work.width, this.work.height);
     ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * (t.x + mx), dpr * (t.y + my2));
@@ -296,15 +317,15 @@ export class CanvasView implements PaneView {
     [this.raster, this.work] = [this.work, this.raster];
     this.rasterT = { x: t.x + mx, y: t.y + my2, k: t.k };
     this.draws++;
-    this.pending = false;
     this.compose();
+    this.setPending(false);
   }
 
   /** The view moved: transform the raster at the next frame, draw crisply once it is still. */
   private moved(): void {
     if (!this.sc || !this.active) return;
     this.gen++; // a full draw under way is for a stale transform
-    this.pending = true;
+    this.setPending(true);
     if (!this.frameReq)
       this.frameReq = requestAnimationFrame(() => {
         this.frameReq = 0;
@@ -391,6 +412,7 @@ export class CanvasView implements PaneView {
 
   destroy(): void {
     this.gen++;
+    this.setPending(false);
     this.themeWatch?.disconnect();
     this.resize?.disconnect();
     this.media?.removeEventListener?.('change', this.mediaListener);

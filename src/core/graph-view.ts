@@ -28,6 +28,7 @@ import { PanZoom } from './pan-zoom';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import { searchNodes, worstNode } from './search';
+import { Settle } from './settle';
 import { nextTask, Slicer } from './slicer';
 import { SvgView } from './svg-view';
 import { toolbar } from './toolbar';
@@ -65,6 +66,8 @@ export class GraphView {
   selected: Id | null = null;
   /** wall-clock ms and number of group layouts computed by the last redraw */
   lastLayout = { ms: 0, computed: 0 };
+  /** the ready signal: `data-settled` / `data-busy` on the drawing's elements, the `pl-settled` event */
+  readonly settle = new Settle(() => (this.canvasMode ? this.cv?.el : this.svg?.el) ?? null);
   private layout: HierLayout | null = null;
   private counter = new Set<Id>();
   private matches = new Set<Id>();
@@ -168,6 +171,8 @@ export class GraphView {
     const worst = worstNode(this.nodes, this.heat);
     const bar = toolbar(d, this.el, this.t, {
       search: (q) => this.search(q),
+      // typing: the search runs after a pause, and the pane is busy until it has
+      typing: () => this.settle.hold('search', true),
       query: () => this.query,
       step: (dir) => void this.step(dir),
       fit: () => this.fit(),
@@ -186,6 +191,7 @@ export class GraphView {
     const stage = h(d, 'div', { class: 'pl-stage' });
     const area = h(d, 'div', { class: 'pl-canvas' });
     this.svg = new SvgView(d, this.host, this.t('ui.graph_label'));
+    this.settle.attach(this.svg.el);
     area.appendChild(this.svg.el);
     stage.append(area, this.drawer);
     this.area = area;
@@ -193,6 +199,8 @@ export class GraphView {
     this.pz.compute = (b) =>
       b.kind === 'collapsed' || (b.id !== undefined && this.facts.nodes.get(b.id)?.role === 'compute');
     const hints = new EdgeHints(d, area, this.pz, () => this.placement, this.t);
+    // every move of the view (fit, resize, wheel, drag, centring) settles once what it started is painted
+    this.pz.listeners.push(() => this.settle.touch());
     this.pz.listeners.push(() => hints.update());
     this.pz.listeners.push(() => {
       if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
@@ -212,6 +220,7 @@ export class GraphView {
 
   /** Open exactly these groups (Collapse all, Expand all) and fit the result. */
   private openOnly(keys: Set<string>): void {
+    this.settle.touch();
     this.expanded = keys;
     this.pz!.fitted = false;
     void this.redraw();
@@ -221,6 +230,7 @@ export class GraphView {
 
   redraw(anchor?: { key: string; sx: number; sy: number }): Promise<void> {
     // one redraw at a time; a failed one (reported through its promise) does not block the next
+    const end = this.settle.begin();
     this.busy = this.busy
       .catch(() => undefined)
       .then(async () => {
@@ -254,6 +264,7 @@ export class GraphView {
         }
         await this.drawOverview();
       });
+    this.busy.then(end, end);
     return this.busy;
   }
 
@@ -350,6 +361,8 @@ export class GraphView {
   private showRenderer(): void {
     if (this.canvasMode && !this.cv) {
       this.cv = new CanvasView(this.doc, this.area!, this.pz!, this.host, this.t('ui.graph_label'));
+      this.settle.attach(this.cv.el);
+      this.cv.onPending = (on) => this.settle.hold('canvas', on);
       this.cv.onFrame = () => this.map?.update();
       this.cv.onTheme = () => {
         if (this.placement) this.map?.setPlacement(this.placement);
@@ -397,7 +410,8 @@ export class GraphView {
 
   /** Paint the highlights; `paint` false: a redraw under way paints them once the view is fitted. */
   private applyClasses(paint = true): void {
-    void this.view()?.setMarks(this.marks(), paint);
+    const v = this.view();
+    if (v) void this.settle.track(v.setMarks(this.marks(), paint));
   }
 
   /** The drawer shows node `id` (null: closed). */
@@ -409,6 +423,15 @@ export class GraphView {
   }
 
   async select(id: Id | null, o: { reveal?: boolean; notify?: boolean } = {}): Promise<void> {
+    const end = this.settle.begin();
+    try {
+      await this.selectNow(id, o);
+    } finally {
+      end();
+    }
+  }
+
+  private async selectNow(id: Id | null, o: { reveal?: boolean; notify?: boolean }): Promise<void> {
     this.selected = id && this.hier?.parentOf.has(id) ? id : null;
     this.counter.clear();
     this.showDetails(this.selected);
@@ -429,6 +452,7 @@ export class GraphView {
 
   /** Highlight nodes that correspond to the node under the pointer in another pane (empty: clear). */
   showHover(ids: Set<Id>): void {
+    this.settle.touch();
     this.hovered = new Set([...ids].filter((i) => this.hier?.parentOf.has(i)));
     this.applyClasses();
   }
@@ -436,6 +460,7 @@ export class GraphView {
   /** Mark nodes that correspond to a selection made in another pane; details show the first, centred at scale `k`
    * (the selecting pane's, so the panes read alike). */
   showCounterparts(ids: Set<Id>, k?: number): void {
+    this.settle.touch();
     this.selected = null;
     this.counter = new Set([...ids].filter((i) => this.hier?.parentOf.has(i)));
     const first = [...this.counter][0] ?? null;
@@ -449,6 +474,7 @@ export class GraphView {
    * from the View's diffs). The first is selected, revealed and shown in the drawer, any others are marked; with
    * none, nothing stays selected and the drawer closes (no stale node from another stage). */
   async follow(ids: Set<Id>): Promise<void> {
+    this.settle.touch();
     const here = [...ids].filter((i) => this.hier?.parentOf.has(i));
     await this.select(here[0] ?? null, { reveal: true });
     if (here.length > 1) {
@@ -459,6 +485,15 @@ export class GraphView {
 
   /** Open the groups around node `id` and centre it (at scale `k` if given). */
   async reveal(id: Id, k?: number): Promise<void> {
+    const end = this.settle.begin();
+    try {
+      await this.revealNow(id, k);
+    } finally {
+      end();
+    }
+  }
+
+  private async revealNow(id: Id, k?: number): Promise<void> {
     if (!this.hier) return;
     let changed = false;
     for (const g of ancestors(this.hier, id)) {
@@ -474,6 +509,8 @@ export class GraphView {
   }
 
   search(q: string): Id[] {
+    this.settle.touch();
+    this.settle.hold('search', false);
     this.query = q;
     this.hit = -1;
     const ids = searchNodes(this.nodes, this.facts, this.heat, q);
@@ -500,6 +537,8 @@ export class GraphView {
 
   /** Enter in the search box: select and centre the next hit (Shift+Enter: the previous one). */
   async step(dir: 1 | -1): Promise<void> {
+    this.settle.touch();
+    this.settle.hold('search', false);
     const ids = [...this.matches];
     if (!ids.length) return;
     this.hit = (this.hit + dir + ids.length) % ids.length;
@@ -519,6 +558,7 @@ export class GraphView {
 
   /** Open or close group `key` (closing closes what is inside); nothing when this pane has no such group. */
   async setOpen(key: string, open: boolean): Promise<void> {
+    this.settle.touch();
     if (!this.hier?.groups.has(key) || this.expanded.has(key) === open) return;
     const anchor = this.pz?.screenOf(groupKey(key));
     if (!open) {
@@ -530,6 +570,7 @@ export class GraphView {
   }
 
   fit(): void {
+    this.settle.touch();
     this.pz?.fit();
   }
 
@@ -540,6 +581,7 @@ export class GraphView {
 
   /** Called when a hidden pane becomes visible: fit once it has a size. */
   shown(): void {
+    this.settle.touch();
     if (this.pz && !this.pz.fitted) this.pz.fit();
   }
 
@@ -555,6 +597,7 @@ export class GraphView {
 
   destroy(): void {
     this.destroyed = true;
+    this.settle.stop();
     this.cv?.destroy();
     this.svg?.destroy();
     this.pz?.destroy();

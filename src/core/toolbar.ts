@@ -6,6 +6,8 @@ import type { Tr } from './i18n';
 
 export interface ToolbarHost {
   search(q: string): void;
+  /** the search box changed: a search follows after a pause */
+  typing?: () => void;
   /** the query the hits are for */
   query(): string;
   step(dir: 1 | -1): void;
@@ -36,6 +38,7 @@ export function toolbar(
   const search = h(doc, 'input', { type: 'search', placeholder: t('ui.search'), 'aria-label': t('ui.search_label') });
   let timer: ReturnType<typeof setTimeout> | undefined;
   search.addEventListener('input', () => {
+    host.typing?.();
     clearTimeout(timer);
     timer = setTimeout(() => host.search(search.value), 120);
   });

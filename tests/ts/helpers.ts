@@ -19,3 +19,20 @@ export function countBy<T>(xs: T[], key: (x: T) => string): Record<string, numbe
   for (const x of xs) out[key(x)] = (out[key(x)] ?? 0) + 1;
   return out;
 }
+
+/** Until pane `gv` has settled (docs/frontend.md, "Ready signal"): its first layout and paint done, no work under
+ * way. Work a change starts marks the pane busy at once, so this waits for that work too. */
+export function paneIdle(gv: { el: HTMLElement }): Promise<void> {
+  const drawing = gv.el.querySelector('[data-settled]');
+  if (!drawing) return Promise.resolve(); // an empty graph draws nothing
+  const idle = (): boolean => Number(drawing.getAttribute('data-settled')) >= 1 && !drawing.hasAttribute('data-busy');
+  if (idle()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const on = (): void => {
+      if (!idle()) return;
+      gv.el.removeEventListener('pl-settled', on);
+      resolve();
+    };
+    gv.el.addEventListener('pl-settled', on);
+  });
+}

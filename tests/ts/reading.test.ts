@@ -7,7 +7,7 @@ import { groupFindings } from '../../src/core/findings-list';
 import { nodeKey } from '../../src/core/groups';
 import { makeHeat } from '../../src/core/heat';
 import { parseQuery, searchNodes, worstNode } from '../../src/core/search';
-import { fixture, mount } from './helpers';
+import { fixture, mount, paneIdle } from './helpers';
 
 const click = (e: Element) => e.dispatchEvent(new MouseEvent('click', { bubbles: true }));
 
@@ -146,9 +146,8 @@ describe('compare panes move together', () => {
     expect(a.expanded.has(key)).toBe(b.expanded.has(key));
     const was = a.expanded.has(key);
     await a.toggle(key);
-    await new Promise((r) => setTimeout(r, 0));
-    await b.ready;
-    await new Promise((r) => setTimeout(r, 50));
+    // pane b follows a's toggle: its redraw began as a's ended; settled once drawn
+    await paneIdle(b);
     expect(a.expanded.has(key)).toBe(!was);
     expect(b.expanded.has(key)).toBe(!was);
   });

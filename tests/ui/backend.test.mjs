@@ -19,8 +19,7 @@ after(async () => {
   await browser?.close();
 });
 
-const open = (url, colorScheme, width) =>
-  openReady(browser, url, { width, height: 800, colorScheme, timeout: 120000, settle: 150 });
+const open = (url, colorScheme, width) => openReady(browser, url, { width, height: 800, colorScheme, timeout: 120000 });
 
 /** The real lowered view with one kernel name made hostile (what a custom backend could write). */
 function hostileLowered() {

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, writePage } from './pages.mjs';
+import { settled } from './settled.mjs';
 
 let browser;
 before(async () => {
@@ -52,20 +53,21 @@ async function open(colorScheme, width) {
     window.__h = window.pt2eLens.render(host, doc, { height: 560 });
     await window.__h.ready;
   }, v);
-  await page.locator('button.pl-btn', { hasText: 'Expand all' }).click();
-  await page.waitForFunction(() => window.__h.panes[0].canvasView?.draws > 0, null, { timeout: 120000 });
+  const expand = () => page.locator('button.pl-btn', { hasText: 'Expand all' }).click();
+  await settled(page, page.locator('.pl-graph').first(), expand);
+  assert.ok(await page.evaluate(() => window.__h.panes[0].canvasView?.draws > 0), 'drawn on the canvas');
   return { page, errors };
 }
 
 /** Centre a node, wait for the crisp draw; its box's top-left corner in page px and the zoom. */
 async function centre(page, key) {
-  await page.evaluate((k) => {
-    const gv = window.__h.panes[0];
-    const b = gv.placement.boxes.get(k);
-    gv.panZoom.centerOn(b.x, b.y);
-  }, key);
-  await page.waitForTimeout(50);
-  await page.waitForFunction(() => !window.__h.panes[0].canvasView.pending, null, { timeout: 20000 });
+  await settled(page, page.locator('.pl-graph').first(), () =>
+    page.evaluate((k) => {
+      const gv = window.__h.panes[0];
+      const b = gv.placement.boxes.get(k);
+      gv.panZoom.centerOn(b.x, b.y);
+    }, key),
+  );
   return page.evaluate((k) => {
     const gv = window.__h.panes[0];
     const b = gv.placement.boxes.get(k);

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, fixture, writePage } from './pages.mjs';
+import { idle, settled } from './settled.mjs';
 
 let browser;
 before(async () => {
@@ -42,15 +43,8 @@ async function open({ width = 1200, colorScheme = 'light', outWidth = null, doc 
 
 /** Expand all through the toolbar button, as a user does; wait until the canvas has drawn. */
 async function expandAll(page) {
-  await page.locator('button.pl-btn', { hasText: 'Expand all' }).click();
-  await page.waitForFunction(
-    () => {
-      const gv = window.__h.panes[0];
-      return gv.canvasView && gv.canvasView.draws > 0;
-    },
-    null,
-    { timeout: 120000 },
-  );
+  await settled(page, pane(page), () => page.locator('button.pl-btn', { hasText: 'Expand all' }).click());
+  assert.ok(await page.evaluate(() => window.__h.panes[0].canvasView?.draws > 0), 'drawn on the canvas');
 }
 
 /** Screen position (page px) of a layout point in pane 0. */
@@ -66,11 +60,12 @@ const screenOf = (page, key, dx = 0, dy = 0) =>
     [key, dx, dy],
   );
 
-/** Wait for the crisp draw after a move or a change (the raster is only transformed meanwhile). */
-async function settled(page) {
-  await page.waitForTimeout(50);
-  await page.waitForFunction(() => !window.__h.panes[0].canvasView.pending, null, { timeout: 20000 });
-}
+/** the first pane (its ready signal: settled.mjs) */
+const pane = (page) => page.locator('.pl-graph').first();
+
+/** Wait for the crisp draw after a move or a change already begun (the pane is busy until it is on screen; the
+ * raster is only transformed meanwhile). */
+const drawn = (page) => idle(page, pane(page));
 
 /** Centre the first pane on a box (by key) and wait for its crisp draw. */
 async function centerOnBox(page, key) {
@@ -79,7 +74,7 @@ async function centerOnBox(page, key) {
     const b = gv.placement.boxes.get(k);
     gv.panZoom.centerOn(b.x, b.y);
   }, key);
-  await settled(page);
+  await drawn(page);
 }
 
 /** RGB of a canvas pixel at page px (x, y), and a CSS variable's colour as rgb. */
@@ -207,13 +202,13 @@ describe('canvas renderer (large scenes)', () => {
       near(await pixel(page, gx, gy), await cssRgb(page, '--pl-compute-fill')),
       `moved (raster: ${rasterFrame})`,
     );
-    await settled(page);
+    await drawn(page);
     const [x, y] = await screenOf(page, 'n:conv_7');
     await page.mouse.click(x, y);
     await page.waitForSelector('.pl-drawer:not([hidden])');
     assert.match(await page.locator('.pl-drawer h4').first().textContent(), /^conv_7 — /);
     assert.equal(await page.evaluate(() => window.__h.panes[0].selected), 'conv_7');
-    await settled(page);
+    await drawn(page);
     await shot(page, 'select-light');
     await page.locator('.pl-drawer-close').click();
     assert.equal(await page.locator('canvas.pl-raster').getAttribute('title'), '');
@@ -223,13 +218,15 @@ describe('canvas renderer (large scenes)', () => {
     assert.match(await page.locator('canvas.pl-raster').getAttribute('title'), /^conv_7: aten\.conv2d\.default/);
 
     // a search hit is outlined in the match colour (the SVG path's .pl-match stroke)
-    await page.locator('.pl-toolbar input[type="search"]').fill('bn_7');
-    await page.waitForFunction(() => window.__h.panes[0].el.querySelector('.pl-results')?.textContent.includes('bn_7'));
-    await settled(page);
+    await settled(page, pane(page), () => page.locator('.pl-toolbar input[type="search"]').fill('bn_7'));
+    assert.ok(
+      await page.evaluate(() => window.__h.panes[0].el.querySelector('.pl-results')?.textContent.includes('bn_7')),
+    );
     const half = await page.evaluate(() => window.__h.panes[0].placement.boxes.get('n:bn_7').w / 2);
     const [ex, ey] = await screenOf(page, 'n:bn_7', -half, 0);
     assert.ok(near(await pixel(page, ex, ey), await cssRgb(page, '--pl-match'), 40), 'match outline on bn_7');
-    await page.locator('.pl-toolbar input[type="search"]').fill('');
+    // cleared: the results bar above the canvas goes (the canvas moves up), so positions are read after that
+    await settled(page, pane(page), () => page.locator('.pl-toolbar input[type="search"]').fill(''));
 
     // the open block's title band closes it; a click on the closed block opens it again
     const block = await page.evaluate(() => window.__h.panes[0].hier.parentOf.get('add_7').key);
@@ -245,7 +242,7 @@ describe('canvas renderer (large scenes)', () => {
       block,
     );
     assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
-    await settled(page);
+    await drawn(page);
     const [cx, cy] = await screenOf(page, `g:${block}`);
     await page.mouse.click(cx, cy);
     await page.waitForFunction(
@@ -273,12 +270,12 @@ describe('canvas renderer (large scenes)', () => {
     const area = await page.locator('.pl-canvas').boundingBox();
     await page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
     await page.mouse.wheel(0, -200);
-    await page.waitForTimeout(100);
+    // the handler has run once it shows its hint ("Ctrl + wheel to zoom"): it would have zoomed by then
+    await page.locator('.pl-hint.pl-show').first().waitFor();
     assert.equal(await page.evaluate(() => window.__h.panes[0].panZoom.t.k), k0);
     await page.keyboard.down('Control');
-    await page.mouse.wheel(0, -200);
+    await settled(page, pane(page), () => page.mouse.wheel(0, -200));
     await page.keyboard.up('Control');
-    await page.waitForTimeout(100);
     assert.ok((await page.evaluate(() => window.__h.panes[0].panZoom.t.k)) > k0);
     assert.deepEqual(errors, []);
     await page.close();
@@ -301,12 +298,12 @@ describe('canvas renderer (large scenes)', () => {
           // the host switches theme (data-pl-theme on the view's root): the canvas redraws in the other palette
           const other = scheme === 'light' ? 'dark' : 'light';
           await page.evaluate((t) => document.querySelector('.pt2e-lens').setAttribute('data-pl-theme', t), other);
-          await settled(page);
+          await drawn(page);
           const switched = await cssRgb(page, '--pl-compute-fill');
           assert.notDeepEqual(switched, want);
           assert.ok(near(await pixel(page, fx, fy), switched), `${scheme} → ${other}: compute fill ${switched}`);
           await page.evaluate(() => document.querySelector('.pt2e-lens').removeAttribute('data-pl-theme'));
-          await settled(page);
+          await drawn(page);
         }
         if (outWidth) {
           // collapsed: nothing of it over the drawing, its toggle in the toolbar
@@ -358,12 +355,10 @@ describe('canvas renderer draws what SVG draws', () => {
       });
       assert.ok(counts.svgInt > 0, 'the fixture has int8 edges');
       assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
-      await settled(page);
+      await drawn(page);
       await shot(page, `real-canvas-${scheme}`);
       // closed groups carry their badges on the canvas too
-      await page.locator('button.pl-btn', { hasText: 'Collapse all' }).click();
-      await page.waitForFunction(() => window.__h.panes[0].canvasView?.draws > 1);
-      await settled(page);
+      await settled(page, pane(page), () => page.locator('button.pl-btn', { hasText: 'Collapse all' }).click());
       await shot(page, `real-canvas-closed-${scheme}`);
       assert.deepEqual(errors, []);
       await page.close();
@@ -394,7 +389,7 @@ describe('Export SVG of a canvas-drawn real graph', () => {
         gv.panZoom.centerOn(b.x, b.y);
       });
       assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
-      await settled(page);
+      await drawn(page);
       await shot(page, `export-real-view-${scheme}`);
       const text = await exportSvg(page, `real-${scheme}`);
       const got = await page.evaluate((text) => {

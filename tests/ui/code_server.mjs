@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { freePort } from './lab_server.mjs';
 import { ROOT } from './pages.mjs';
+import { serverLog } from './server-log.mjs';
 
 export const VSIX = join(ROOT, 'dist/pt2e-lens-renderer.vsix');
 
@@ -31,7 +32,8 @@ const SETTINGS = {
   'workbench.editorAssociations': { '*.ipynb': 'jupyter-notebook' },
 };
 
-/** Starts code-server on a folder holding `files` (paths copied in); returns { url, folder, settings, stop, log }. */
+/** Starts code-server on a folder holding `files` (paths copied in); returns { url, folder, settings, stop, log,
+ * seen } (server-log.mjs). */
 export async function startCodeServer(entry, files) {
   const tmp = mkdtempSync(join(tmpdir(), 'pt2e-lens-vscode-'));
   const userData = join(tmp, 'user-data');
@@ -58,30 +60,25 @@ export async function startCodeServer(entry, files) {
     folder,
   ];
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  proc.stdout.on('data', (d) => (log += d));
-  proc.stderr.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) {
-        return {
-          url,
-          folder,
-          extensions: listed.trim().split('\n'),
-          // the running workbench follows its user settings file (a colour theme, say)
-          settings: (extra) =>
-            writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...SETTINGS, ...extra })),
-          stop: () => proc.kill('SIGTERM'),
-          log: () => log,
-        };
-      }
-    } catch {
-      // not up yet
-    }
-    if (proc.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 500));
+  // code-server prints "HTTP server listening on http://127.0.0.1:<port>/" once it listens
+  const log = serverLog(proc, `127.0.0.1:${port}`);
+  try {
+    await log.listening;
+    if (!(await fetch(`${url}/healthz`)).ok) throw new Error('/healthz answered no');
+  } catch (e) {
+    proc.kill('SIGKILL');
+    throw new Error(`code-server did not start (${e.message}):\n${log.text()}`);
   }
-  proc.kill('SIGKILL');
-  throw new Error(`code-server did not start:\n${log}`);
+  return {
+    url,
+    folder,
+    extensions: listed.trim().split('\n'),
+    // the running workbench follows its user settings file (a colour theme, say)
+    settings: (extra) =>
+      writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...SETTINGS, ...extra })),
+    stop: () => proc.kill('SIGTERM'),
+    log: log.text,
+    seen: log.seen,
+  };
 }

@@ -3,6 +3,7 @@
 // together; widened, side by side again; narrowed, stacked again. The same check for the static report
 // (narrow.test.mjs) and a JupyterLab notebook output (narrow.lab.mjs).
 import assert from 'node:assert/strict';
+import { idle, settled } from './settled.mjs';
 
 /** real_compare (residual, X86Inductor, prepared vs converted) with notes at the right of the graph */
 export function notedCompare(view) {
@@ -75,9 +76,10 @@ export async function checkSync(page, root, anchor) {
   const c0 = await panes.nth(0).locator('.pl-canvas').boundingBox();
   await page.mouse.move(c0.x + 20, c0.y + c0.height - 20);
   await page.mouse.down();
-  await page.mouse.move(c0.x + 40, c0.y + c0.height - 120, { steps: 6 });
+  // pane 1 follows within pane 0's move (CompareSync): pane 0 settled, then both idle
+  await settled(page, panes.nth(0), () => page.mouse.move(c0.x + 40, c0.y + c0.height - 120, { steps: 6 }));
   await page.mouse.up();
-  await page.waitForTimeout(150);
+  await idle(page, panes);
   const [a0, a1] = await at();
   assert.ok(Math.abs(a0.height - a1.height) < 0.5, 'same scale');
   const [d0, d1] = [
@@ -89,8 +91,8 @@ export async function checkSync(page, root, anchor) {
   // selected as a reader finds it (the search box's Enter: the node may be panned out of view by now)
   const input = panes.nth(0).locator('.pl-toolbar input[type="search"]');
   await input.fill(anchor);
-  await input.press('Enter');
-  await page.waitForTimeout(300);
+  // Enter selects the hit: pane 1 shows its counterpart (sync) and both settle
+  await settled(page, panes, () => input.press('Enter'));
   const picked = await panes.nth(1).locator(`.pl-node[data-id="${anchor}"]:is(.pl-counterpart, .pl-selected)`).count();
   assert.equal(picked, 1, "the selection's counterpart is marked in pane 1");
   await input.fill('');
@@ -100,23 +102,33 @@ export async function checkSync(page, root, anchor) {
 /** Starts with `root` narrow; `toWide()` / `toNarrow()` give the output a wide / another narrow width; `shot(step)`
  * takes a picture; `orWhole`: widened, the wide rule may stack the panes too (widened()). */
 export async function checkStacking(page, root, { anchor = 'conv2d_1', toWide, toNarrow, shot, orWhole = false }) {
-  const refit = async () => {
-    for (const i of [0, 1])
-      await root.locator(`.pl-pane[data-pane="${i}"] .pl-toolbar > button.pl-btn`).first().click();
-    await page.waitForTimeout(300);
+  const panes = root.locator('.pl-pane');
+  const refit = () =>
+    settled(page, panes, async () => {
+      for (const i of [0, 1])
+        await root.locator(`.pl-pane[data-pane="${i}"] .pl-toolbar > button.pl-btn`).first().click();
+    });
+  // the row's ResizeObserver has (un)stacked the panes; what their own ResizeObservers started is done
+  const arranged = async (narrow) => {
+    await page.waitForFunction(
+      ([row, narrow]) => row.classList.contains('pl-narrow') === narrow,
+      [await root.locator('.pl-panes').elementHandle(), narrow],
+      { timeout: 0 },
+    );
+    await idle(page, panes);
   };
   await stacked(root);
   await checkFitInside(root);
   await shot('stacked');
   await checkSync(page, root, anchor);
   await toWide();
-  await page.waitForTimeout(500);
+  await arranged(false);
   await widened(root, orWhole);
   await refit();
   await checkFitInside(root);
   await shot('side');
   await toNarrow();
-  await page.waitForTimeout(500);
+  await arranged(true);
   await stacked(root);
   await refit();
   await checkFitInside(root);

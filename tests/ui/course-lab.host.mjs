@@ -13,6 +13,7 @@ import { launch } from './browser.mjs';
 import { builtCourse } from './course-build.mjs';
 import { PYTHON, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS, MIME, ROOT, unpackOutputs } from './pages.mjs';
+import { idle } from './settled.mjs';
 
 const hasLab = spawnSync(PYTHON, ['-c', 'import jupyterlab, jupyter_book'], { encoding: 'utf8' }).status === 0;
 const built = existsSync(join(ROOT, 'extension/labextension/package.json'));
@@ -58,7 +59,7 @@ describe('the M03-6 chapter in JupyterLab', { skip }, () => {
     const backgrounds = [];
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
       await setLabTheme(page, theme);
-      await page.waitForTimeout(500);
+      await idle(page, page.locator('.jp-Pt2eLens .pt2e-lens')); // a canvas pane repaints in the theme
       const seen = await page.evaluate((line) => {
         const roots = [...document.querySelectorAll('.jp-Pt2eLens .pt2e-lens')];
         const root = roots.find((r) => r.querySelector('.pl-title')?.textContent.startsWith(line));

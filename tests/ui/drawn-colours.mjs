@@ -7,6 +7,7 @@
 // tests/ts/palette.test.ts, there on the palette itself), and groups a cycle apart told apart by their number chips.
 import assert from 'node:assert/strict';
 import { deltaE2000 } from '../ts/ciede2000.mjs';
+import { paneOf, settled } from './settled.mjs';
 
 const MARK_DE = 10;
 const FILL_DE = 12;
@@ -61,8 +62,7 @@ export async function searchStrokes(page, pane) {
   const input = pane.locator('.pl-toolbar input[type="search"]');
   await input.fill('conv2d');
   const match = await stroke(pane.locator('.pl-node.pl-match:not(.pl-selected)'));
-  await input.press('Enter');
-  await page.waitForTimeout(300);
+  await settled(page, paneOf(input), () => input.press('Enter'));
   const selected = await stroke(pane.locator('.pl-node.pl-selected'));
   await input.fill('');
   await pane.locator('.pl-drawer-close').click();

@@ -135,7 +135,17 @@ for (const [host, start, path, png] of HOSTS) {
     it('stores once: reopening the saved notebook leaves it unchanged (no re-render loop, no growth)', async () => {
       const before = readFileSync(join(lab.root, 'q.ipynb'), 'utf8');
       const page = await openDrawn();
-      await page.waitForTimeout(1500);
+      // every graph output's renderer has decided about its picture (`data-picture` on its node): none stored again (a second store, or a re-render it set off, would come from that decision)
+      const graphs = views(saved()).filter((o) => o.view.panes.length).length;
+      await page.waitForFunction((n) => document.querySelectorAll('.jp-Pt2eLens[data-picture]').length >= n, graphs, {
+        timeout: 60000,
+      });
+      const outcomes = await page.$$eval('.jp-Pt2eLens[data-picture]', (es) => es.map((e) => e.dataset.picture));
+      assert.deepEqual(
+        outcomes.filter((o) => o === 'stored'),
+        [],
+        'no picture stored again',
+      );
       assert.equal(await page.evaluate(() => window.jupyterapp.shell.currentWidget.context.model.dirty), false);
       await page.evaluate(() => window.jupyterapp.commands.execute('docmanager:save'));
       assert.equal(readFileSync(join(lab.root, 'q.ipynb'), 'utf8').length, before.length);

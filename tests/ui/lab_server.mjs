@@ -6,6 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ROOT } from './pages.mjs';
+import { serverLog } from './server-log.mjs';
+import { resized } from './settled.mjs';
 
 export const PYTHON = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
 
@@ -81,21 +83,16 @@ async function startJupyter(module, app, serverApp, files) {
     JUPYTER_CONFIG_DIR: join(tmp, 'config'),
   };
   const proc = spawn(PYTHON, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  proc.stdout.on('data', (d) => (log += d));
-  proc.stderr.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${url}/api/status`)).ok) return { url, root, stop: () => stopServer(proc), log: () => log };
-    } catch {
-      // not up yet
-    }
-    if (proc.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 500));
+  const log = serverLog(proc, `${url}/`);
+  try {
+    await log.listening;
+    if (!(await fetch(`${url}/api/status`)).ok) throw new Error('/api/status answered no');
+  } catch (e) {
+    proc.kill('SIGKILL');
+    throw new Error(`jupyter ${module} did not start (${e.message}):\n${log.text()}`);
   }
-  proc.kill('SIGKILL');
-  throw new Error(`jupyter ${module} did not start:\n${log}`);
+  return { url, root, stop: () => stopServer(proc), log: log.text };
 }
 
 // SIGTERM lets the server shut its kernels down; a server that is still there 5 s later (seen on a loaded
@@ -109,10 +106,12 @@ function stopServer(proc) {
 
 /** Answer "No Kernel" to each kernel dialog JupyterLab opens (one per restored notebook). */
 export async function dismissKernelDialogs(page) {
-  const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
-  for (let k = 0; k < 10 && (await page.getByRole('dialog').count()); k++) {
-    if (await nope.count()) await nope.first().click();
-    await page.waitForTimeout(300);
+  const dialog = page.getByRole('dialog');
+  const nope = dialog.getByRole('button', { name: 'No Kernel' });
+  for (let k = 0; k < 10 && (await nope.count()); k++) {
+    const shown = await dialog.first().elementHandle();
+    await nope.first().click();
+    await page.waitForFunction((d) => !d.isConnected, shown); // that dialog closed (the next may follow)
   }
 }
 
@@ -140,14 +139,15 @@ export async function setLabTheme(page, theme) {
   await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
 }
 
-/** Every pt2e-lens output of the page at `width` px (null: as wide as the notebook gives it), after the
- * ResizeObserver's re-fit. */
+/** Every pt2e-lens output of the page at `width` px (null: as wide as the notebook gives it), once the
+ * ResizeObservers' re-fits are drawn. */
 export async function setOutputsWidth(page, width) {
-  await page.evaluate((w) => {
-    for (const e of document.querySelectorAll('.jp-Pt2eLens')) {
-      e.style.width = w ? `${w}px` : '';
-      e.style.flex = w ? 'none' : '';
-    }
-  }, width);
-  await page.waitForTimeout(500);
+  await resized(page, page.locator('.jp-Pt2eLens .pt2e-lens'), () =>
+    page.evaluate((w) => {
+      for (const e of document.querySelectorAll('.jp-Pt2eLens')) {
+        e.style.width = w ? `${w}px` : '';
+        e.style.flex = w ? 'none' : '';
+      }
+    }, width),
+  );
 }

@@ -12,6 +12,7 @@ import { after, before, describe } from 'node:test';
 import { launch } from './browser.mjs';
 import { longNames } from './drawer-fit.mjs';
 import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
+import { settled } from './settled.mjs';
 import { canvasTextsOutside, exportTextsOutside, installTextChecks, svgTextsOutside } from './text-boxes.mjs';
 import { eachPage } from './with-page.mjs';
 
@@ -57,29 +58,28 @@ function hostileView() {
 
 const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `label-fit-${name}.png`), fullPage: true });
 
-/** Pane 0 redrawn and settled (the canvas's crisp draw done). */
-async function settled(page) {
-  await page.waitForTimeout(150);
-  await page.waitForFunction(() => !window.__h.panes[0].canvasView?.pending, null, { timeout: 60000 });
-}
+/** the one pane: its ready signal says when a change is drawn (the canvas's crisp draw done) */
+const pane = (page) => page.locator('.pl-graph').first();
 
 /** the toolbar's words in the view's locale (longNames makes it zh-TW) */
 const ZH = JSON.parse(readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/locales/zh-TW.json'), 'utf8'));
-const button = (page, key) => page.locator('button.pl-btn', { hasText: ZH[key] }).first().click();
+const button = (page, key) =>
+  settled(page, pane(page), () => page.locator('button.pl-btn', { hasText: ZH[key] }).first().click());
 
 /** At zoom 1 on the first compute node (every text drawn), then at Fit (zoomed-out titles in a narrow pane). */
 async function eachZoom(page, check) {
   for (const how of ['zoom 1', 'fit']) {
-    await page.evaluate((how) => {
-      const gv = window.__h.panes[0];
-      window.__texts = [];
-      if (how === 'fit') gv.panZoom.fit();
-      else {
-        const b = gv.placement.boxes.get('n:conv2d') ?? [...gv.placement.boxes.values()][0];
-        gv.panZoom.centerOn(b.x, b.y, 0, 1);
-      }
-    }, how);
-    await settled(page);
+    await settled(page, pane(page), () =>
+      page.evaluate((how) => {
+        const gv = window.__h.panes[0];
+        window.__texts = [];
+        if (how === 'fit') gv.panZoom.fit();
+        else {
+          const b = gv.placement.boxes.get('n:conv2d') ?? [...gv.placement.boxes.values()][0];
+          gv.panZoom.centerOn(b.x, b.y, 0, 1);
+        }
+      }, how),
+    );
     await check(how);
   }
 }
@@ -118,7 +118,6 @@ describe('every label, second line, chip, badge and group title inside its box',
       });
       for (const groups of ['open', 'closed']) {
         await button(page, groups === 'open' ? 'ui.expand_all' : 'ui.collapse_all');
-        await page.waitForFunction(() => window.__h.panes[0].canvasView?.draws > 0, null, { timeout: 60000 });
         await eachZoom(page, async (how) => {
           assert.equal(await page.evaluate(() => window.__h.panes[0].canvasMode), true);
           const least = how === 'fit' ? 0 : 8;

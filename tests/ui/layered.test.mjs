@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, fixture, openReady, writePage } from './pages.mjs';
+import { settled } from './settled.mjs';
 
 let browser;
 before(async () => {
@@ -18,8 +19,7 @@ after(async () => {
   await browser?.close();
 });
 
-const open = (url, colorScheme, width = 1300) =>
-  openReady(browser, url, { width, colorScheme, timeout: 120000, settle: 150 });
+const open = (url, colorScheme, width = 1300) => openReady(browser, url, { width, colorScheme, timeout: 120000 });
 
 /** Node boxes drawn (any renderer that marks them with data-id, else none). */
 const drawnNodes = (page) => page.$$eval('[data-id]', (els) => els.length);
@@ -43,11 +43,10 @@ describe('layered layout of big groups, in the browser', () => {
       const groups = () => page.$$eval('[data-group]', (els) => els.length);
       for (const label of ['layers', '§1/2']) {
         const n = await groups();
-        await page.click(`.pl-collapsed:has-text("${label}")`);
-        await page.waitForFunction((k) => document.querySelectorAll('[data-group]').length > k, n, { timeout: 120000 });
+        await settled(page, page.locator('.pl-graph'), () => page.click(`.pl-collapsed:has-text("${label}")`));
+        assert.ok((await groups()) > n, `${label} opened`);
       }
       assert.ok((await groups()) > 400);
-      await page.waitForTimeout(200);
       await page.screenshot({ path: join(ARTIFACTS, `layered-synth-section-${scheme}.png`) });
       assert.deepEqual(errors, []);
       await page.close();

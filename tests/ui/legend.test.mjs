@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
+import { idle } from './settled.mjs';
 
 // JupyterLab 4's own light / dark theme variables and our lab stylesheet (as views.test.mjs uses them)
 const JP = {
@@ -30,9 +31,14 @@ async function open(context, url) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
-  await page.waitForFunction(() => document.querySelector('.pt2e-lens')?.getAttribute('data-state') === 'ready');
-  await page.waitForTimeout(150); // ResizeObserver
+  await ready(page);
   return { page, errors };
+}
+
+/** Drawn and settled: a rendered frame after the panes' last paint, so the legend's ResizeObserver has folded it. */
+async function ready(page) {
+  await page.waitForFunction(() => document.querySelector('.pt2e-lens')?.getAttribute('data-state') === 'ready');
+  await idle(page, page.locator('.pt2e-lens'));
 }
 
 const legend = (page) =>
@@ -60,7 +66,7 @@ async function theme(page, name) {
     },
     [JP[name], name === 'light'],
   );
-  await page.waitForTimeout(100);
+  // no work of the views' own: the styles read next are computed as they are read
 }
 
 describe('legend at the side panel width', () => {
@@ -97,13 +103,11 @@ describe('legend at the side panel width', () => {
     }
     // remembered: a reload (and every other legend) opens as the user left it
     await page.reload();
-    await page.waitForFunction(() => document.querySelector('.pt2e-lens')?.getAttribute('data-state') === 'ready');
-    await page.waitForTimeout(150);
+    await ready(page);
     assert.equal((await legend(page)).folded, false);
     await page.click('.pl-legend-toggle');
     await page.reload();
-    await page.waitForFunction(() => document.querySelector('.pt2e-lens')?.getAttribute('data-state') === 'ready');
-    await page.waitForTimeout(150);
+    await ready(page);
     assert.equal((await legend(page)).folded, true);
     assert.deepEqual(errors, []);
     await context.close();

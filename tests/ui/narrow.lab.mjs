@@ -25,6 +25,7 @@ import {
 } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
+import { idle } from './settled.mjs';
 
 const CAPTURE = `import json, torch, torch.nn as nn, pt2e_lens as pl
 pl.quiet()
@@ -141,7 +142,7 @@ describe('the side panel at its default width', () => {
     await tab.click();
     const view = panel.locator('.pl-panel-view .pt2e-lens[data-state="ready"]');
     await view.locator('.pl-pane[data-pane="1"]').waitFor();
-    await page.waitForTimeout(500); // the first Fit
+    await idle(page, view); // the first layout, Fit and paint of both panes
     const w = await panel.evaluate((e) => e.getBoundingClientRect().width);
     assert.ok(w < 400, `the panel at its default width (${w} px)`);
     await stacked(view);

@@ -12,6 +12,7 @@ import { checkStacking, notedCompare } from './compare-stacking.mjs';
 import { checkDrawerFits, longNames } from './drawer-fit.mjs';
 import { checkGroupCues, manyGroups } from './group-cues.mjs';
 import { ARTIFACTS, fixture, openReady, writePage } from './pages.mjs';
+import { settled } from './settled.mjs';
 
 let browser;
 before(async () => {
@@ -80,8 +81,7 @@ describe('the details drawer: no text past its edge', () => {
       });
       const root = page.locator('.pt2e-lens').first();
       for (const id of ids) {
-        await root.locator(`.pl-node[data-id="${id}"]`).click();
-        await page.waitForTimeout(200);
+        await settled(page, root, () => root.locator(`.pl-node[data-id="${id}"]`).click());
         await checkDrawerFits(root);
       }
       await shot(page, `drawer-${scheme}-${width}`);

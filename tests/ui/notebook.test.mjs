@@ -2,16 +2,15 @@
 // what it draws must be what torchao produced (numbers from torchao's graphs, see notebook_page.py).
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
-import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
+import { executedQuickstart } from './executed.mjs';
+import { MIME } from './pages.mjs';
 
-const PYTHON = process.env.PT2E_LENS_PYTHON ?? join(ROOT, '.venv', 'bin', 'python');
-const OUT = join(ARTIFACTS, 'notebook');
+let OUT;
 
 let browser;
 let page;
@@ -19,8 +18,10 @@ let expected;
 const problems = { dialogs: [], errors: [] };
 
 before(async () => {
-  execFileSync(PYTHON, [join(ROOT, 'tests/ui/notebook_page.py'), OUT], { stdio: 'inherit', timeout: 600000 });
-  expected = JSON.parse(readFileSync(join(OUT, 'expected.json'), 'utf8'));
+  // the quickstart executed once per test command (executed.mjs), shared with the host tests
+  const run = executedQuickstart();
+  OUT = run.dir;
+  expected = run.expected;
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
   // offline: nbconvert's page links require.js and MathJax from CDNs; refuse every non-file request

@@ -52,11 +52,24 @@ def expected() -> dict:
     return {"qdq_nodes": sorted(q), "removed_batch_norms": sorted(gone_bn), "why": why, "findings": findings}
 
 
+def executed_quickstart(out: Path) -> nbformat.NotebookNode:
+    """notebooks/quickstart.ipynb run top to bottom, saved as OUT/quickstart.ipynb: run once per test command
+    (scripts/test.sh empties the folder it names in PT2E_LENS_EXECUTED), whoever comes first —
+    tests/test_notebook.py or this page — and read back by the others. Outside such a folder it always runs."""
+    src, done = ROOT / "notebooks" / "quickstart.ipynb", out / "quickstart.ipynb"
+    shared = os.environ.get("PT2E_LENS_EXECUTED")
+    if shared and Path(shared).resolve() == out.resolve() and done.exists():
+        return nbformat.read(done, as_version=4)
+    nb = nbformat.read(src, as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    out.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, done)
+    return nb
+
+
 def main(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    nb = nbformat.read(ROOT / "notebooks" / "quickstart.ipynb", as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
-    nbformat.write(nb, out / "quickstart.ipynb")
+    nb = executed_quickstart(out)
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     (out / "quickstart.html").write_text(body, encoding="utf-8")
     dark, _ = HTMLExporter(template_name="lab", theme="dark").from_notebook_node(nb)  # the views follow it

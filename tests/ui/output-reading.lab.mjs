@@ -32,6 +32,7 @@ import { overflowing } from './overflow.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 import { checkCompareSync, checkFilters, FACTS_CODE, VIEWS } from './search-sync.mjs';
+import { idle, settled } from './settled.mjs';
 import { checkWhyLines, WHY_CODE } from './why-lines.mjs';
 
 // point 9's sizes: the tiny model exported with a dynamic batch; torch.export's shape guard, by torch's own graph
@@ -132,10 +133,7 @@ for (const [theme, slug] of [
         // the graph is taller than the pane: a minimap, open over the drawing when wide; narrowed (as each run here
         // narrows the output drawn wide), closed with its toggle in the toolbar, never over a 280 px drawing
         // the map follows the width through a ResizeObserver and the re-fit's redraw: wait for it to settle
-        await output()
-          .locator('.pl-minimap canvas')
-          .waitFor({ state: width ? 'hidden' : 'visible', timeout: 10000 })
-          .catch(() => {});
+        await idle(page, output());
         assert.equal(await output().locator('.pl-minimap canvas').isVisible(), !width, 'the map open only when wide');
         assert.equal(await output().locator('.pl-toolbar .pl-minimap-toggle').isVisible(), !!width, 'its toggle');
         // the legend: folded to one line at the panel's width, whole when wide
@@ -159,11 +157,12 @@ for (const [theme, slug] of [
         await output().locator('.pl-findings > details summary').first().click();
         // an entry links its first nodes: the third (add, mid-graph) is one
         const target = facts.findings[0][1][2];
-        await output()
-          .locator('.pl-flink', { hasText: new RegExp(`^${target}$`) })
-          .first()
-          .click();
-        await page.waitForTimeout(400);
+        await settled(page, output(), () =>
+          output()
+            .locator('.pl-flink', { hasText: new RegExp(`^${target}$`) })
+            .first()
+            .click(),
+        );
         assert.deepEqual(await selected(), [target]);
         const b = await output().locator(`.pl-node[data-id="${target}"] rect.pl-box`).boundingBox();
         const d = await rectOf('.pl-drawer:not([hidden])');
@@ -273,13 +272,11 @@ for (const [theme, slug] of [
             closed: r.querySelectorAll('.pl-group.pl-collapsed').length,
           }));
         const before = await state();
-        await v.locator('.pl-toolbar button.pl-btn', { hasText: /^Collapse all$/ }).click();
-        await page.waitForFunction((r) => r.querySelector('.pl-group.pl-collapsed'), await v.elementHandle());
+        const button = (name) => v.locator('.pl-toolbar button.pl-btn', { hasText: new RegExp(`^${name}$`) });
+        await settled(page, v, () => button('Collapse all').click());
         const shut = await state();
         assert.ok(shut.closed > 0 && shut.nodes.length < stageNodes.length, JSON.stringify(shut));
-        await v.locator('.pl-toolbar button.pl-btn', { hasText: /^Expand all$/ }).click();
-        await page.waitForFunction((r) => !r.querySelector('.pl-group.pl-collapsed'), await v.elementHandle());
-        await page.waitForTimeout(300); // the Fit after the redraw
+        await settled(page, v, () => button('Expand all').click()); // its redraw, Fit and paint
         const open = await state();
         assert.equal(open.closed, 0, 'every group open');
         assert.ok(open.groups >= Math.max(before.groups, 3), `${open.groups} groups drawn (${before.groups} before)`);

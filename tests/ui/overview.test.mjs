@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, openReady, writePage } from './pages.mjs';
+import { settled } from './settled.mjs';
 
 const BLOCKS = 250;
 let browser;
@@ -26,17 +27,17 @@ const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `overview-$
 const scale = (page) =>
   page.$eval('.pl-viewport', (g) => Number(/scale\(([\d.e-]+)\)/.exec(g.getAttribute('transform'))[1]));
 
-/** Ctrl+wheel over the graph `n` times (zoom out), then let the redraw settle. */
+const pane = (page) => page.locator('.pl-graph').first();
+
+/** Ctrl+wheel over the graph `n` times (zoom out), each step settled (on the canvas: its crisp draw done). */
 async function zoomOut(page, n) {
   const box = await page.locator('.pl-canvas').first().boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
   for (let i = 0; i < n; i++) {
     await page.keyboard.down('Control');
-    await page.mouse.wheel(0, 300);
+    await settled(page, pane(page), () => page.mouse.wheel(0, 300));
     await page.keyboard.up('Control');
-    await page.waitForTimeout(100);
   }
-  await page.waitForTimeout(600);
 }
 
 /** The SVG zoom labels on screen: text heights (px) and whether any two plates overlap. */
@@ -68,10 +69,9 @@ describe('the overview of a chain of 250 blocks', () => {
   ]) {
     it(`${scheme} at ${width} px: readable Fit, minimap, semantic zoom in SVG and canvas, Expand all`, async () => {
       const { page, errors } = await openReady(browser, url, { width, colorScheme: scheme });
-      await page.locator('.pl-group[data-group="layers"]').click();
-      await page.waitForFunction((n) => document.querySelectorAll('.pl-group.pl-collapsed').length >= n, BLOCKS);
-      await page.locator('button.pl-btn', { hasText: /^Fit$/ }).click();
-      await page.waitForTimeout(300);
+      await settled(page, pane(page), () => page.locator('.pl-group[data-group="layers"]').click());
+      assert.ok((await page.locator('.pl-group.pl-collapsed').count()) >= BLOCKS, 'layers open: its blocks closed');
+      await settled(page, pane(page), () => page.locator('button.pl-btn', { hasText: /^Fit$/ }).click());
       const k = await scale(page);
       assert.ok(k >= 0.75, `Fit keeps the chain readable (scale ${k})`);
       // the chain is far taller than the pane: the minimap is there (folded at the panel's width to a toolbar
@@ -101,13 +101,9 @@ describe('the overview of a chain of 250 blocks', () => {
       await shot(page, `zoomed-out-${scheme}-${width}`);
 
       // Expand all at any size: its scene is on the canvas, and zoomed out its groups are labelled there too
-      await page.locator('button.pl-btn', { hasText: 'Expand all' }).click();
-      await page.waitForFunction(() => document.querySelector('canvas.pl-raster')?.offsetParent, null, {
-        timeout: 120000,
-      });
-      await page.waitForTimeout(1500);
+      await settled(page, pane(page), () => page.locator('button.pl-btn', { hasText: 'Expand all' }).click());
+      assert.ok(await page.evaluate(() => document.querySelector('canvas.pl-raster')?.offsetParent), 'on the canvas');
       await zoomOut(page, 6);
-      await page.waitForTimeout(1500);
       const cv = await page.evaluate(() => {
         const c = document.querySelector('canvas.pl-raster');
         return { nodes: Number(c.getAttribute('data-nodes')), labels: Number(c.getAttribute('data-zoom-labels')) };

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { idle } from './settled.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(ROOT, 'tests/ui/artifacts');
@@ -62,11 +63,12 @@ export function writePage(name, docs, head = '') {
   return pathToFileURL(p).href;
 }
 
-/** A new page at `url`, once every pt2e-lens output on it is drawn; `errors` collects the page's uncaught errors. */
+/** A new page at `url`, once every pt2e-lens output on it is drawn and its panes are settled (settled.mjs);
+ * `errors` collects the page's uncaught errors. */
 export async function openReady(
   browser,
   url,
-  { width = 1300, height = 900, colorScheme = 'light', timeout = 60000, settle = 200 } = {},
+  { width = 1300, height = 900, colorScheme = 'light', timeout = 60000 } = {},
 ) {
   const page = await browser.newPage({ viewport: { width, height }, colorScheme });
   const errors = [];
@@ -77,6 +79,7 @@ export async function openReady(
     null,
     { timeout },
   );
-  await page.waitForTimeout(settle);
+  const roots = page.locator('.pt2e-lens');
+  if (await roots.count()) await idle(page, roots);
   return { page, errors };
 }

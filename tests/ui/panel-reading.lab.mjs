@@ -22,6 +22,7 @@ import { openLabNotebook } from './lab-page.mjs';
 import { overflowing } from './overflow.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
+import { idle, paneOf, settled } from './settled.mjs';
 
 // what the panel must show, from the kernel's own snapshots: the finding kinds and nodes, the why lines, the guard
 const CAPTURE = `import json, torch, pt2e_lens as pl
@@ -102,7 +103,7 @@ async function show(name, stage) {
   await view()
     .locator('.pl-title', { hasText: `${name} · ${stage}` })
     .waitFor();
-  await page.waitForTimeout(300); // the first Fit
+  await idle(page, view()); // its first layout, Fit and paint
 }
 
 /** The node `id`'s box is inside the canvas, near its middle (within a quarter of the canvas width). */
@@ -146,11 +147,12 @@ for (const [theme, slug, lang] of [
       await checkFindingLines(view(), f.kinds);
       await view().locator('.pl-findings > details summary').first().click();
       const target = f.findings[0].find((id) => id.startsWith('dequantize')) ?? f.findings[0][0];
-      await view()
-        .locator('.pl-flink', { hasText: new RegExp(`^${target}$`) })
-        .first()
-        .click();
-      await page.waitForTimeout(400);
+      await settled(page, view(), () =>
+        view()
+          .locator('.pl-flink', { hasText: new RegExp(`^${target}$`) })
+          .first()
+          .click(),
+      );
       assert.deepEqual(await selected(), [target]);
       await assertCentred(target);
       await shot(`finding-entry-${slug}`);
@@ -197,8 +199,7 @@ for (const [theme, slug, lang] of [
       await input.fill('role:dequantize');
       const seen = [];
       for (let i = 0; i < 3; i++) {
-        await input.press('Enter');
-        await page.waitForTimeout(300);
+        await settled(page, paneOf(input), () => input.press('Enter'));
         const [id] = await selected();
         assert.ok(facts[lang].dequantize.includes(id), `hit ${id} is a dequantize node`);
         await assertCentred(id);

@@ -278,10 +278,22 @@ describe('PT2E panel', () => {
     assert.equal(await panel().locator('select.pl-model-picker').count(), 0);
     await assertNoOverflow('button.pl-load');
     await shot('panel-not-loaded-default-width.png');
-    const done = await Promise.race([
-      restarted.then(() => true),
-      new Promise((r) => setTimeout(() => r(false), 20000)),
-    ]);
+    // the restart done: the kernel back to idle (a bounded wait on that condition; a restart that never ends is
+    // tolerated, see above)
+    const done = await page
+      .waitForFunction(
+        () => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
+        null,
+        { timeout: 60000 },
+      )
+      .then(
+        () =>
+          restarted.then(
+            () => true,
+            () => false,
+          ),
+        () => false,
+      );
     if (!done) return; // tolerated: see above
     // the new kernel may take a while to come up on a loaded machine before the panel offers to load
     await panel().locator('button.pl-load').click({ timeout: 90000 });

@@ -1,6 +1,7 @@
 // Selecting a node as a user finds one, in any view root (a notebook output, the side panel): shared by the
 // real-kernel JupyterLab tests.
 import assert from 'node:assert/strict';
+import { paneOf, settled } from './settled.mjs';
 
 /** `pageOf()`: the test's page (made in its before hook); `selected()`: the ids of the selected nodes under `root()`; `pick(id)`: type the id in the search box, Enter
  * until it is the hit (centred), click it, and wait for its drawer. */
@@ -12,11 +13,10 @@ export function nodePicker(pageOf, root) {
   async function pick(id) {
     const input = root().locator('.pl-toolbar input[type="search"]');
     await input.fill(id);
-    for (let i = 0; i < 5 && (await selected()).join() !== id; i++) {
-      await input.press('Enter');
-      await pageOf().waitForTimeout(300);
-    }
-    await root().locator(`.pl-node[data-id="${id}"]`).click();
+    // each Enter selects the next hit and centres it: its pane settles once that is drawn
+    for (let i = 0; i < 5 && (await selected()).join() !== id; i++)
+      await settled(pageOf(), paneOf(input), () => input.press('Enter'));
+    await settled(pageOf(), paneOf(input), () => root().locator(`.pl-node[data-id="${id}"]`).click());
     await root().locator('.pl-drawer:not([hidden])').waitFor();
     assert.deepEqual(await selected(), [id]);
   }

@@ -14,6 +14,7 @@ import { launch } from './browser.mjs';
 import { notedCompare } from './compare-stacking.mjs';
 import { checkHeatRange } from './heat-range.mjs';
 import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
+import { idle, settled } from './settled.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
 import { eachPage, withPage } from './with-page.mjs';
 
@@ -63,8 +64,7 @@ describe('findings: the graph first, one line per rule', () => {
       // open the islands; an entry's link centres and selects its node
       await page.click('.pl-findings details[data-kind="fp32-island"] summary');
       const target = view.panes[0].snapshot.nodes.at(-2).id;
-      await page.click(`.pl-flink >> text="${target}"`);
-      await page.waitForTimeout(300);
+      await settled(page, page.locator('.pl-graph'), () => page.click(`.pl-flink >> text="${target}"`));
       const sel = await page.$(`.pl-node.pl-selected[data-id="${target}"]`);
       assert.ok(sel, 'the node is selected');
       const b = await sel.boundingBox();
@@ -103,9 +103,10 @@ describe('compare panes: Fit keeps the callouts, panes move together', () => {
       const c0 = await (await panes[0].$('.pl-canvas')).boundingBox();
       await page.mouse.move(c0.x + 30, c0.y + c0.height - 30);
       await page.mouse.down();
-      await page.mouse.move(c0.x + 60, c0.y + c0.height - 140, { steps: 6 });
+      const pane0 = page.locator('.pl-pane[data-pane="0"] .pl-graph');
+      await settled(page, pane0, () => page.mouse.move(c0.x + 60, c0.y + c0.height - 140, { steps: 6 }));
       await page.mouse.up();
-      await page.waitForTimeout(100);
+      await idle(page, page.locator('.pl-graph')); // pane 1 follows within pane 0's move
       const a0 = await at(0, 'conv2d_1');
       const a1 = await at(1, 'conv2d_1');
       const c1 = await (await panes[1].$('.pl-canvas')).boundingBox();
@@ -130,8 +131,7 @@ describe('the details drawer', () => {
       return { url: writePage(`reading-drawer-${scheme}-${width}.html`, [view]), obs };
     },
     async (page, { scheme, width, obs }) => {
-      await page.click(`.pl-node[data-id="${obs.id}"]`);
-      await page.waitForTimeout(300);
+      await settled(page, page.locator('.pl-graph'), () => page.click(`.pl-node[data-id="${obs.id}"]`));
       const c = await rect(page, '.pl-canvas');
       const d = await rect(page, '.pl-drawer');
       if (width > 720) {
@@ -188,8 +188,7 @@ describe('search', () => {
       await page.fill('.pl-toolbar input', 'role:observer');
       const seen = [];
       for (let i = 0; i < 3; i++) {
-        await page.press('.pl-toolbar input', 'Enter');
-        await page.waitForTimeout(250);
+        await settled(page, page.locator('.pl-graph'), () => page.press('.pl-toolbar input', 'Enter'));
         const id = await page.$eval('.pl-node.pl-selected', (e) => e.getAttribute('data-id'));
         assert.equal(await page.$eval(`.pl-node[data-id="${id}"]`, (e) => e.getAttribute('data-role')), 'observer');
         const b = await (await page.$('.pl-node.pl-selected rect.pl-box')).boundingBox();

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, fixture, writePage } from './pages.mjs';
+import { idle, settled } from './settled.mjs';
 
 let browser;
 before(async () => {
@@ -88,7 +89,8 @@ describe('report bundle in chromium (file://, offline)', () => {
 
   it('renders a hostile module name as text and runs no script from the data', async () => {
     const { page, problems } = await open(writePage('hostile.html', [fixture('hostile.json')]));
-    await page.waitForTimeout(300);
+    // everything drawn and painted: an element the data smuggled in would be in the DOM now (none may be)
+    await idle(page, page.locator('.pt2e-lens'));
     assert.equal(await page.locator('.pt2e-lens img').count(), 0);
     assert.equal(await page.locator('.pt2e-lens script').count(), 0);
     const label = await page.locator('.pl-group .pl-glabel').first().textContent();
@@ -154,9 +156,8 @@ describe('report bundle in chromium (file://, offline)', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     // the plain wheel scrolls the page (views.test.mjs); Ctrl + wheel zooms
     await page.keyboard.down('Control');
-    await page.mouse.wheel(0, -400);
+    await settled(page, page.locator('.pl-graph'), () => page.mouse.wheel(0, -400));
     await page.keyboard.up('Control');
-    await page.waitForTimeout(50);
     const zoomed = await vp.getAttribute('transform');
     assert.notEqual(zoomed, before);
     const scale = (t) => Number(/scale\(([^)]+)\)/.exec(t)[1]);

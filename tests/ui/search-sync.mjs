@@ -6,6 +6,7 @@
 // the lowest SQNR the kernel measured; in a compare, closing a group, selecting a node and zooming in one pane does
 // the same in the other. FACTS_CODE makes the capture and those facts; its three views follow as VIEWS.
 import assert from 'node:assert/strict';
+import { idle, paneOf, settled } from './settled.mjs';
 
 /** Python (a kernel cell, or `python -c`): captures the tiny model with ConvQuantizer and prints `FACTS {json}`. */
 export const FACTS_CODE = `import json, torch, pt2e_lens as pl
@@ -57,8 +58,8 @@ export const VIEWS = ['pl.show(prep)', 'pl.show(conv, overlay=acc)', 'pl.compare
 /** The ids the search box hits for `query` in the output `root` (a Locator of one `.pt2e-lens`). */
 async function hits(page, root, query) {
   const input = root.locator('.pl-toolbar input[type="search"]').first();
-  await input.fill(query);
-  await page.waitForTimeout(200);
+  // the search runs after a pause in typing: its pane settles once the hits are marked
+  await settled(page, paneOf(input), () => input.fill(query));
   return root.locator('.pl-node.pl-match').evaluateAll((ns) => ns.map((n) => n.dataset.id).sort());
 }
 
@@ -84,8 +85,7 @@ export async function checkFilters(page, prep, heat, facts) {
   assert.equal(facts.below.length, 4);
   await heat.locator('.pl-toolbar input[type="search"]').fill('');
   // Worst: selects and centres the lowest SQNR
-  await heat.locator('button.pl-worst').click();
-  await page.waitForTimeout(400);
+  await settled(page, heat, () => heat.locator('button.pl-worst').click());
   const sel = await heat.locator('.pl-node.pl-selected').evaluateAll((ns) => ns.map((n) => n.dataset.id));
   assert.deepEqual(sel, [facts.worst]);
   const c = await heat.locator('.pl-canvas').boundingBox();
@@ -126,6 +126,7 @@ export async function checkCompareSync(page, root, facts, shot) {
       ),
     [`${await paneSelector(root)}`, facts.group],
   );
+  await idle(page, root); // both redraws fitted and painted
   await shot('closed');
   await clickTitle(page, panes[0], facts.group); // and open again
   await page.waitForFunction(
@@ -135,15 +136,18 @@ export async function checkCompareSync(page, root, facts, shot) {
       ),
     [`${await paneSelector(root)}`, facts.group],
   );
+  await idle(page, root);
   // select in pane 0 (found by name, then clicked): the same node is marked and its details shown in pane 1
   const id = 'add';
   assert.ok(facts.both.includes(id), `${id} is in both stages`);
   const input = panes[0].locator('.pl-toolbar input[type="search"]');
   await input.fill(id);
-  await input.press('Enter');
-  await input.fill('');
+  await settled(page, panes[0], () => input.press('Enter'));
+  // cleared: the results bar goes (the canvas moves up) before the click is aimed
+  await settled(page, panes[0], () => input.fill(''));
   await panes[0].locator(`.pl-node[data-id="${id}"]`).click();
   await panes[1].locator(`.pl-node[data-id="${id}"].pl-counterpart`).waitFor();
+  await idle(page, root); // pane 1's reveal centred it
   assert.match(await panes[1].locator('.pl-drawer:not([hidden]) .pl-details h4').first().textContent(), /^add\b/);
   await shot('selected');
   // the counterpart is centred at pane 0's scale (not raised to a readable one of its own)
@@ -161,10 +165,12 @@ export async function checkCompareSync(page, root, facts, shot) {
   const dy = sy - 100 > cv.y ? -90 : 90;
   await page.mouse.move(sx, sy);
   await page.mouse.down();
-  await page.mouse.move(sx + dx / 2, sy + dy / 2, { steps: 4 });
-  await page.mouse.move(sx + dx, sy + dy, { steps: 4 });
+  await settled(page, panes[0], async () => {
+    await page.mouse.move(sx + dx / 2, sy + dy / 2, { steps: 4 });
+    await page.mouse.move(sx + dx, sy + dy, { steps: 4 });
+  });
   await page.mouse.up();
-  await page.waitForTimeout(200);
+  await idle(page, root); // pane 1 follows within pane 0's moves
   const moved = [0, 1].map((i) => viewOf(panes[i]).then((v) => [v.x - before[i].x, v.y - before[i].y]));
   const [m0, m1] = await Promise.all(moved);
   const by = (m) => Math.abs(m[0] - dx) < 1.5 && Math.abs(m[1] - dy) < 1.5;
@@ -176,9 +182,9 @@ export async function checkCompareSync(page, root, facts, shot) {
   const c = await panes[0].locator('.pl-canvas').boundingBox();
   await page.mouse.move(c.x + c.width / 2, c.y + c.height / 2);
   await page.keyboard.down('Control');
-  await page.mouse.wheel(0, -300);
+  await settled(page, panes[0], () => page.mouse.wheel(0, -300));
   await page.keyboard.up('Control');
-  await page.waitForTimeout(300);
+  await idle(page, root); // pane 1 takes the scale within pane 0's zoom
   const [a, b] = [await scaleOf(panes[0]), await scaleOf(panes[1])];
   assert.ok(a > k0 * 1.05, `pane 0 zoomed in (${k0} → ${a})`);
   assert.ok(Math.abs(a - b) < 1e-6, `pane 1 at pane 0's scale (${a} vs ${b})`);
@@ -208,9 +214,8 @@ async function clickTitle(page, pane, key) {
     const from = { x: dx > 0 ? c.x + 6 : c.x + c.width - 6, y: dy > 0 ? c.y + 6 : c.y + c.height - 6 };
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
-    await page.mouse.move(from.x + dx, from.y + dy, { steps: 6 });
+    await settled(page, pane, () => page.mouse.move(from.x + dx, from.y + dy, { steps: 6 }));
     await page.mouse.up();
-    await page.waitForTimeout(150);
     at = await where();
   }
   assert.ok(inside(at), `${key}'s title dragged into view: ${JSON.stringify({ at, c })}`);

@@ -4,12 +4,14 @@
 // drawer shows.
 // Uses tests/ts/fixtures/run.json (exported → prepared → calibrated → converted).
 import assert from 'node:assert/strict';
+import { idle } from './settled.mjs';
 
 /** Click stage tab `label` of the Run drawn in `root` and wait until that stage's pane is drawn and on show. */
 async function stage(page, root, label) {
   await root.locator('.pl-stage-tabs .pl-tab', { hasText: label }).click();
   await root.locator('.pl-stage-tabs .pl-tab[aria-selected="true"]', { hasText: label }).waitFor();
-  await page.waitForTimeout(300); // the pane's first layout and the follow's reveal
+  // the pane on show is busy from the click on (its first layout, or Fit; then the follow's reveal) until drawn
+  await idle(page, root.locator('.pl-pane:visible .pl-graph'));
 }
 
 /** What the visible stage pane shows: its selected node ids and the drawer's state. */

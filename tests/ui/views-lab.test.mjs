@@ -11,6 +11,7 @@ import { launch } from './browser.mjs';
 import { checkHeatRange } from './heat-range.mjs';
 import { dismissKernelDialogs, PYTHON, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS, fixture, MIME, ROOT } from './pages.mjs';
+import { settled } from './settled.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
 
 const hasLab = spawnSync(PYTHON, ['-c', 'import jupyterlab'], { encoding: 'utf8' }).status === 0;
@@ -67,8 +68,8 @@ describe('views in JupyterLab themes', { skip }, () => {
     if (await nope.count()) await nope.click();
     const seen = {};
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
+      // the page wears the theme (setLabTheme); the colours read next are computed as they are read
       await setLabTheme(page, theme);
-      await page.waitForTimeout(500);
       seen[theme] = await page.evaluate(() => {
         const root = document.querySelector('.jp-Pt2eLens .pt2e-lens');
         const jp = getComputedStyle(document.body).getPropertyValue('--jp-layout-color0').trim();
@@ -89,7 +90,7 @@ describe('views in JupyterLab themes', { skip }, () => {
       await page.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-${slug}.png`) });
       // the side panel at its default width, in this theme
       await page.evaluate(() => window.jupyterapp.shell.activateById('pt2e-lens-panel'));
-      await page.waitForTimeout(400);
+      await page.locator('#pt2e-lens-panel').waitFor({ state: 'visible' });
       await page.screenshot({ path: join(ARTIFACTS, `views-jupyterlab-panel-${slug}.png`) });
       await page.evaluate(() => window.jupyterapp.shell.collapseRight());
     }
@@ -131,17 +132,16 @@ describe('views in JupyterLab themes', { skip }, () => {
     await dismissKernelDialogs(page);
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
       await setLabTheme(page, theme);
-      await root.locator('button.pl-btn', { hasText: /^Fit$/ }).click();
+      const pane = root.locator('.pl-graph');
+      await settled(page, pane, () => root.locator('button.pl-btn', { hasText: /^Fit$/ }).click());
       await root.scrollIntoViewIfNeeded();
       const box = await root.locator('.pl-canvas').boundingBox();
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       for (let i = 0; i < 6; i++) {
         await page.keyboard.down('Control');
-        await page.mouse.wheel(0, 300);
+        await settled(page, pane, () => page.mouse.wheel(0, 300));
         await page.keyboard.up('Control');
-        await page.waitForTimeout(100);
       }
-      await page.waitForTimeout(500);
       const got = await root.evaluate((r) => {
         const k = Number(/scale\(([\d.e-]+)\)/.exec(r.querySelector('.pl-viewport').getAttribute('transform'))[1]);
         const px = [...r.querySelectorAll('.pl-zlabel text')].map((t) =>

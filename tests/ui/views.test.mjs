@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
 import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
+import { idle, settled } from './settled.mjs';
 
 let browser;
 before(async () => {
@@ -31,7 +32,7 @@ async function open(url, { width = 1300, height = 900, colorScheme = 'light' } =
     null,
     { timeout: 60000 },
   );
-  await page.waitForTimeout(150); // ResizeObserver fits
+  await idle(page, page.locator('.pt2e-lens')); // the first layout, Fit and paint of every pane
   return { page, errors };
 }
 
@@ -90,7 +91,7 @@ async function jupyterTheme(page, theme) {
     },
     [JP[theme], theme === 'light'],
   );
-  await page.waitForTimeout(100);
+  // SVG panes do no work of their own for a theme: the styles the test reads are computed as it reads them
 }
 
 const NOTES = {
@@ -168,10 +169,14 @@ describe('views: theme and layout', () => {
           return b.left >= a.left - 1 && b.right <= a.right + 1;
         }),
       );
-    await page.evaluate(() => {
-      document.querySelector('.output').style.width = '500px';
-    });
-    await page.waitForTimeout(300);
+    const pane = page.locator('.pl-graph');
+    const resize = (w) =>
+      settled(page, pane, () =>
+        page.evaluate((w) => {
+          document.querySelector('.output').style.width = w;
+        }, w),
+      );
+    await resize('500px'); // the re-fit of the ResizeObserver
     const narrow = await scaleOf(page, 0);
     assert.ok(narrow < before, `scale ${before} → ${narrow}`);
     // fits the narrower width, by its full width down to scale 0.45 (pan-zoom.ts WIDTH_FIT_MIN); a graph that would
@@ -180,10 +185,7 @@ describe('views: theme and layout', () => {
       assert.ok(narrow >= 0.45 - 1e-6, `scale ${narrow}`);
       assert.deepEqual(await fits(), [true]);
     }
-    await page.evaluate(() => {
-      document.querySelector('.output').style.width = '1200px';
-    });
-    await page.waitForTimeout(300);
+    await resize('1200px');
     assert.ok(Math.abs((await scaleOf(page, 0)) - before) < 1e-6);
     await page.close();
   });
@@ -259,22 +261,21 @@ describe('views: theme and layout', () => {
     const k0 = await scaleOf(page);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, 300);
-    await page.waitForTimeout(200);
+    // the wheel's handler has run once the page scrolled (it calls no preventDefault): the zoom would be set by then
+    await page.waitForFunction(() => window.scrollY > 0);
     assert.equal(await scaleOf(page), k0, 'plain wheel does not zoom');
-    assert.ok((await page.evaluate(() => window.scrollY)) > 0, 'plain wheel scrolls the page');
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(100);
+    await page.waitForFunction(() => window.scrollY === 0);
     const box2 = await page.locator('.pl-canvas').boundingBox();
     await page.mouse.move(box2.x + box2.width / 2, box2.y + 40);
+    const pane = page.locator('.pl-graph');
     await page.keyboard.down('Control');
-    await page.mouse.wheel(0, -200);
+    await settled(page, pane, () => page.mouse.wheel(0, -200));
     await page.keyboard.up('Control');
-    await page.waitForTimeout(100);
     const k1 = await scaleOf(page);
     assert.ok(k1 > k0, `ctrl+wheel zooms in (${k0} → ${k1})`);
     await page.mouse.click(box2.x + 5, box2.y + 5);
-    await page.mouse.wheel(0, 200);
-    await page.waitForTimeout(100);
+    await settled(page, pane, () => page.mouse.wheel(0, 200));
     assert.ok((await scaleOf(page)) < k1, 'after a click the plain wheel zooms');
     await page.close();
   });
