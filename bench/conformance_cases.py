@@ -271,8 +271,10 @@ def quantizer_names(quantizer: Any) -> set[str]:
 
 
 def _names_in(text: str) -> set[str]:
-    """'[1] XNNPACKQuantizer, EmbeddingQuantizer' → the class names."""
-    return {re.sub(r"^\[\d+\]\s*", "", part.strip()) for part in text.split(",") if part.strip()}
+    """'[1] XNNPACKQuantizer, [4] CadenceAtenQuantizer(LinearPattern)' → the class names (pl.blame tells
+    sub-quantizers of one class apart by a qualifier in brackets)."""
+    parts = (re.sub(r"^\[\d+\]\s*", "", part.strip()) for part in text.split(",") if part.strip())
+    return {re.sub(r"\(.*\)$", "", part) for part in parts}
 
 
 def why_metrics(run: pl.Run, expected: dict, names: set[str], top: str) -> tuple[float, int, list[str]]:

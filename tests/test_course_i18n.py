@@ -5,7 +5,6 @@ import re
 
 import pytest
 from IPython.core.error import UsageError
-from IPython.testing.globalipapp import get_ipython
 
 import pt2e_lens as pl
 from pt2e_lens.examples import (
@@ -69,6 +68,10 @@ def test_compare_orders_change_column_in_zh_tw(zh_tw):
 def shell():
     # IPython's one test shell, as the other magics tests use it: a plain InteractiveShell made here first would
     # refuse that (TerminalInteractiveShell) one to every test after it in the session
+    # imported here, not at the top: once the shell is started, globalipapp rebinds get_ipython to the shell's own,
+    # and the first one, bound at collection, answers None to every later call
+    from IPython.testing.globalipapp import get_ipython
+
     ip = get_ipython()
     ip.run_line_magic("load_ext", "pt2e_lens")
     return ip
