@@ -34,9 +34,16 @@ def check_text_size(n: int, limits: dict = LIMITS) -> None:
         raise too_big("json_bytes", limits["max_json_bytes"], limits["max_json_bytes"], "max_json_bytes")
 
 
+# DEFLATE inflates at most ~1032 bytes per byte: a trailer declaring more than that cannot be a whole stream's
+# (a truncated one ends in arbitrary bytes) and is left to the inflating bound and the stream's own error
+MAX_RATIO = 1032
+
+
 def declared_size(data: bytes) -> int:
-    """The size a gzip stream says it unpacks to: its trailer's ISIZE (the last 4 bytes, modulo 2^32)."""
-    return int.from_bytes(data[-4:], "little") if len(data) >= 18 else 0
+    """The size a gzip stream says it unpacks to: its trailer's ISIZE (the last 4 bytes, modulo 2^32); 0 when
+    the trailer cannot be a complete stream's."""
+    declared = int.from_bytes(data[-4:], "little") if len(data) >= 18 else 0
+    return declared if declared <= MAX_RATIO * len(data) else 0
 
 
 def gunzip(data: bytes, limits: dict = LIMITS) -> bytes:
