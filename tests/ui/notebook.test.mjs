@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { executedQuickstart } from './executed.mjs';
-import { MIME } from './pages.mjs';
+import { ARTIFACTS, MIME } from './pages.mjs';
 
 let OUT;
 
