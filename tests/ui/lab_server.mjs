@@ -87,7 +87,14 @@ async function startJupyter(module, app, serverApp, files) {
   const log = serverLog(proc, `${url}/`);
   try {
     await log.listening;
-    if (!(await fetch(`${url}/api/status`)).ok) throw new Error('/api/status answered no');
+    // Jupyter prints its URL before its IOLoop binds the port (a callback of the loop): a refused connection then
+    // means "not yet". jupyter_lsp logs which language servers it skipped from a task of the running loop, which
+    // runs after that bind: wait for that line, then ask again.
+    const status = () => fetch(`${url}/api/status`).catch(() => null);
+    let answer = await status();
+    if (answer === null && (await log.seen((t) => t.includes('Skipped non-installed server'), 120000)))
+      answer = await status();
+    if (!answer?.ok) throw new Error(answer ? '/api/status answered no' : 'fetch failed');
   } catch (e) {
     proc.kill('SIGKILL');
     throw new Error(`jupyter ${module} did not start (${e.message}):\n${log.text()}`);
