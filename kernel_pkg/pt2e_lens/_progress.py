@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import i18n
+from .errors import Pt2eLensError
 
 DELAY = 0.5  # seconds before anything shows: short calls print nothing
 EVERY = 0.2  # seconds between redraws of a bar
@@ -38,8 +39,6 @@ def progress(on: bool | None = True) -> None:
     """Show progress bars (True, from the first step), never (False), or as by default (None: after 0.5 s)."""
     global _setting
     if on is not None and not isinstance(on, bool):
-        from .errors import Pt2eLensError
-
         raise Pt2eLensError(i18n.t("progress.bad_setting", got=repr(on)))
     _setting = on
 
