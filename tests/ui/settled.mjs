@@ -10,6 +10,7 @@
  * drawings of a pane carry one count). `want` null: those states; 'idle': every pane settled once and not busy;
  * an array of counts: every pane past its count and not busy. */
 function panes([els, want]) {
+  if (els.some((e) => !e.isConnected)) return 'stale'; // the view was drawn anew under us: read it again
   const ps = new Set();
   for (const e of els) {
     const own = e.closest('.pl-graph');
@@ -28,18 +29,31 @@ function panes([els, want]) {
 }
 
 /** The elements `target` (a Locator of view roots, panes or drawings) matches, once at least one does, and the
- * frame they are in (a VS Code output webview's, or the page's own): the waits run there. */
+ * frame they are in (a VS Code output webview's, or the page's own): the waits run there. A view may be replaced
+ * between the wait and the read (a re-render): then wait for its successor. */
 async function handles(target) {
-  await target.first().waitFor({ state: 'attached', timeout: 0 });
-  const els = await target.elementHandles();
-  return { els, frame: await els[0].ownerFrame() };
+  for (;;) {
+    await target.first().waitFor({ state: 'attached', timeout: 0 });
+    const els = await target.elementHandles();
+    if (els.length) return { els, frame: await els[0].ownerFrame() };
+  }
+}
+
+/** Wait in the page until `panes(els, want)` holds for what `target` matches now. If the elements were replaced
+ * meanwhile (a re-render: new panes, counts from 1), wait until the new ones are idle instead. */
+async function until(target, want) {
+  for (;;) {
+    const { els, frame } = await handles(target);
+    const done = await frame.waitForFunction(panes, [els, want], { timeout: 0 });
+    if ((await done.jsonValue()) !== 'stale') return { els, frame };
+    want = 'idle';
+  }
 }
 
 /** Until every pane under `target` has settled at least once (its first layout and paint) and has no work under
  * way. A view of tables only has no pane: nothing to wait for. */
 export async function idle(_page, target) {
-  const { els, frame } = await handles(target);
-  await frame.waitForFunction(panes, [els, 'idle'], { timeout: 0 });
+  await until(target, 'idle');
 }
 
 /** Wait until the panes under `target` are idle, read their counts, run `action`, and wait until each has settled
@@ -47,12 +61,16 @@ export async function idle(_page, target) {
  * a pane it leaves alone never settles again (in a compare, a selection, a zoom and a group's toggle reach every
  * pane; a search only its own). */
 export async function settled(_page, target, action) {
-  const { els, frame } = await handles(target);
-  await frame.waitForFunction(panes, [els, 'idle'], { timeout: 0 });
-  const before = (await frame.evaluate(panes, [els, null])).map((s) => s.n);
-  const out = await action();
-  await frame.waitForFunction(panes, [els, before], { timeout: 0 });
-  return out;
+  for (;;) {
+    const { els, frame } = await until(target, 'idle');
+    const states = await frame.evaluate(panes, [els, null]);
+    if (states === 'stale') continue;
+    const out = await action();
+    // the same elements past their counts; if the action drew the view anew, its new panes idle
+    const done = await frame.waitForFunction(panes, [els, states.map((st) => st.n)], { timeout: 0 });
+    if ((await done.jsonValue()) === 'stale') await idle(_page, target);
+    return out;
+  }
 }
 
 /** The pane (`.pl-graph`) that holds the element `loc` points at (a search box, a toolbar button): the one pane an
