@@ -22,12 +22,18 @@ export const MARK_STYLE: Record<Mark, MarkStroke> = {
 /** Later wins when a box carries several (the selection over a search hit over a diff mark). */
 export const MARK_ORDER: Mark[] = ['removed', 'added', 'match', 'counterpart', 'hover', 'selected'];
 
-/** The outline a set of marks draws: the last in MARK_ORDER, or null for none. */
+// a removed node keeps its dashes under any highlight: selecting it must not make it look like a kept node
+const REMOVED_KEPT: Record<Mark, MarkStroke> = Object.fromEntries(
+  MARK_ORDER.map((m) => [m, { ...MARK_STYLE[m], dash: MARK_STYLE.removed.dash }]),
+) as Record<Mark, MarkStroke>;
+
+/** The outline a set of marks draws: the last in MARK_ORDER (dashed when one of them is `removed`), or null. */
 export function markStroke(marks: ReadonlySet<Mark> | undefined): MarkStroke | null {
   if (!marks?.size) return null;
-  let st: MarkStroke | null = null;
-  for (const m of MARK_ORDER) if (marks.has(m)) st = MARK_STYLE[m];
-  return st;
+  let last: Mark | null = null;
+  for (const m of MARK_ORDER) if (marks.has(m)) last = m;
+  if (last === null) return null;
+  return marks.has('removed') && last !== 'removed' ? REMOVED_KEPT[last] : MARK_STYLE[last];
 }
 
 /** The stylesheet's rules for the pl-<mark> classes, in MARK_ORDER (later rules win, as markStroke does). */
@@ -42,5 +48,11 @@ export function markCss(): string {
         : `.pt2e-lens .pl-node.pl-${m} rect.pl-box,.pt2e-lens .pl-group.pl-collapsed.pl-${m} rect.pl-gbox`;
     const extra = m === 'added' ? ';paint-order:stroke' : '';
     return `${sel}{stroke:${st.color};stroke-width:${st.width};stroke-dasharray:${dash}${extra}}`;
-  }).join('\n');
+  })
+    .concat(
+      `.pt2e-lens .pl-node.pl-removed:is(${MARK_ORDER.filter((m) => m !== 'removed')
+        .map((m) => `.pl-${m}`)
+        .join(',')}) rect.pl-box{stroke-dasharray:${MARK_STYLE.removed.dash.join(' ')}}`,
+    )
+    .join('\n');
 }
