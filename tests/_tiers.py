@@ -119,6 +119,7 @@ FAST: set[str] = {
     "test_qat_interrupt.py",
     "test_qdq_affine.py",
     "test_qdq_beyond_int8.py",
+    "test_quiet_native.py",
     "test_recipe.py",
     "test_record.py",
     "test_sensitivity.py",

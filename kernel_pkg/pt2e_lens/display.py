@@ -20,12 +20,12 @@ from typing import Any
 from . import i18n
 from ._ipython import install_short_errors
 from ._static import packed_viewer
+from ._touched import note as note_touched
 from .display_hook import register_renderer
 from .errors import Pt2eLensError
 from .finding_groups import group_line, groups
 from .schema import MIME_TYPE as MIME
 from .schema.packed import pack
-from ._touched import note as note_touched
 from .views import check_hops, compare_args, compare_view, graph_view, view_of
 
 

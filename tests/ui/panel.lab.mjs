@@ -1,6 +1,6 @@
 // The PT2E side panel in a real JupyterLab (Debian chromium; run with `npm run test:lab`, after a build):
 // it connects by itself after a cell that imports pt2e_lens, shows the tiny model's annotation and observer
-// tables with torchao's counts, prefers the newest Run, remembers the user's pick, follows the active
+// tables with torchao's counts, follows the model touched last, remembers the user's pick, follows the active
 // notebook, lists module groups whose counts are what it draws, comes back after a reload, and handles a
 // kernel restart. Screenshots of the panel at its default width go to tests/ui/artifacts/.
 
