@@ -83,6 +83,38 @@ function compare(a: Cell, b: Cell): number {
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 }
 
+/** Issue 26.4: a table wider than its output says so at the edge that cuts it — "more ▸" / "◂ more" over the
+ * header, as the graph's edge hints do; a click scrolls most of a width that way. Returns the update to call
+ * after the rows change (scrolling and resizing update it themselves). */
+function columnHints(doc: Document, frame: HTMLElement, scroll: HTMLElement, say: Tr): () => void {
+  const make = (side: 'left' | 'right'): HTMLButtonElement => {
+    const b = h(doc, 'button', {
+      type: 'button',
+      class: `pl-btn pl-offscreen pl-offscreen-${side} pl-more-cols`,
+      title: say('ui.table_more_title'),
+      hidden: '',
+    });
+    b.textContent = say(side === 'left' ? 'ui.offscreen_left' : 'ui.offscreen_right');
+    b.addEventListener('click', () => {
+      scroll.scrollLeft += (side === 'left' ? -0.8 : 0.8) * scroll.clientWidth;
+      update();
+    });
+    frame.appendChild(b);
+    return b;
+  };
+  const left = make('left');
+  const right = make('right');
+  const update = (): void => {
+    const past = scroll.scrollWidth - scroll.clientWidth;
+    left.toggleAttribute('hidden', !(past > 1 && scroll.scrollLeft > 1));
+    right.toggleAttribute('hidden', !(past > 1 && scroll.scrollLeft < past - 1));
+  };
+  scroll.addEventListener('scroll', update, { passive: true });
+  // a table drawn in a hidden tab has no width yet: its first layout (and every resize) updates the hints
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(update).observe(scroll);
+  return update;
+}
+
 /** `onNode`: called with a row's `node` cell when the table has such a column and the row is clicked. */
 export function renderTable(
   doc: Document,
@@ -133,7 +165,10 @@ export function renderTable(
   const tbody = h(doc, 'tbody');
   table.append(thead, tbody);
   scroll.appendChild(table);
-  wrap.append(bar, scroll);
+  const frame = h(doc, 'div', { class: 'pl-table-frame' });
+  frame.appendChild(scroll);
+  wrap.append(bar, frame);
+  const hints = columnHints(doc, frame, scroll, say);
 
   let sortCol = -1;
   let sortDir = 1;
@@ -190,6 +225,7 @@ export function renderTable(
       rows.length > MAX_ROWS
         ? say('ui.rows_capped', { n: rows.length, total: t.rows.length, max: MAX_ROWS })
         : say('ui.rows', { n: rows.length, total: t.rows.length });
+    hints();
   };
   filter.addEventListener('input', draw);
   for (const { select } of choices) select.addEventListener('change', draw);
