@@ -41,6 +41,18 @@ def test_drawing_a_model_makes_it_current():
     assert tracker.current == "run"
 
 
+def test_drawing_a_stage_of_a_run_touches_the_run():
+    ns: dict = {"run": pl.Run(_ep()), "gm": torch.fx.symbolic_trace(Tiny())}
+    tracker = Tracker(ns)
+    tracker.scan()
+    pl.show(ns["gm"])
+    tracker.scan()
+    assert tracker.current == "gm"
+    pl.compare(ns["gm"], ns["run"]["exported"])  # %pt2e compare gm run[exported]: the Run is drawn last
+    tracker.scan()
+    assert tracker.current == "run"
+
+
 def test_within_one_cell_the_last_drawn_wins():
     ns: dict = {}
     tracker = Tracker(ns)

@@ -104,7 +104,10 @@ class Tracker:
         if drawn:
             order = {obj_id: i + 1 for i, obj_id in enumerate(drawn)}  # a model drawn twice: its last drawing
             for entry in self.entries.values():
-                if (rank := order.get(id(entry.get()))) is not None:
+                # a Run is touched through any of its stages too (`pl.show(run["prepared"])`, `run[converted]`)
+                ids = (id(entry.get()),) + (entry.version if entry.kind == "Run" else ())
+                rank = max((order[i] for i in ids if i in order), default=None)
+                if rank is not None:
                     entry.changed_at, entry.drawn = self.tick, rank
         if self.pinned is not None and self.pinned not in self.entries:
             self.pinned = None
