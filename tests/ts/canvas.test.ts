@@ -131,6 +131,13 @@ describe('canvas: level of detail and the renderer switch', () => {
     for (const m of ['selected', 'hover', 'match', 'added'] as const)
       expect(markStroke(new Set(['removed', m]))?.dash).toEqual(markStroke(new Set(['removed']))?.dash);
     expect(markStroke(new Set(['removed', 'selected']))?.color).toBe('var(--pl-selected)');
+    // and an added node shown as a counterpart or hovered stays solid: dashes would say "removed"
+    for (const m of ['counterpart', 'hover', 'selected'] as const)
+      expect(markStroke(new Set(['added', m]))?.dash).toEqual([]);
+    expect(markStroke(new Set(['counterpart']))?.dash).toEqual([6, 3]);
+    expect(markCss()).toMatch(
+      /\.pl-node\.pl-added:is\([^)]*\.pl-counterpart[^)]*\) rect\.pl-box\{stroke-dasharray:none\}/,
+    );
     expect(markCss()).toMatch(
       /\.pl-node\.pl-removed:is\([^)]*\.pl-selected[^)]*\) rect\.pl-box\{stroke-dasharray:5 3\}$/,
     );
