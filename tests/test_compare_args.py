@@ -68,3 +68,17 @@ def test_bad_forms_are_one_catalogued_line(run, lang):
             msg = str(e.value)
             head = re.split(r"\{\w+\}", cat[key])[0]
             assert msg.startswith(head) and "\n" not in msg, (key, msg)
+
+
+def test_two_lowered_stages_are_labelled_by_their_backend(run):
+    """Two lowerings side by side read "Inductor" / "XNNPACK", not "lowered #1" / "lowered #2" (issue 26.4).
+    The records here carry no outcomes: only the backend's name is read (the real lowerings: backends.ipynb)."""
+    from pt2e_lens.backends import BackendRecord
+    from pt2e_lens.capture.lowered import lowered_stage
+
+    inductor = lowered_stage(run["converted"], BackendRecord("inductor", {}))
+    xnnpack = lowered_stage(run["converted"], BackendRecord("xnnpack", {}))
+    view = pl.compare(inductor, xnnpack).view
+    assert [p["label"] for p in view["panes"]] == ["Inductor", "XNNPACK"]
+    assert [p["label"] for p in pl.compare(run["converted"], inductor).view["panes"]] == ["converted", "Inductor"]
+    assert [p["label"] for p in pl.compare((inductor, "mine"), xnnpack).view["panes"]] == ["mine", "XNNPACK"]

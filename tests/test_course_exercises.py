@@ -91,6 +91,15 @@ def test_chain_right_and_wrong(lang):
     assert ("第 2 步" if lang == "zh-TW" else "step 2") in wrong.lines[0]
 
 
+def test_echo_false_checks_without_printing(capsys):
+    """A chapter's self-test checks the wrong answer too: with echo=False nothing reaches the student."""
+    capsys.readouterr()
+    quiet = exercise("m00_3.chain", ["conv2d", "batch_norm", "relu"], lang="zh-TW", echo=False)
+    assert capsys.readouterr().out == "" and not quiet.passed and quiet.lines[0].startswith("✘")
+    exercise("m00_3.chain", ["conv2d", "batch_norm", "relu"], lang="zh-TW")
+    assert capsys.readouterr().out.startswith("✘")
+
+
 def test_a_bad_answer_or_name_is_one_clear_line():
     with pytest.raises(pl.Pt2eLensError, match="no exercise 'm99'; there are: m00_3.chain, "):
         exercise("m99", None, lang="en")

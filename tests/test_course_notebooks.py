@@ -101,6 +101,9 @@ def test_chapter_is_laid_out_as_the_course_wants(name, executed):
     assert text in printed
     view = next(unpack(o["data"][MIME]) for o in _code_outputs(exercises[0]) if MIME in o.get("data", {}))
     assert view["title"] == "✘ 還沒對：看圖上標出來的 node" and len(view["notes"][1]) == marked
+    # the self-test checks a wrong answer too, silently: a student who runs every cell sees no ✘ there (issue 26.4)
+    self_test = "".join(o.get("text", "") for o in _code_outputs(cells[-1]))
+    assert "✘" not in self_test and "exercise(" in cells[-1].source and "echo=False" in cells[-1].source
 
 
 def test_m03_6_shows_done_where_the_text_says_so(executed):

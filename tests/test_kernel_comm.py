@@ -72,9 +72,12 @@ def test_current_model_is_the_newest_run(kernel, comm):
     assert row["type"] == "Run" and row["stage"] == "converted" and row["stages"][0] == "exported"
     run(kernel, "x = 1 + 1")  # changes no model: no event
     assert kernel.events(comm, "models") == []
-    run(kernel, "gm = ep.module()")  # newer, but a plain graph: the Run stays current
+    run(kernel, "gm = ep.module()")  # touched last: a graph after a Run takes over (issue 26.4)
     [event] = kernel.events(comm, "models")
-    assert event["result"]["current"] == "run" and "gm" in [m["name"] for m in event["result"]["models"]]
+    assert event["result"]["current"] == "gm" and "gm" in [m["name"] for m in event["result"]["models"]]
+    run(kernel, "run")  # the cell shows the Run: it is current again
+    [event] = kernel.events(comm, "models")
+    assert event["result"]["current"] == "run"
     run(kernel, "import torchao.quantization.pt2e.quantize_pt2e as qp\ngm = qp.prepare_pt2e(gm, ConvReluQuantizer())")
     [event] = kernel.events(comm, "models")
     [gm] = [m for m in event["result"]["models"] if m["name"] == "gm"]
@@ -90,6 +93,8 @@ def test_pinning(kernel, comm):
     run(kernel, "gm2 = ep.module()")
     assert kernel.events(comm, "models")[-1]["result"]["current"] == "ep"
     run(kernel, "%pt2e watch --auto")
+    assert kernel.events(comm, "models")[-1]["result"]["current"] == "gm2"  # the one touched last
+    run(kernel, "pl.show(run)")
     assert kernel.events(comm, "models")[-1]["result"]["current"] == "run"
     run(kernel, "%pt2e watch gm2")
     assert kernel.events(comm, "models")[-1]["result"]["current"] == "gm2"

@@ -113,7 +113,7 @@ def test_watch(k):
     assert "ep (pinned" in good(k, "%pt2e watch ep")["stdout"]
     good(k, "gm = ep.module()")
     assert "current model ep (pinned" in good(k, "%pt2e watch")["stdout"]
-    assert "run (the newest)" in good(k, "%pt2e watch --auto")["stdout"]  # a newer plain graph: the Run stays
+    assert "gm (the newest)" in good(k, "%pt2e watch --auto")["stdout"]  # the model touched last, Run or graph
     assert "not a pl.Run" in bad(k, "%pt2e watch answer")
     assert "did you mean gm" in bad(k, "%pt2e watch gm3")
     assert "open" not in bad(k, "%pt2e watch nope")  # models are suggested, not builtins

@@ -20,6 +20,7 @@ from typing import Any
 from . import i18n
 from ._ipython import install_short_errors
 from ._static import packed_viewer
+from ._touched import note as note_touched
 from .display_hook import register_renderer
 from .errors import Pt2eLensError
 from .finding_groups import group_line, groups
@@ -205,6 +206,7 @@ def show(
 ) -> View:
     """Draw a Run (tabs per stage), Stage, GraphModule or ExportedProgram; `focus` ops ± `hops`;
     `overlay` colours nodes by a per-node measure (e.g. `pl.accuracy(run, batches)`)."""
+    note_touched(x)
     if focus is None and notes is None and overlay is None:
         check_hops(hops)  # a bad hops is still a mistake worth one line, even with nothing to focus
         view = view_of(x)
@@ -226,4 +228,6 @@ def compare(
     """2..N graphs side by side (the course's `draw_stages`): `pl.compare(a, b, …)`, each graph `x` or
     `(x, "label")`, or one list `pl.compare([(a, "label"), (b, "label"), …])`; focus, hops, notes, title by name."""
     items = compare_args(graphs, items)
+    if isinstance(items, (list, tuple)):
+        note_touched(*(it[0] if isinstance(it, tuple) and it else it for it in items))
     return View(compare_view(items, focus=focus, hops=hops, notes=notes, title=title))

@@ -17,6 +17,7 @@ from .analyses.focus import Pt2eLensWarning, check_hops, check_title, parse_focu
 from .analyses.quantization import OBSERVER_STAGES
 from .analyses.table import Table
 from .analyses.text import key_phrase
+from .backends import BACKEND_TITLES
 from .capture import Run, Stage
 from .errors import Pt2eLensError
 from .schema import SCHEMA_VERSION, VIEW_FORMAT
@@ -194,7 +195,7 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
     if len(pairs) < 2:
         raise Pt2eLensError(i18n.t("error.compare_needs_two"))
     snaps = [snapshot(x) for x, _ in pairs]
-    labels = [lbl or s.stage or f"#{i + 1}" for i, ((_, lbl), s) in enumerate(zip(pairs, snaps))]
+    labels = [lbl or _stage_label(s) or f"#{i + 1}" for i, ((_, lbl), s) in enumerate(zip(pairs, snaps))]
     # two Runs both at "prepared": number the panes so a line can tell them apart
     labels = [f"{lbl} #{i + 1}" if labels.count(lbl) > 1 else lbl for i, lbl in enumerate(labels)]
     diffs = [stage_diff(snaps[i], snaps[i + 1], labels[i], labels[i + 1]) for i in range(len(snaps) - 1)]
@@ -206,6 +207,13 @@ def compare_view(items: Sequence[Any], focus=None, hops: int = 1, notes=None, ti
     if lines and title is None:
         title = i18n.t("orders.sep").join(lines)
     return _view("compare", title, panes, dicts, focus_ids, pane_notes, tables)
+
+
+def _stage_label(snap: Any) -> str | None:
+    """A pane's default label: its stage; a lowered stage by its backend (two lowerings compare as
+    "Inductor" / "XNNPACK", not "lowered #1" / "lowered #2")."""
+    backend = (snap.data.get("backend") or {}).get("name")
+    return BACKEND_TITLES.get(backend, backend) if backend else snap.stage
 
 
 def _moved_observers(snaps: list, labels: list[str], diffs: list[dict], notes: list | None) -> tuple[list, list]:

@@ -59,6 +59,7 @@ export class GraphView {
   readonly ready: Promise<void>;
   readonly facts: Facts;
   readonly nodes: GraphNode[];
+  private readonly total: number;
   readonly edges: Edge[];
   hier: Hierarchy | null = null;
   expanded = new Set<string>();
@@ -127,6 +128,9 @@ export class GraphView {
     const keep = drawn.keep;
     this.nodes = drawn.nodes;
     this.edges = drawn.edges;
+    // the graph's node count as torch counts it (len(graph.nodes), _guards_fn included): the panel's picker, the
+    // CLI and pl.node_count say the same number (issue 26.4: 346 there, 345 here); a focus counts what it picked
+    this.total = focus ? drawn.nodes.length : snap.nodes.length;
     this.el = h(doc, 'div', { class: 'pl-graph' });
     this.details = h(doc, 'div', { class: 'pl-details' });
     this.drawer = h(doc, 'aside', { class: 'pl-drawer', hidden: '', 'aria-label': this.t('ui.details') });
@@ -321,8 +325,7 @@ export class GraphView {
         v.el.setAttribute('data-groups', String(groupCount));
       }
     const stage = this.facts.snap.stage ? `${this.facts.snap.stage} · ` : '';
-    this.status!.textContent =
-      stage + this.t('ui.status', { total: this.nodes.length, shown: nodeCount, groups: groupCount });
+    this.status!.textContent = stage + this.t('ui.status', { total: this.total, shown: nodeCount, groups: groupCount });
     this.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status!.textContent}`);
     this.applyClasses(false);
   }

@@ -22,12 +22,23 @@ export const MARK_STYLE: Record<Mark, MarkStroke> = {
 /** Later wins when a box carries several (the selection over a search hit over a diff mark). */
 export const MARK_ORDER: Mark[] = ['removed', 'added', 'match', 'counterpart', 'hover', 'selected'];
 
-/** The outline a set of marks draws: the last in MARK_ORDER, or null for none. */
+// dashes say "removed" (the course's 虛線) under any highlight, and only there: a removed node selected stays
+// dashed, an added one shown as a counterpart (or hovered) stays solid instead of taking the highlight's dashes
+const withDash = (dash: number[]): Record<Mark, MarkStroke> =>
+  Object.fromEntries(MARK_ORDER.map((m) => [m, { ...MARK_STYLE[m], dash }])) as Record<Mark, MarkStroke>;
+const REMOVED_KEPT = withDash(MARK_STYLE.removed.dash);
+const ADDED_KEPT = withDash(MARK_STYLE.added.dash);
+
+/** The outline a set of marks draws: the last in MARK_ORDER, dashed when one of them is `removed` and solid when
+ * one is `added`; null for none. */
 export function markStroke(marks: ReadonlySet<Mark> | undefined): MarkStroke | null {
   if (!marks?.size) return null;
-  let st: MarkStroke | null = null;
-  for (const m of MARK_ORDER) if (marks.has(m)) st = MARK_STYLE[m];
-  return st;
+  let last: Mark | null = null;
+  for (const m of MARK_ORDER) if (marks.has(m)) last = m;
+  if (last === null) return null;
+  const kept = marks.has('removed') ? REMOVED_KEPT : marks.has('added') ? ADDED_KEPT : null;
+  // the table's own stroke when its dashes already say the same (a search hit on an added node: solid anyway)
+  return kept && kept[last].dash.join() !== MARK_STYLE[last].dash.join() ? kept[last] : MARK_STYLE[last];
 }
 
 /** The stylesheet's rules for the pl-<mark> classes, in MARK_ORDER (later rules win, as markStroke does). */
@@ -42,5 +53,14 @@ export function markCss(): string {
         : `.pt2e-lens .pl-node.pl-${m} rect.pl-box,.pt2e-lens .pl-group.pl-collapsed.pl-${m} rect.pl-gbox`;
     const extra = m === 'added' ? ';paint-order:stroke' : '';
     return `${sel}{stroke:${st.color};stroke-width:${st.width};stroke-dasharray:${dash}${extra}}`;
-  }).join('\n');
+  })
+    .concat(
+      (['added', 'removed'] as const).map(
+        (kept) =>
+          `.pt2e-lens .pl-node.pl-${kept}:is(${MARK_ORDER.filter((m) => m !== 'removed' && m !== 'added')
+            .map((m) => `.pl-${m}`)
+            .join(',')}) rect.pl-box{stroke-dasharray:${MARK_STYLE[kept].dash.join(' ') || 'none'}}`,
+      ),
+    )
+    .join('\n');
 }

@@ -12,7 +12,7 @@ import { findingsList } from './findings-list';
 import { GraphView } from './graph-view';
 import { prepareHierarchy } from './groups';
 import { makeHeat } from './heat';
-import { resolveLocale, type Tr, translator } from './i18n';
+import { named, resolveLocale, type Tr, translator } from './i18n';
 import { getLayoutClient, type LayoutClient } from './layout-client';
 import { ScaleLink } from './pan-zoom';
 import { nextTask } from './slicer';
@@ -136,9 +136,14 @@ function orderedTables(view: View): Table[] {
   return view.tables.slice().sort((a, b) => rank(a) - rank(b));
 }
 
+const TAB_CHARS = 24; // a tab names its table; the title (a sentence, at times) is the table's own heading
+
 function tableLabel(tr: Tr, t: Table): string {
   if (t.name === 'orders') return tr('ui.views.tab_orders'); // its title is pl.compare_orders' whole summary
-  return TABLE_LABELS.has(t.name) ? tr(`ui.tab.${t.name}`) : (t.title ?? t.name);
+  const known = named(tr, 'ui.tab.', t.name);
+  if (known !== t.name || TABLE_LABELS.has(t.name)) return known;
+  const text = t.title ?? t.name;
+  return text.length > TAB_CHARS ? `${text.slice(0, TAB_CHARS - 1).trimEnd()}…` : text;
 }
 
 function renderGraphArea(ctx: Ctx, host: HTMLElement): void {

@@ -123,6 +123,9 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-toolbar{display:flex;gap:6px;align-items:center;padding:4px 6px;border-bottom:1px solid var(--pl-border);flex-wrap:wrap}
 .pt2e-lens .pl-toolbar .pl-map-slot{display:contents}
 .pt2e-lens .pl-toolbar input{font:inherit;padding:2px 6px;border:1px solid var(--pl-border);border-radius:3px;width:14em;max-width:100%;background:var(--pl-bg);color:var(--pl-fg)}
+.pt2e-lens .pl-toolbar input[type=checkbox]{width:auto;margin:0 2px 0 0;vertical-align:middle}
+.pt2e-lens .pl-toolbar select.pl-choice{font:inherit;padding:1px 4px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-bg);color:var(--pl-fg);max-width:100%}
+.pt2e-lens .pl-toolbar label.pl-check{white-space:nowrap}
 .pt2e-lens button.pl-btn{font:inherit;padding:2px 8px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-btn);color:var(--pl-fg);cursor:pointer}
 .pt2e-lens button.pl-btn:hover{background:var(--pl-btn-hover)}
 .pt2e-lens .pl-status{color:var(--pl-muted);font-size:12px}
@@ -178,6 +181,8 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 @container (max-width:720px){.pt2e-lens .pl-drawer{position:static;width:auto;max-height:240px;border-left:none;border-top:1px solid var(--pl-border);box-shadow:none}.pt2e-lens .pl-details dl{grid-template-columns:minmax(0,1fr)}.pt2e-lens .pl-details dd{padding-left:8px}}
 .pt2e-lens .pl-table-wrap{margin:4px 0 10px}
 .pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid var(--pl-border)}
+.pt2e-lens .pl-table-frame{position:relative}
+.pt2e-lens .pl-table-frame button.pl-more-cols{top:2px}
 .pt2e-lens table.pl-table{border-collapse:collapse;font-size:12px;width:100%}
 .pt2e-lens table.pl-table th{position:sticky;top:0;background:var(--pl-raised);color:var(--pl-fg);text-align:left;padding:3px 6px;cursor:pointer;white-space:nowrap;border-bottom:1px solid var(--pl-border)}
 .pt2e-lens table.pl-table td{text-align:left;padding:2px 6px;border-bottom:1px solid var(--pl-border);font-family:ui-monospace,"DejaVu Sans Mono",monospace;vertical-align:top;max-width:28em;overflow-wrap:break-word}

@@ -42,9 +42,26 @@ const NON_FINITE = new Map([
   ['NaN', '—'], // 0/0, e.g. the SQNR of a tensor that is all zero on both sides
 ]);
 
+/** A fraction to 6 significant digits, as Python's tables print it (an observer's min read 16 digits); the
+ * full value stays in the cell's tooltip. Integers as they are. */
+export function numberText(v: number): string {
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+}
+
 function cellText(c: Cell): string {
   if (c === null) return '';
+  if (typeof c === 'number') return numberText(c);
   return (typeof c === 'string' ? NON_FINITE.get(c) : undefined) ?? String(c);
+}
+
+// columns whose few values people filter on alone (the backend table's outcome: "fp32" also matches a kernel name)
+const CHOICE_COLUMNS = new Set(['outcome']);
+
+/** Groups with more than one member (a sharing table's rows are members; a lone member shares nothing). */
+function sharedGroups(t: Table, col: number): Set<Cell> {
+  const count = new Map<Cell, number>();
+  for (const r of t.rows) count.set(r[col], (count.get(r[col]) ?? 0) + 1);
+  return new Set([...count].filter(([, n]) => n > 1).map(([g]) => g));
 }
 
 /** `td` showing `text`; a long identifier (`_native_batch_norm_legit_no_training`) wraps between its words. */
@@ -64,6 +81,38 @@ function compare(a: Cell, b: Cell): number {
     return x === y ? 0 : x > y ? 1 : -1;
   }
   return String(a).localeCompare(String(b), undefined, { numeric: true });
+}
+
+/** Issue 26.4: a table wider than its output says so at the edge that cuts it — "more ▸" / "◂ more" over the
+ * header, as the graph's edge hints do; a click scrolls most of a width that way. Returns the update to call
+ * after the rows change (scrolling and resizing update it themselves). */
+function columnHints(doc: Document, frame: HTMLElement, scroll: HTMLElement, say: Tr): () => void {
+  const make = (side: 'left' | 'right'): HTMLButtonElement => {
+    const b = h(doc, 'button', {
+      type: 'button',
+      class: `pl-btn pl-offscreen pl-offscreen-${side} pl-more-cols`,
+      title: say('ui.table_more_title'),
+      hidden: '',
+    });
+    b.textContent = say(side === 'left' ? 'ui.offscreen_left' : 'ui.offscreen_right');
+    b.addEventListener('click', () => {
+      scroll.scrollLeft += (side === 'left' ? -0.8 : 0.8) * scroll.clientWidth;
+      update();
+    });
+    frame.appendChild(b);
+    return b;
+  };
+  const left = make('left');
+  const right = make('right');
+  const update = (): void => {
+    const past = scroll.scrollWidth - scroll.clientWidth;
+    left.toggleAttribute('hidden', !(past > 1 && scroll.scrollLeft > 1));
+    right.toggleAttribute('hidden', !(past > 1 && scroll.scrollLeft < past - 1));
+  };
+  scroll.addEventListener('scroll', update, { passive: true });
+  // a table drawn in a hidden tab has no width yet: its first layout (and every resize) updates the hints
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(update).observe(scroll);
+  return update;
 }
 
 /** `onNode`: called with a row's `node` cell when the table has such a column and the row is clicked. */
@@ -89,14 +138,37 @@ export function renderTable(
     'aria-label': say('ui.filter_rows_label'),
   });
   const count = h(doc, 'span', { class: 'pl-status' });
-  bar.append(filter, count);
+  bar.append(filter);
+  // one select per choice column: "int8" picks the outcome, not every kernel or reason that says int8
+  const choices = t.columns.flatMap((c, i) => {
+    if (!CHOICE_COLUMNS.has(c)) return [];
+    const values = [...new Set(t.rows.map((r) => cellText(r[i] ?? null)))].filter((v) => v).sort();
+    const select = h(doc, 'select', { class: 'pl-choice', 'data-col': c, 'aria-label': columnHeader(say, c) });
+    select.appendChild(h(doc, 'option', { value: '' }, say('ui.filter_any', { column: columnHeader(say, c) })));
+    for (const v of values) select.appendChild(h(doc, 'option', { value: v }, v));
+    bar.appendChild(select);
+    return [{ i, select }];
+  });
+  const groupCol = t.name === 'sharing' ? t.columns.indexOf('group') : -1;
+  const shared = groupCol >= 0 ? sharedGroups(t, groupCol) : new Set<Cell>();
+  let sharedOnly: HTMLInputElement | null = null;
+  if (groupCol >= 0) {
+    sharedOnly = h(doc, 'input', { type: 'checkbox', class: 'pl-shared-only' });
+    const label = h(doc, 'label', { class: 'pl-check' });
+    label.append(sharedOnly, ` ${say('ui.shared_only')}`);
+    bar.appendChild(label);
+  }
+  bar.appendChild(count);
   const scroll = h(doc, 'div', { class: 'pl-table-scroll' });
   const table = h(doc, 'table', { class: 'pl-table' });
   const thead = h(doc, 'thead');
   const tbody = h(doc, 'tbody');
   table.append(thead, tbody);
   scroll.appendChild(table);
-  wrap.append(bar, scroll);
+  const frame = h(doc, 'div', { class: 'pl-table-frame' });
+  frame.appendChild(scroll);
+  wrap.append(bar, frame);
+  const hints = columnHints(doc, frame, scroll, say);
 
   let sortCol = -1;
   let sortDir = 1;
@@ -118,6 +190,9 @@ export function renderTable(
   const draw = (): void => {
     const q = filter.value.trim().toLowerCase();
     let rows = q ? t.rows.filter((r) => r.some((c) => cellText(c).toLowerCase().includes(q))) : t.rows.slice();
+    for (const { i, select } of choices)
+      if (select.value) rows = rows.filter((r) => cellText(r[i] ?? null) === select.value);
+    if (sharedOnly?.checked) rows = rows.filter((r) => shared.has(r[groupCol]));
     if (sortCol >= 0) rows = rows.sort((a, b) => sortDir * compare(a[sortCol], b[sortCol]));
     heads.forEach((th, j) => {
       const i = order[j];
@@ -140,6 +215,8 @@ export function renderTable(
           tr.appendChild(h(doc, 'td', { class: cls }, signed(v)));
         } else if (dbCols.has(i) && typeof v === 'number')
           tr.appendChild(h(doc, 'td', { class: 'pl-num', title: String(v) }, fmtValue(v)));
+        else if (typeof v === 'number' && !Number.isInteger(v))
+          tr.appendChild(h(doc, 'td', { class: 'pl-num', title: String(v) }, numberText(v)));
         else tr.appendChild(cellWithBreaks(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined), cellText(v)));
       }
       tbody.appendChild(tr);
@@ -148,8 +225,11 @@ export function renderTable(
       rows.length > MAX_ROWS
         ? say('ui.rows_capped', { n: rows.length, total: t.rows.length, max: MAX_ROWS })
         : say('ui.rows', { n: rows.length, total: t.rows.length });
+    hints();
   };
   filter.addEventListener('input', draw);
+  for (const { select } of choices) select.addEventListener('change', draw);
+  sharedOnly?.addEventListener('change', draw);
   draw();
   return wrap;
 }

@@ -16,7 +16,7 @@ import {
 } from '../../src/core/canvas-index';
 import { groupKey, nodeKey } from '../../src/core/groups';
 import { HEADER } from '../../src/core/hier-layout';
-import { markStroke } from '../../src/core/marks';
+import { markCss, markStroke } from '../../src/core/marks';
 import { mapFit } from '../../src/core/minimap';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { mount } from './helpers';
@@ -127,6 +127,20 @@ describe('canvas: level of detail and the renderer switch', () => {
     expect(markStroke(new Set(['match', 'selected']))?.dash).toEqual([]);
     expect(markStroke(new Set(['removed']))?.dash).toEqual([5, 3]);
     expect(markStroke(new Set(['removed', 'match']))?.color).toBe('var(--pl-match)');
+    // issue 26.4: a removed node selected (or hovered, or a search hit) stays dashed — the course's 虛線
+    for (const m of ['selected', 'hover', 'match', 'added'] as const)
+      expect(markStroke(new Set(['removed', m]))?.dash).toEqual(markStroke(new Set(['removed']))?.dash);
+    expect(markStroke(new Set(['removed', 'selected']))?.color).toBe('var(--pl-selected)');
+    // and an added node shown as a counterpart or hovered stays solid: dashes would say "removed"
+    for (const m of ['counterpart', 'hover', 'selected'] as const)
+      expect(markStroke(new Set(['added', m]))?.dash).toEqual([]);
+    expect(markStroke(new Set(['counterpart']))?.dash).toEqual([6, 3]);
+    expect(markCss()).toMatch(
+      /\.pl-node\.pl-added:is\([^)]*\.pl-counterpart[^)]*\) rect\.pl-box\{stroke-dasharray:none\}/,
+    );
+    expect(markCss()).toMatch(
+      /\.pl-node\.pl-removed:is\([^)]*\.pl-selected[^)]*\) rect\.pl-box\{stroke-dasharray:5 3\}$/,
+    );
   });
 
   it('the minimap fits the whole layout inside the map', () => {

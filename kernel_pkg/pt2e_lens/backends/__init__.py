@@ -22,6 +22,8 @@ from .record import OUTCOMES, BackendRecord, NodeOutcome
 
 # backend name -> its module in this package
 BACKENDS = {"inductor": ".inductor", "xnnpack": ".xnnpack"}
+# backend name -> as its makers spell it (a lowered pane's label in pl.compare: "Inductor", not "lowered #1")
+BACKEND_TITLES = {"inductor": "Inductor", "xnnpack": "XNNPACK"}
 
 
 def backend_module(name: Any) -> ModuleType:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import torch
 
 from .. import i18n
+from .._quiet import native_stderr_without
 from ..errors import Pt2eLensError, first_line
+
+# ExecuTorch's runtime probing the CPU on its first run (its C++ log lines, e.g. "[cpuinfo_utils.cpp:87] …")
+CPUINFO_LINE = re.compile(r"^\[cpuinfo_utils\.cpp:\d+\]")
 
 
 class ExecuTorchRunner:
@@ -29,8 +34,9 @@ class ExecuTorchRunner:
 
             # the loaded method reads the program's bytes: keep both alive as long as the method
             self._buffer = self.edge.to_executorch().buffer
-            self._program = Runtime.get().load_program(self._buffer)
-            self._method = self._program.load_method("forward")
+            with native_stderr_without(CPUINFO_LINE):  # the runtime probes the CPU as it loads, once
+                self._program = Runtime.get().load_program(self._buffer)
+                self._method = self._program.load_method("forward")
         return self._method
 
     def __call__(self, *inputs: Any) -> Any:

@@ -178,8 +178,9 @@ EXERCISES: dict[str, Callable[[Any], tuple[bool, list[str], dict]]] = {
 }
 
 
-def exercise(name: str, answer: Any, lang: str | None = None) -> ExerciseResult:
+def exercise(name: str, answer: Any, lang: str | None = None, echo: bool = True) -> ExerciseResult:
     """Check `answer` for the exercise `name` (see `EXERCISES`): prints the feedback, returns the marked graph.
+    `echo=False` prints nothing (a chapter's self-test checks a wrong answer too: no ✘ for every student).
 
     - `"m00_3.chain"`: the ops from the first conv2d to its relu after `run_decompositions({})` (a list of names);
     - `"m03_6.stem_only"`: a quantizer that quantizes only the convs inside `stem` of the `tiny` model;
@@ -189,6 +190,6 @@ def exercise(name: str, answer: Any, lang: str | None = None) -> ExerciseResult:
         raise Pt2eLensError(_t("unknown", name=repr(name), names=", ".join(EXERCISES)))
     with i18n.using(lang):
         passed, lines, view = EXERCISES[name](answer)
-        for line in lines:
+        for line in lines if echo else ():
             print(line)
     return ExerciseResult(view, passed, lines)

@@ -28,7 +28,7 @@ def load_ipython_extension(ip) -> None:
 
     def post_run_cell(result) -> None:
         try:
-            if tracker.poll():
+            if tracker.poll(getattr(result, "result", None)):
                 backend.notify()
         except Exception as e:  # never let the panel's bookkeeping break the user's cells
             if not failed:

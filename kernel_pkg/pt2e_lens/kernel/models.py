@@ -12,11 +12,12 @@ from .._torchao import Q_ANNOTATION_KEY, is_observer_module
 from ..analyses.findings import with_findings
 from ..capture import Run
 from ..errors import Pt2eLensError
-from ..snapshot import Snapshot, build
+from ..snapshot import Snapshot, build, provenance
 
 
 def graph_state(gm: torch.fx.GraphModule) -> str:
-    """What a bare GraphModule looks like: converted (q/dq ops), prepared (observers), annotated or exported."""
+    """What a bare GraphModule looks like: converted (q/dq ops), prepared (observers), annotated, decomposed
+    (an op made from another op: `ep.run_decompositions(...).module()`, issue 26.4) or exported."""
     modules = dict(gm.named_modules())
     state = "exported"
     for n in gm.graph.nodes:
@@ -26,7 +27,14 @@ def graph_state(gm: torch.fx.GraphModule) -> str:
             state = "prepared"
         elif state == "exported" and Q_ANNOTATION_KEY in n.meta:
             state = "annotated"
+    if state == "exported" and any(_made_from_another(n) for n in gm.graph.nodes if n.op == "call_function"):
+        return "decomposed"
     return state
+
+
+def _made_from_another(node: torch.fx.Node) -> bool:
+    """`meta["from_node"]` traces it to nodes of other names only (batch_norm → _native_batch_norm_…, getitem)."""
+    return bool(node.meta.get("from_node")) and node.name not in provenance(node)
 
 
 def stages(obj: Any) -> list[str]:

@@ -1,5 +1,7 @@
-"""The current model: the Run in the user namespace created or changed most recently (else the newest
-ExportedProgram or GraphModule: a Run is what the course quantizes), unless one is pinned with `%pt2e watch NAME`.
+"""The current model: the one the user touched last — created, changed or drawn (`pl.show`, `pl.compare`, or
+the cell's displayed value) — Run or graph alike (issue 26.4: a newer graph the user is looking at must not
+leave the panel on an older Run), unless one is pinned with `%pt2e watch NAME`. Within one cell a drawn model
+wins over one merely assigned, the last drawn over earlier ones, then a Run over a graph.
 
 `scan()` runs after every cell, so it only compares identities (weak references) and a cheap
 version per object; it never snapshots anything. Snapshots are built on request and cached per
@@ -14,6 +16,7 @@ from typing import Any
 
 import torch
 
+from .._touched import take as take_touched
 from ..capture import Run
 
 KINDS = ((Run, "Run"), (torch.export.ExportedProgram, "ExportedProgram"), (torch.fx.GraphModule, "GraphModule"))
@@ -43,6 +46,7 @@ class Entry:
     version: tuple
     changed_at: int
     position: int
+    drawn: int = 0  # 1 + the order in which it was drawn in the cell of `changed_at` (0: not drawn)
     cache: dict = field(default_factory=dict)  # per-version derived data (info, snapshots)
 
     def get(self) -> Any:
@@ -65,16 +69,18 @@ class Tracker:
         self.tick = 0
         self._reported: tuple | None = None
 
-    def poll(self) -> bool:
-        """Scan; True when the model set or the current model changed since the last poll."""
-        self.scan()
+    def poll(self, shown: Any = None) -> bool:
+        """Scan; True when the model set or the current model changed since the last poll.
+        `shown`: the cell's displayed value (IPython's `result.result`), a touch like a drawing."""
+        self.scan(shown)
         state = (self.current, self._signature())
         changed, self._reported = state != self._reported, state
         return changed
 
-    def scan(self) -> None:
-        """Update entries from the namespace: new, replaced, changed and deleted models."""
+    def scan(self, shown: Any = None) -> None:
+        """Update entries from the namespace: new, replaced, changed, drawn and deleted models."""
         self.tick += 1
+        drawn = take_touched() + ([id(shown)] if shown is not None else [])
         seen = set()
         for position, (name, obj) in enumerate(self.user_ns.items()):
             # type(obj), not isinstance: no user code (a __class__ property) runs after every cell
@@ -87,7 +93,7 @@ class Tracker:
             if entry is not None and entry.get() is obj:
                 v = version(obj)
                 if v != entry.version:
-                    entry.version, entry.changed_at, entry.cache = v, self.tick, {}
+                    entry.version, entry.changed_at, entry.cache, entry.drawn = v, self.tick, {}, 0
                 entry.position = position
                 continue
             self.entries[name] = Entry(
@@ -95,6 +101,14 @@ class Tracker:
             )
         for name in [n for n in self.entries if n not in seen]:
             del self.entries[name]
+        if drawn:
+            order = {obj_id: i + 1 for i, obj_id in enumerate(drawn)}  # a model drawn twice: its last drawing
+            for entry in self.entries.values():
+                # a Run is touched through any of its stages too (`pl.show(run["prepared"])`, `run[converted]`)
+                ids = (id(entry.get()),) + (entry.version if entry.kind == "Run" else ())
+                rank = max((order[i] for i in ids if i in order), default=None)
+                if rank is not None:
+                    entry.changed_at, entry.drawn = self.tick, rank
         if self.pinned is not None and self.pinned not in self.entries:
             self.pinned = None
 
@@ -107,7 +121,7 @@ class Tracker:
             return self.pinned
         if not self.entries:
             return None
-        return max(self.entries.values(), key=lambda e: (e.kind == "Run", e.changed_at, e.position)).name
+        return max(self.entries.values(), key=lambda e: (e.changed_at, e.drawn, e.kind == "Run", e.position)).name
 
     def pin(self, name: str | None) -> None:
         if name is not None and name not in self.entries:

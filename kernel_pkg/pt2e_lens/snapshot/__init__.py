@@ -16,6 +16,7 @@ from ..errors import first_line
 from ..schema import SCHEMA_VERSION, SNAPSHOT_FORMAT
 from ..schema.load import load_snapshot
 from ._nodes import nodes_and_edges
+from ._nodes import provenance as provenance  # re-exported: the kernel names a decomposed graph by it
 from ._observers import observers
 from ._qdq import qdq
 from ._specs import SpecTable

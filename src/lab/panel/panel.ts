@@ -89,6 +89,20 @@ export class LensPanel extends Widget {
     this.refresh();
   }
 
+  /** The words of the panel's own parts: the locale the kernel's model speaks when the user chose one there
+   * (a course chapter's `course_setup("zh-TW")`: its views carry `locale`), else JupyterLab's (`this.t`). A
+   * zh-TW chapter under an English JupyterLab no longer reads "newest: gm_post" above a zh-TW graph. */
+  private words(lens: SessionLens | null): Tr {
+    const content = lens?.content;
+    const locale = content && content.kind !== 'groups' ? content.result.view?.locale : undefined;
+    if (!locale) return this.t;
+    if (locale !== this.spokenLocale) [this.spokenLocale, this.spoken] = [locale, translator(locale)];
+    return this.spoken;
+  }
+
+  private spokenLocale: string | null = null;
+  private spoken: Tr = translator();
+
   /** The lens of the active notebook (null when no notebook is open). */
   get current(): SessionLens | null {
     return this.model.lens;
@@ -144,18 +158,17 @@ export class LensPanel extends Widget {
   private picker(lens: SessionLens): HTMLElement {
     const doc = this.node.ownerDocument;
     const m = lens.models!;
+    const say = this.words(lens);
     const row = h(doc, 'div', { class: 'pl-panel-row' });
-    const select = h(doc, 'select', { 'aria-label': this.t('ui.panel.model'), class: 'pl-model-picker' });
-    select.appendChild(h(doc, 'option', { value: FOLLOW }, this.t('ui.panel.newest', { name: m.current ?? '—' })));
-    for (const r of m.models) select.appendChild(h(doc, 'option', { value: r.name }, modelText(this.t, r)));
+    const select = h(doc, 'select', { 'aria-label': say('ui.panel.model'), class: 'pl-model-picker' });
+    select.appendChild(h(doc, 'option', { value: FOLLOW }, say('ui.panel.newest', { name: m.current ?? '—' })));
+    for (const r of m.models) select.appendChild(h(doc, 'option', { value: r.name }, modelText(say, r)));
     select.value = lens.pinned ? lens.picked! : FOLLOW;
     select.addEventListener('change', () => lens.pick(select.value === FOLLOW ? null : select.value));
     row.appendChild(select);
     const cur = lens.current;
     if (cur)
-      row.appendChild(
-        h(doc, 'span', { class: 'pl-status pl-current' }, this.t('ui.panel.nodes', { n: cur.node_count })),
-      );
+      row.appendChild(h(doc, 'span', { class: 'pl-status pl-current' }, say('ui.panel.nodes', { n: cur.node_count })));
     return row;
   }
 

@@ -110,7 +110,7 @@ export class SessionLens implements IDisposable {
     return this._loadingContent;
   }
 
-  /** The model shown: the user's pick while it exists, else the kernel's current one (the newest Run). */
+  /** The model shown: the user's pick while it exists, else the kernel's current one (the model touched last). */
   get current(): ModelRow | null {
     const m = this._models;
     if (!m) return null;
@@ -290,7 +290,7 @@ export class SessionLens implements IDisposable {
     this.emit();
   }
 
-  /** The user's pick of a model in this notebook (null: follow the newest Run). Kept across updates. */
+  /** The user's pick of a model in this notebook (null: follow the kernel's current model). Kept across updates. */
   pick(name: string | null): void {
     this._picked = name;
     if (this._models) this.onModels(this._models);

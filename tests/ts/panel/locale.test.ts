@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../../src/core/i18n';
 import { panelLocale } from '../../../src/lab/panel/locale';
 import { LensModel } from '../../../src/lab/panel/model';
-import { FakeTracker } from './fakes';
+import { fixture } from '../helpers';
+import { FakeKernel, FakeNotebook, FakeTracker, flush } from './fakes';
 
 (globalThis as Record<string, unknown>).DragEvent ??= class DragEvent extends MouseEvent {};
 const { LensPanel } = await import('../../../src/lab/panel/panel');
@@ -45,6 +46,26 @@ describe("the panel's language", () => {
     }
     const panel = new LensPanel(new LensModel(new FakeTracker() as never), 'fr-FR');
     expect(panel.node.textContent).toBe(translator('en')('ui.panel.open_notebook'));
+    panel.dispose();
+  });
+});
+
+describe("the panel's picker under a chapter that chose its language", () => {
+  it('speaks the locale the shown view was made in (course_setup("zh-TW")), over JupyterLab\'s English', async () => {
+    const view = { ...fixture('conv_prepared.json'), locale: 'zh-TW' };
+    const kernel = new FakeKernel();
+    kernel.loaded = true;
+    kernel.replies = { get_stage: { name: 'run', stage: 'prepared', group: '', collapsed: false, view } };
+    const tracker = new FakeTracker();
+    tracker.activate(new FakeNotebook(kernel, 'a.ipynb'));
+    const panel = new LensPanel(new LensModel(tracker as never), 'en');
+    document.body.appendChild(panel.node);
+    const picker = () => panel.node.querySelector('select.pl-model-picker');
+    for (let i = 0; i < 20 && !picker()?.textContent?.includes('最新'); i++) await flush();
+    const zh = translator('zh-TW');
+    expect(picker()!.querySelector('option')!.textContent).toBe(zh('ui.panel.newest', { name: 'run' }));
+    expect(panel.node.querySelector('.pl-current')!.textContent).toBe(zh('ui.panel.nodes', { n: 47 }));
+    expect(picker()!.textContent).not.toMatch(/newest|nodes/);
     panel.dispose();
   });
 });
