@@ -3,12 +3,12 @@ import { breakable } from './breaks';
 import { clear, h } from './dom';
 import { fmtValue } from './heat';
 import { EN, named, type Tr } from './i18n';
-import type { Cell, Table } from './types';
+import type { Cell, Table, TableName } from './types';
 
 export const MAX_ROWS = 2000;
 
 /** Columns people read first, per table (the rest keep their order after these). */
-const FIRST: Record<string, string[]> = {
+const FIRST: Partial<Record<TableName, string[]>> = {
   observers: ['id', 'observer', 'observes', 'min', 'max', 'scale', 'zero_point', 'dtype', 'qscheme', 'group'],
   qdq: ['node', 'kind', 'scale', 'zero_point', 'dtype', 'tensor'],
   annotations: ['node', 'op', 'inputs', 'input specs', 'output', 'output spec'],
@@ -42,10 +42,19 @@ const NON_FINITE = new Map([
   ['NaN', '—'], // 0/0, e.g. the SQNR of a tensor that is all zero on both sides
 ]);
 
+/** A list cell (a finding's node ids) as Python's tables print it: up to 4 items, else the first and a count. */
+function listText(items: readonly string[]): string {
+  return items.length <= 4 ? items.join(', ') : `${items[0]}, … (${items.length})`;
+}
+
 function cellText(c: Cell): string {
   if (c === null) return '';
+  if (Array.isArray(c)) return listText(c);
   return (typeof c === 'string' ? NON_FINITE.get(c) : undefined) ?? String(c);
 }
+
+/** What the row filter matches: every item of a list cell, not only the ones shown. */
+const searchText = (c: Cell): string => (Array.isArray(c) ? c.join(' ') : cellText(c));
 
 /** `td` showing `text`; a long identifier (`_native_batch_norm_legit_no_training`) wraps between its words. */
 function cellWithBreaks(td: HTMLElement, text: string): HTMLElement {
@@ -58,6 +67,7 @@ const isNumber = (c: Cell): boolean => typeof c === 'number' || (typeof c === 's
 function compare(a: Cell, b: Cell): number {
   if (a === null || a === '') return b === null || b === '' ? 0 : 1;
   if (b === null || b === '') return -1;
+  if (Array.isArray(a) || Array.isArray(b)) return cellText(a).localeCompare(cellText(b), undefined, { numeric: true });
   if (isNumber(a) && isNumber(b)) {
     const [x, y] = [Number(a), Number(b)]; // ±Infinity compare as numbers; NaN sorts last
     if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
@@ -117,7 +127,7 @@ export function renderTable(
 
   const draw = (): void => {
     const q = filter.value.trim().toLowerCase();
-    let rows = q ? t.rows.filter((r) => r.some((c) => cellText(c).toLowerCase().includes(q))) : t.rows.slice();
+    let rows = q ? t.rows.filter((r) => r.some((c) => searchText(c).toLowerCase().includes(q))) : t.rows.slice();
     if (sortCol >= 0) rows = rows.sort((a, b) => sortDir * compare(a[sortCol], b[sortCol]));
     heads.forEach((th, j) => {
       const i = order[j];
