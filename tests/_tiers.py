@@ -129,6 +129,7 @@ FAST: set[str] = {
     "test_spec_problems_named.py",
     "test_tiers.py",
     "test_torchao_parity.py",
+    "test_typed_contract.py",
     "test_view_locale.py",
     "test_why_accuracy.py",
     "test_why_check.py",
