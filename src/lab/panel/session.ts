@@ -7,7 +7,7 @@ import type { ISessionContext } from '@jupyterlab/apputils';
 import type { KernelMessage } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
-import { LensConnection } from './connection';
+import { LensConnection, type Say } from './connection';
 import { OutlineGroups } from './outline';
 import {
   type DiffResult,
@@ -41,7 +41,7 @@ export interface SessionLensOptions {
 
 export class SessionLens implements IDisposable {
   private _status: Status = 'connecting';
-  private _message = '';
+  private _message: Say | null = null;
   private _restarted = false;
   private _models: Models | null = null;
   private _picked: string | null;
@@ -83,7 +83,7 @@ export class SessionLens implements IDisposable {
   get status(): Status {
     return this._status;
   }
-  get message(): string {
+  get message(): Say | null {
     return this._message;
   }
   get restarted(): boolean {
@@ -146,12 +146,12 @@ export class SessionLens implements IDisposable {
       this._restarted = true;
       this.probeAfterRestart = true;
       this._status = 'not-loaded';
-      this._message = 'kernel restarted';
+      this._message = (t) => t('ui.panel.kernel_restarted');
       this.emit();
     } else if (status === 'dead') {
       this.drop();
       this._status = 'no-kernel';
-      this._message = 'the kernel is dead';
+      this._message = (t) => t('ui.panel.kernel_dead');
       this.emit();
     } else if (status === 'idle' && this.probeAfterRestart) {
       this.probeAfterRestart = false; // once: a startup script may have loaded pt2e-lens
@@ -190,7 +190,7 @@ export class SessionLens implements IDisposable {
     const kernel = this.context.session?.kernel;
     if (!kernel) {
       this._status = 'no-kernel';
-      this._message = 'no kernel';
+      this._message = (t) => t('ui.panel.no_kernel');
       this.emit();
       return;
     }
@@ -207,7 +207,7 @@ export class SessionLens implements IDisposable {
     }
     if (!r.ok) {
       this._status = r.reason === 'not-loaded' ? 'not-loaded' : 'error';
-      this._message = this._restarted && r.reason === 'not-loaded' ? 'kernel restarted' : r.message;
+      this._message = this._restarted && r.reason === 'not-loaded' ? (t) => t('ui.panel.kernel_restarted') : r.message;
       this.emit();
       if (this.openAgain) {
         this.openAgain = false;
@@ -221,12 +221,12 @@ export class SessionLens implements IDisposable {
     this.conn.closed.connect(() => {
       this.drop();
       this._status = 'not-loaded';
-      this._message = 'the kernel closed the pt2e-lens comm';
+      this._message = (t) => t('ui.panel.comm_closed');
       this.emit();
     }, this);
     this._status = 'ready';
     this._restarted = false;
-    this._message = '';
+    this._message = null;
     try {
       this.onModels(await this.conn.request<Models>('subscribe'));
     } catch (e) {
@@ -260,7 +260,8 @@ export class SessionLens implements IDisposable {
       const c = reply.content as { status: string; ename?: string; evalue?: string };
       if (c.status !== 'ok') {
         this._status = 'error';
-        this._message = `%load_ext pt2e_lens failed: ${c.ename ?? 'error'}: ${c.evalue ?? ''}`;
+        const [error, reason] = [c.ename ?? 'error', c.evalue ?? ''];
+        this._message = (t) => t('ui.panel.load_failed', { error, reason });
         this.emit();
         return;
       }
