@@ -104,6 +104,7 @@ FAST: set[str] = {
     "test_guards_fn.py",
     "test_layers.py",
     "test_list_arg_edges.py",
+    "test_magics_docs.py",
     "test_magics_fuzz.py",
     "test_no_sleeps.py",
     "test_observer_ranges.py",
