@@ -158,7 +158,7 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
           x: h ? 13 : 6,
           y: 6,
           r: 4,
-          title: a.annotated ? 'annotated (_annotated = True)' : 'annotation present, _annotated = False',
+          title: sc.t(a.annotated ? 'ui.tip.annotated_dot' : 'ui.tip.unmarked_dot'),
         }
       : null,
     spec,
