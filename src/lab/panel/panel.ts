@@ -138,7 +138,7 @@ export class LensPanel extends Widget {
     if (lens.loadingContent)
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.loading_content')));
     if (lens.contentError)
-      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError));
+      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError(this.t)));
   }
 
   private picker(lens: SessionLens): HTMLElement {

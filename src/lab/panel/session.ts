@@ -30,6 +30,14 @@ export type Content =
 export const DECOMP_TAB = 'exported → decomposed';
 
 const LOAD_CODE = '%load_ext pt2e_lens';
+/** A failed request as the panel shows it: the comm closing in the panel's words; a kernel error as the kernel
+ * worded it (in the kernel's locale). */
+function problemOf(e: unknown): Say {
+  if (e instanceof RequestFailed && e.code === 'closed') return (t) => t('ui.panel.comm_closed');
+  const text = e instanceof Error ? e.message : String(e);
+  return () => text;
+}
+
 /** After a cell that mentions pt2e_lens: load the extension if (and only if) that cell imported pt2e_lens. */
 export const LOAD_IF_IMPORTED_CODE =
   "__import__('sys').modules.get('pt2e_lens') and get_ipython().run_line_magic('load_ext', 'pt2e_lens')";
@@ -50,7 +58,7 @@ export class SessionLens implements IDisposable {
   private _outline: OutlineGroups | null = null;
   private _tooBig = new Map<string, number>();
   private _content: Content | null = null;
-  private _contentError: string | null = null;
+  private _contentError: Say | null = null;
   private _loadingContent = false;
 
   private conn: LensConnection | null = null;
@@ -103,7 +111,7 @@ export class SessionLens implements IDisposable {
   get content(): Content | null {
     return this._content;
   }
-  get contentError(): string | null {
+  get contentError(): Say | null {
     return this._contentError;
   }
   get loadingContent(): boolean {
@@ -370,7 +378,7 @@ export class SessionLens implements IDisposable {
       this._content = content;
     } catch (e) {
       if (mine !== this.seq) return;
-      this._contentError = e instanceof Error ? e.message : String(e);
+      this._contentError = problemOf(e);
     }
     this._loadingContent = false;
     this.emit();
@@ -383,7 +391,7 @@ export class SessionLens implements IDisposable {
 
   private fail(e: unknown): void {
     if (e instanceof RequestFailed && e.code === 'closed') return; // drop() already said why
-    this._contentError = e instanceof Error ? e.message : String(e);
+    this._contentError = problemOf(e);
     this.emit();
   }
 
