@@ -142,7 +142,7 @@ function coreFile() {
   return (
     `${HEADER}\n` +
     `export const MIME_TYPE = ${lit(constants.mime_type)};\n` +
-    `export const SCHEMA_VERSION = ${view.$defs.SchemaVersion.const};\n` +
+    `export const SCHEMA_VERSION = ${view.$defs.SchemaVersion.enum.at(-1)};\n` +
     '/** What an opened document may hold (contract.json "limits"; Python reads the same numbers). */\n' +
     `export const LIMITS = ${JSON.stringify(limits)} as const;\n\n` +
     body +

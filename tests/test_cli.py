@@ -4,6 +4,7 @@ import json
 
 import torch
 
+import pt2e_lens as pl
 from pt2e_lens.cli import main
 from pt2e_lens.examples import example_inputs, get_model
 
@@ -16,7 +17,7 @@ def test_report_example_prints_stage_tables_and_writes_snapshots(tmp_path, capsy
     assert "== converted: 55 nodes, 0 observers, 20 q/dq" in out
     for stage in ("exported", "annotated", "prepared", "calibrated", "converted"):
         data = json.loads((tmp_path / f"{stage}.json").read_text())
-        assert data["stage"] == stage and data["schema_version"] == 1
+        assert data["stage"] == stage and data["schema_version"] == pl.SCHEMA_VERSION
     assert (tmp_path / "r.html").stat().st_size > 0
 
 

@@ -7,6 +7,8 @@ import jsonschema
 import pytest
 from kernel_client import SETUP, kernel_fixture
 
+from pt2e_lens.schema import SCHEMA_VERSION
+
 kernel = kernel_fixture()
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "kernel_pkg/pt2e_lens/schema/view.schema.json").read_text())
@@ -47,7 +49,7 @@ def comm(kernel):
 
 def test_hello_and_versions(kernel, comm):
     res = ok(kernel.request(comm, {"type": "hello", "protocol": 1}))
-    assert res["schema_version"] == 1 and "get_stage" in res["requests"]
+    assert res["schema_version"] == SCHEMA_VERSION and "get_stage" in res["requests"]
     err(kernel.request(comm, {"type": "hello", "protocol": 99}), "protocol_mismatch")
 
 

@@ -110,7 +110,7 @@ def envelope(raw: bytes, encoding: str = TABULAR, **over) -> dict:
         (envelope(gzip.compress(b'{"values": [], "root": {"$cols": ["a"], "$rows": [[1], [2]]}}')), "column"),
         (envelope(gzip.compress(b"[]")), "expected"),
         ({**pack({}), "encoding": "brotli"}, "envelope.encoding"),
-        ({**pack({}), "schema_version": 2}, "envelope.schema_version"),
+        ({**pack({}), "schema_version": 3}, "envelope.schema_version"),
         ({k: v for k, v in pack({}).items() if k != "data"}, 'missing the field "data"'),
         ("{", "invalid JSON"),
     ],

@@ -103,8 +103,8 @@ def findings_html(findings: list[tuple], caption: str, max_rows: int | None = FA
 def _findings_rows(t: dict) -> list[tuple]:
     at = {c: i for i, c in enumerate(t["columns"])}
 
-    def nodes(cell) -> list[str]:  # a Table's dict writes a list cell as `a, b, c`
-        return cell.split(", ") if isinstance(cell, str) and cell else list(cell or [])
+    def nodes(cell) -> list[str]:  # a list since schema_version 2; a version-1 document's one string is shown as is
+        return list(cell) if isinstance(cell, list) else [cell] if cell else []
 
     return [(r[at["kind"]], nodes(r[at["nodes"]]), r[at["message"]], r[at["title"]]) for r in t["rows"]]
 

@@ -12,9 +12,12 @@ from ._ipython import install_short_errors
 class Pt2eLensError(ValueError):
     """Bad input to pt2e-lens. The message is one line: what went wrong and what to do."""
 
-    def __init__(self, message: str, original: BaseException | None = None):
+    def __init__(self, message: str, original: BaseException | None = None, head: str | None = None):
         super().__init__(" ".join(message.split()))
         self.original = original
+        # what went wrong without the advice after it, for a message that adds its own cause and advice
+        # (capture/run.py): given by the raiser, never cut out of the translated text
+        self.head = " ".join(head.split()) if head is not None else str(self).rstrip(".")
         install_short_errors(Pt2eLensError)  # in IPython: shown as this one line, not a traceback
 
 

@@ -10,7 +10,7 @@ import { allFp32, BADGE_COLOR, BADGE_GAP, type Badge, badgesOf, type Summary } f
 import { bucket } from './canvas-index';
 import { fmtNums } from './dom';
 import type { EdgeItem } from './edges';
-import { nodeKey } from './groups';
+import { isGroupKey, nodeKey } from './groups';
 import { type Box, groupLabel } from './hier-layout';
 import type { Tr } from './i18n';
 import type { Mark } from './marks';
@@ -158,7 +158,7 @@ export function nodeModel(sc: Scene, b: Box): NodeModel {
           x: h ? 13 : 6,
           y: 6,
           r: 4,
-          title: a.annotated ? 'annotated (_annotated = True)' : 'annotation present, _annotated = False',
+          title: sc.t(a.annotated ? 'ui.tip.annotated_dot' : 'ui.tip.unmarked_dot'),
         }
       : null,
     spec,
@@ -403,7 +403,7 @@ export function marksOf(boxes: Map<string, Box>, repOf: Map<Id, string>, st: Mar
       if (boxes.has(nodeKey(id))) add(nodeKey(id), m);
       else {
         const r = repOf.get(id);
-        if (r?.startsWith('g:')) add(r, m);
+        if (r && isGroupKey(r)) add(r, m);
       }
     }
   };
@@ -452,8 +452,8 @@ export function edgeLook(it: Drawn): EdgeLook {
 /** An edge's tooltip: the int tensor it carries, the input spec colouring it, or what a bundle holds. */
 export function edgeTitle(it: Drawn, t: Tr): string | null {
   if (it.kind === 'agg') {
-    const n = it.count;
-    return `${n} edge${n > 1 ? 's' : ''}${it.int ? `, ${it.int} carrying ${it.dtype} tensors` : ''}`;
+    const edges = t(it.count === 1 ? 'ui.tip.agg_one' : 'ui.tip.agg_many', { n: it.count });
+    return it.int ? t('ui.tip.agg_int', { edges, int: it.int, dtype: it.dtype ?? '' }) : edges;
   }
   if (it.dtype) return t('ui.tip.int_edge', { dtype: it.dtype, src: it.src, dst: it.dst });
   return it.spec ? t('ui.tip.spec_edge', { spec: it.spec, src: it.src, dst: it.dst }) : null;

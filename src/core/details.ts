@@ -32,8 +32,9 @@ export function specText(s: Spec | undefined, id: string | null, t: Tr = EN): st
   if (s.ch_axis !== null) parts.push(`ch_axis=${s.ch_axis}`);
   if (s.is_dynamic) parts.push(t('ui.spec.dynamic'));
   if (s.observer) parts.push(s.observer);
-  if (s.shared_with) parts.push(t('ui.spec.shared_with', { x: edgeOrNodeText(s.shared_with) }));
-  if (s.derived_from) parts.push(t('ui.spec.derived_from', { x: s.derived_from.map(edgeOrNodeText).join(', ') }));
+  if (s.shared_with) parts.push(t('ui.spec.shared_with', { x: edgeOrNodeText(s.shared_with, t) }));
+  if (s.derived_from)
+    parts.push(t('ui.spec.derived_from', { x: s.derived_from.map((d) => edgeOrNodeText(d, t)).join(', ') }));
   if (s.scale !== null) parts.push(`scale=${fmtNum(s.scale)}`);
   if (s.zero_point !== null) parts.push(`zero_point=${s.zero_point}`);
   return parts.join(' · ');
@@ -73,7 +74,7 @@ export function observerRows(o: Observer, t: Tr = EN): Row[] {
     ...channelRows(o, t),
     [
       t('ui.details.serves'),
-      o.serves.map((s) => `${edgeOrNodeText(s.at)} (${s.spec ?? '—'}, ${s.via})`).join('; ') || '—',
+      o.serves.map((s) => `${edgeOrNodeText(s.at, t)} (${s.spec ?? '—'}, ${s.via})`).join('; ') || '—',
     ],
   ];
 }

@@ -1,9 +1,8 @@
-// Edges of one pane: routed data edges, group-level aggregates, stubs for widely shared producers and
-// the dashed SharedQuantizationSpec links. Colours come from the JSON (spec ids, q/dq kinds) only.
-import { edgeLook, edgeTitle } from './box-model';
-import { s, truncate } from './dom';
+// The edge model of one pane, for both painters (svg-edges.ts, canvas-draw.ts): routed data edges, group-level
+// aggregates, stubs for widely shared producers and the dashed SharedQuantizationSpec links, as plain items with
+// their curves. Colours come from the JSON (spec ids, q/dq kinds) only. Nothing here touches the DOM.
 import type { Facts } from './facts';
-import { lcaItems } from './groups';
+import { isNodeKey, lcaItems } from './groups';
 import { type Box, HEADER } from './hier-layout';
 import type { Scene } from './scene';
 import type { Slicer } from './slicer';
@@ -84,15 +83,6 @@ export function curveSegments(c: Curve): { start: [number, number]; quads: Array
   return { start: [p[0], p[1]], quads };
 }
 
-/** SVG path data of a curve. */
-export function curveD(c: Curve): string {
-  if (c.kind === 'cubic') return `M${c.sx},${c.sy} C${c.sx},${c.sy + c.dy} ${c.tx},${c.ty - c.dy} ${c.tx},${c.ty}`;
-  const { start, quads } = curveSegments(c);
-  let d = `M${start[0]},${start[1]}`;
-  for (const [x, y, ex, ey] of quads) d += ` Q${x},${y} ${ex},${ey}`;
-  return d;
-}
-
 /** Bounding rectangle of a curve (its control points, which contain it). */
 export function curveBounds(c: Curve): { x: number; y: number; w: number; h: number } {
   const pts = c.kind === 'cubic' ? [c.sx, c.sy, c.sx, c.sy + c.dy, c.tx, c.ty - c.dy, c.tx, c.ty] : c.pts;
@@ -141,40 +131,17 @@ function blocked(sc: Scene, x1: number, y1: number, x2: number, y2: number, skip
   return false;
 }
 
-/** A short labelled edge from a widely shared producer (drawn instead of a long edge). */
-function stub(sc: Scene, it: { src: Id; dst: Id | null; x: number; y: number }, onPick: (id: Id) => void): SVGElement {
-  const d = sc.doc;
-  const { src, dst, x, y } = it;
-  const g = s(d, 'g', { class: 'pl-stub', 'data-src': src, ...(dst ? { 'data-dst': dst } : {}) });
-  g.appendChild(
-    s(d, 'path', {
-      class: 'pl-edge pl-stub-line',
-      d: `M${x},${y - 16} L${x},${y - 2}`,
-      'marker-end': `url(#${sc.marker(FLOAT_EDGE)})`,
-    }),
-  );
-  g.appendChild(s(d, 'text', { class: 'pl-stub-label', x: x + 4, y: y - 9 }, truncate(src, 24)));
-  g.appendChild(s(d, 'title', undefined, stubTitle(src)));
-  g.addEventListener('click', (ev) => {
-    ev.stopPropagation();
-    onPick(src);
-  });
-  return g;
-}
-
-export const stubTitle = (src: Id): string => `from ${src} (shared by many nodes; drawn as a stub)`;
-
 function anchorOf(sc: Scene, x: { edge: [Id, Id] } | { node: Id }): [number, number] | null {
   const P = sc.placement;
   if ('node' in x) {
     const r = sc.repOf.get(x.node);
-    const b = r?.startsWith('n:') ? P.boxes.get(r) : undefined;
+    const b = r && isNodeKey(r) ? P.boxes.get(r) : undefined;
     return b ? [b.x + b.w / 2, b.y] : null;
   }
   const ra = sc.repOf.get(x.edge[0]);
   const rb = sc.repOf.get(x.edge[1]);
-  const a = ra?.startsWith('n:') ? P.boxes.get(ra) : undefined;
-  const b = rb?.startsWith('n:') ? P.boxes.get(rb) : undefined;
+  const a = ra && isNodeKey(ra) ? P.boxes.get(ra) : undefined;
+  const b = rb && isNodeKey(rb) ? P.boxes.get(rb) : undefined;
   return a && b ? [(a.x + b.x) / 2, (a.y + a.h / 2 + b.y - b.h / 2) / 2] : null;
 }
 
@@ -266,14 +233,14 @@ export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | n
         yield {
           kind: 'stub',
           src: e.src,
-          dst: rb.startsWith('n:') ? e.dst : null,
+          dst: isNodeKey(rb) ? e.dst : null,
           x: b.x - b.w / 2 + 14,
           y: b.y - b.h / 2,
         };
       }
       continue;
     }
-    if (ra.startsWith('n:') && rb.startsWith('n:')) {
+    if (isNodeKey(ra) && isNodeKey(rb)) {
       const a = P.boxes.get(ra)!;
       const b = P.boxes.get(rb)!;
       const dtype = intDtype(f, e);
@@ -320,40 +287,6 @@ export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | n
   }
 }
 
-/** Data edges (aggregated between closed groups; stubs for widely shared producers) into `layer`, each as its
- * edgeLook and edgeTitle (box-model.ts) say. */
-export function drawEdges(sc: Scene, layer: SVGElement, edges: Edge[], onPick: (id: Id) => void): void {
-  drawEdgeItems(sc, layer, edgeItems(sc, edges), onPick);
-}
-
-/** drawEdges of items already made (edgeItems). */
-export function drawEdgeItems(sc: Scene, layer: SVGElement, items: EdgeItem[], onPick: (id: Id) => void): void {
-  const d = sc.doc;
-  for (const it of items) {
-    if (it.kind === 'stub') {
-      layer.appendChild(stub(sc, it, onPick));
-      continue;
-    }
-    const look = edgeLook(it);
-    const p = s(d, 'path', {
-      class: look.cls,
-      d: curveD(it.curve),
-      'data-src': it.kind === 'edge' ? it.src : it.ra,
-      'data-dst': it.kind === 'edge' ? it.dst : it.rb,
-      'data-dtype': it.kind === 'edge' ? it.dtype : undefined,
-      'data-spec': it.kind === 'edge' && !it.dtype ? it.spec : undefined,
-      // a spec's colour is the edge's own; int and plain edges take the stylesheet's
-      style: it.kind === 'edge' && it.spec && !it.dtype ? `stroke:${look.color}` : undefined,
-      opacity: look.alpha < 1 ? look.alpha : undefined,
-      'marker-end': `url(#${sc.marker(look.color)})`,
-    });
-    const title = edgeTitle(it, sc.t);
-    if (title) p.appendChild(s(d, 'title', undefined, title));
-    if (look.label) layer.appendChild(s(d, 'text', { class: 'pl-edge-label', x: it.at[0], y: it.at[1] }, look.label));
-    layer.appendChild(p);
-  }
-}
-
 /** One dashed SharedQuantizationSpec link: from a use of the spec to what it is shared with. */
 export interface SharedItem {
   p0: [number, number];
@@ -380,7 +313,10 @@ export function sharedItems(sc: Scene): SharedItem[] {
       c: [(p0[0] + p1[0]) / 2 + 40, (p0[1] + p1[1]) / 2],
       spec: u.spec,
       color: f.specColor(u.spec),
-      title: `${u.spec} SharedQuantizationSpec → ${'edge' in sw ? `edge ${sw.edge.join(' → ')}` : `node ${sw.node}`}`,
+      title:
+        'edge' in sw
+          ? sc.t('ui.tip.shared_edge', { spec: u.spec, src: sw.edge[0], dst: sw.edge[1] })
+          : sc.t('ui.tip.shared_node', { spec: u.spec, node: sw.node }),
     });
   }
   return out;
@@ -410,20 +346,4 @@ function sharedUses(f: Facts): SharedUse[] {
   }
   usesOf.set(f, list);
   return list;
-}
-
-/** Dashed links from each use of a SharedQuantizationSpec to what it is shared with. */
-export function drawSharedLinks(sc: Scene, layer: SVGElement): void {
-  const d = sc.doc;
-  for (const it of sharedItems(sc)) {
-    const path = s(d, 'path', {
-      class: 'pl-shared',
-      d: `M${it.p0[0]},${it.p0[1]} Q${it.c[0]},${it.c[1]} ${it.p1[0]},${it.p1[1]}`,
-      style: `stroke:${it.color}`,
-      'data-spec': it.spec,
-      'marker-end': `url(#${sc.marker(it.color)})`,
-    });
-    path.appendChild(s(d, 'title', undefined, it.title));
-    layer.appendChild(path);
-  }
 }

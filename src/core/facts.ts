@@ -1,5 +1,6 @@
 // Lookup tables over one Snapshot's precomputed facts (no PT2E logic: only indexing the JSON).
 
+import type { Tr } from './i18n';
 import { runStepsInSlices } from './slicer';
 import { specColor } from './styles';
 import type { Annotation, EdgeOrNode, Finding, GraphNode, Id, Observer, QDQ, Snapshot, Spec } from './types';
@@ -104,9 +105,12 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   else m.set(k, [v]);
 }
 
-export function edgeOrNodeText(x: EdgeOrNode | null): string {
+/** Where a spec applies, in the UI's language: `edge a → b` / `node a`. */
+export function edgeOrNodeText(x: EdgeOrNode | null, t: Tr): string {
   if (!x) return '—';
-  return 'edge' in x ? `edge ${x.edge[0]} → ${x.edge[1]}` : `node ${x.node}`;
+  return 'edge' in x
+    ? t('ui.spec.at_edge', { src: x.edge[0], dst: x.edge[1] })
+    : t('ui.spec.at_node', { node: x.node });
 }
 
 const made = new WeakMap<Snapshot, Facts>();

@@ -35,9 +35,20 @@ export interface Hierarchy {
   stubbed: Set<Id>;
 }
 
-export const itemKey = (it: Item): string => (it.kind === 'node' ? `n:${it.id}` : `g:${it.group.key}`);
-export const nodeKey = (id: Id): string => `n:${id}`;
-export const groupKey = (key: string): string => `g:${key}`;
+/** A placed box's key: `n:<node id>` for a node, `g:<group key>` for a closed or open group. Made and read only
+ * here (nodeKey / groupKey / itemKey, isNodeKey / isGroupKey / groupOfKey), so no other file parses a prefix. */
+export type NodeKey = `n:${string}`;
+export type GroupKey = `g:${string}`;
+export type BoxKey = NodeKey | GroupKey;
+export const nodeKey = (id: Id): NodeKey => `n:${id}`;
+export const groupKey = (key: string): GroupKey => `g:${key}`;
+export const itemKey = (it: Item): BoxKey => (it.kind === 'node' ? nodeKey(it.id) : groupKey(it.group.key));
+/** Whether a box key is a node's (a node drawn as itself, not inside a closed group). */
+export const isNodeKey = (k: string): k is NodeKey => k.startsWith('n:');
+/** Whether a box key is a group's. */
+export const isGroupKey = (k: string): k is GroupKey => k.startsWith('g:');
+/** The group key a group's box key is made from. */
+export const groupOfKey = (k: GroupKey): string => k.slice(2);
 
 const keysOf = new WeakMap<Group, string[]>();
 

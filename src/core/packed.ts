@@ -3,11 +3,12 @@
 // with the browser's DecompressionStream.
 // A plain View (pt2e-lens 0.1 outputs) passes through untouched: render() checks it as before.
 import { checkDeclaredSize, checkTextSize, checkTree, readBounded, TooBig } from './bounds';
-import { LIMITS, type Packed, SCHEMA_VERSION, VIEW_SCHEMA } from './contract.generated';
+import { LIMITS, type Packed, VIEW_SCHEMA } from './contract.generated';
 import type { Tr } from './i18n';
 import { OutputProblem, PREFIX, prefixed } from './problem';
 import { schemaError } from './schema-check';
 import { decodeTabular } from './tabular';
+import { READ_VERSIONS, readsVersion } from './types';
 
 const ROOT = VIEW_SCHEMA as Record<string, unknown>;
 const AS_PACKED = { $ref: '#/$defs/Packed' };
@@ -86,8 +87,8 @@ async function gunzip(bytes: Uint8Array): Promise<string> {
 /** The document inside an envelope, parsed; throws an Error whose message is the one line to show. */
 export async function unpack(envelope: Packed): Promise<unknown> {
   const version = (envelope as { schema_version?: unknown }).schema_version;
-  if (version !== SCHEMA_VERSION) {
-    throw new OutputProblem((t) => PREFIX + t('output.schema_version', { got: String(version), want: SCHEMA_VERSION }));
+  if (!readsVersion(version)) {
+    throw new OutputProblem((t) => PREFIX + t('output.schema_version', { got: String(version), want: READ_VERSIONS }));
   }
   const err = schemaError(envelope, AS_PACKED, ROOT);
   if (err) throw damaged((t) => t('output.envelope', { problem: err }));

@@ -18,7 +18,7 @@ import { ScaleLink } from './pan-zoom';
 import { nextTask } from './slicer';
 import { injectStyles } from './styles';
 import { renderTable } from './tables';
-import type { Table, View } from './types';
+import type { Table, TableName, View } from './types';
 import { type Checked, checkDoc, checkDocInSlices, isBigDoc } from './validate';
 
 export interface RenderOptions {
@@ -42,8 +42,16 @@ export interface RenderHandle {
 }
 
 // tables whose tab has a short label (the table keeps its whole title above its rows)
-const TABLE_LABELS = new Set(['annotations', 'observers', 'qdq', 'decomposition', 'op_diff', 'sharing', 'backend']);
-const TABLE_ORDER = ['annotations', 'observers', 'qdq', 'decomposition', 'op_diff'];
+const TABLE_LABELS: ReadonlySet<TableName> = new Set<TableName>([
+  'annotations',
+  'observers',
+  'qdq',
+  'decomposition',
+  'op_diff',
+  'sharing',
+  'backend',
+]);
+const TABLE_ORDER: readonly TableName[] = ['annotations', 'observers', 'qdq', 'decomposition', 'op_diff'];
 
 interface Ctx {
   doc: Document;

@@ -1,12 +1,13 @@
 // A pane's drawing in SVG, for scenes small enough that every box can be an element with its own events,
 // tooltip and styles (nodes.ts / edges.ts paint the box model); the counterpart of CanvasView.
 import { s } from './dom';
-import { drawEdgeItems, drawSharedLinks, type EdgeItem, edgeItems, edgeItemsSliced } from './edges';
+import { type EdgeItem, edgeItems, edgeItemsSliced } from './edges';
 import { MARK_ORDER, type Mark } from './marks';
 import { drawGroup, drawNode } from './nodes';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import { nextTask, runSteps, Slicer } from './slicer';
+import { drawEdgeItems, drawSharedLinks } from './svg-edges';
 import { SvgZoomLabels } from './svg-zoom-labels';
 import type { Edge } from './types';
 

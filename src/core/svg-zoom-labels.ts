@@ -1,6 +1,7 @@
 // The SVG painter's semantic zoom: zoom-labels.ts's titles in a layer over the drawing, redrawn when the zoom
 // changes (not on a pan); while it shows, the groups' own titles are hidden (the `pl-zoomed` class on the SVG).
 import { s } from './dom';
+import { groupOfKey, isGroupKey } from './groups';
 import type { Scene } from './scene';
 import { zoomedOut, zoomLabels } from './zoom-labels';
 
@@ -29,7 +30,10 @@ export class SvgZoomLabels {
     if (!on) return;
     const d = this.svg.ownerDocument;
     for (const l of zoomLabels(this.sc, this.sc.placement.boxes.values(), k)) {
-      const g = s(d, 'g', { class: `pl-zlabel${l.closed ? ' pl-zlabel-closed' : ''}`, 'data-group': l.key.slice(2) });
+      const g = s(d, 'g', {
+        class: `pl-zlabel${l.closed ? ' pl-zlabel-closed' : ''}`,
+        'data-group': isGroupKey(l.key) ? groupOfKey(l.key) : undefined,
+      });
       const r = l.plate;
       g.appendChild(s(d, 'rect', { x: r.x, y: r.y, width: r.w, height: r.h, style: `stroke-width:${l.size * 0.08}` }));
       g.appendChild(s(d, 'text', { x: l.x, y: l.y, style: `font-size:${l.size}px` }, l.text));

@@ -3,12 +3,12 @@ import { breakable } from './breaks';
 import { clear, h } from './dom';
 import { fmtValue } from './heat';
 import { EN, named, type Tr } from './i18n';
-import type { Cell, Table } from './types';
+import type { Cell, Table, TableName } from './types';
 
 export const MAX_ROWS = 2000;
 
 /** Columns people read first, per table (the rest keep their order after these). */
-const FIRST: Record<string, string[]> = {
+const FIRST: Partial<Record<TableName, string[]>> = {
   observers: ['id', 'observer', 'observes', 'min', 'max', 'scale', 'zero_point', 'dtype', 'qscheme', 'group'],
   qdq: ['node', 'kind', 'scale', 'zero_point', 'dtype', 'tensor'],
   annotations: ['node', 'op', 'inputs', 'input specs', 'output', 'output spec'],
@@ -48,11 +48,20 @@ export function numberText(v: number): string {
   return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
 }
 
+/** A list cell (a finding's node ids) as Python's tables print it: up to 4 items, else the first and a count. */
+function listText(items: readonly string[]): string {
+  return items.length <= 4 ? items.join(', ') : `${items[0]}, … (${items.length})`;
+}
+
 function cellText(c: Cell): string {
   if (c === null) return '';
   if (typeof c === 'number') return numberText(c);
+  if (Array.isArray(c)) return listText(c);
   return (typeof c === 'string' ? NON_FINITE.get(c) : undefined) ?? String(c);
 }
+
+/** What the row filter matches: every item of a list cell, not only the ones shown. */
+const searchText = (c: Cell): string => (Array.isArray(c) ? c.join(' ') : cellText(c));
 
 // columns whose few values people filter on alone (the backend table's outcome: "fp32" also matches a kernel name)
 const CHOICE_COLUMNS = new Set(['outcome']);
@@ -75,6 +84,7 @@ const isNumber = (c: Cell): boolean => typeof c === 'number' || (typeof c === 's
 function compare(a: Cell, b: Cell): number {
   if (a === null || a === '') return b === null || b === '' ? 0 : 1;
   if (b === null || b === '') return -1;
+  if (Array.isArray(a) || Array.isArray(b)) return cellText(a).localeCompare(cellText(b), undefined, { numeric: true });
   if (isNumber(a) && isNumber(b)) {
     const [x, y] = [Number(a), Number(b)]; // ±Infinity compare as numbers; NaN sorts last
     if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
@@ -189,7 +199,7 @@ export function renderTable(
 
   const draw = (): void => {
     const q = filter.value.trim().toLowerCase();
-    let rows = q ? t.rows.filter((r) => r.some((c) => cellText(c).toLowerCase().includes(q))) : t.rows.slice();
+    let rows = q ? t.rows.filter((r) => r.some((c) => searchText(c).toLowerCase().includes(q))) : t.rows.slice();
     for (const { i, select } of choices)
       if (select.value) rows = rows.filter((r) => cellText(r[i] ?? null) === select.value);
     if (sharedOnly?.checked) rows = rows.filter((r) => shared.has(r[groupCol]));

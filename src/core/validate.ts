@@ -7,7 +7,7 @@ import { parseJsonInSlices } from './json-slices';
 import { OutputProblem, prefixed } from './problem';
 import { itemsError, type Key, schemaError } from './schema-check';
 import { runStepsInSlices, taskStart } from './slicer';
-import { SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
+import { READ_VERSIONS, readsVersion, SCHEMA_VERSION, type Snapshot, VIEW_SCHEMA, type View } from './types';
 
 /** `message` is English (logs, callers without a translator); `line` the same in the reader's language. */
 export type Checked = { ok: true; view: View } | { ok: false; message: string; line?: (t: Tr) => string };
@@ -34,14 +34,16 @@ function isObj(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-/** Another schema_version anywhere (the document or a pane's snapshot) gets the upgrade message. */
-function otherVersion(doc: Record<string, unknown>): unknown {
-  if (doc.schema_version !== SCHEMA_VERSION) return doc.schema_version;
+/** A schema_version this viewer does not read, anywhere (the document or a pane's snapshot), gets the upgrade
+ * message; null when every one is read. */
+function otherVersion(doc: Record<string, unknown>): { got: unknown } | null {
+  if (!readsVersion(doc.schema_version)) return { got: doc.schema_version };
   const panes = Array.isArray(doc.panes) ? doc.panes : [];
   for (const p of panes) {
-    if (isObj(p) && isObj(p.snapshot) && p.snapshot.schema_version !== SCHEMA_VERSION) return p.snapshot.schema_version;
+    if (isObj(p) && isObj(p.snapshot) && !readsVersion(p.snapshot.schema_version))
+      return { got: p.snapshot.schema_version };
   }
-  return SCHEMA_VERSION;
+  return null;
 }
 
 /** Wrap a bare Snapshot (the schema allows one at top level) into a one-pane graph View. */
@@ -89,8 +91,8 @@ function parse(input: unknown, treeChecked = false): Parsed {
   if (doc.format !== 'pt2e-lens.view' && doc.format !== 'pt2e-lens.snapshot') {
     return said('output.unknown_format', { got: String(JSON.stringify(doc.format)) });
   }
-  const version = otherVersion(doc);
-  if (version !== SCHEMA_VERSION) return said('output.schema_version', { got: String(version), want: SCHEMA_VERSION });
+  const other = otherVersion(doc);
+  if (other) return said('output.schema_version', { got: String(other.got), want: READ_VERSIONS });
   return { ok: true, doc, bare: doc.format === 'pt2e-lens.snapshot' };
 }
 

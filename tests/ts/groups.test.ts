@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { buildHierarchy, initialExpanded, MAX_CHILDREN, representative } from '../../src/core/groups';
+import {
+  buildHierarchy,
+  groupKey,
+  groupOfKey,
+  initialExpanded,
+  isGroupKey,
+  isNodeKey,
+  itemKey,
+  MAX_CHILDREN,
+  nodeKey,
+  representative,
+} from '../../src/core/groups';
 import { repsOf } from '../../src/core/overview';
 // @ts-expect-error plain JS fixture generator
 import { synthView } from './fixtures/synth.mjs';
@@ -124,5 +135,20 @@ describe('module groups', () => {
     const { el } = await mount(view, { worker: false });
     expect(el.querySelectorAll('.pl-node').length).toBe(view.panes[0].snapshot.nodes.length);
     expect(el.querySelectorAll('.pl-group.pl-collapsed').length).toBe(0);
+  });
+});
+
+describe('box keys', () => {
+  it('tell a node box from a group box, whatever the id holds', () => {
+    for (const id of ['conv2d', 'g:looks_like_a_group', 'n:', '']) {
+      expect(isNodeKey(nodeKey(id))).toBe(true);
+      expect(isGroupKey(nodeKey(id))).toBe(false);
+    }
+    for (const key of ['layer1.0', 'n:odd', '']) {
+      expect(isGroupKey(groupKey(key))).toBe(true);
+      expect(isNodeKey(groupKey(key))).toBe(false);
+      expect(groupOfKey(groupKey(key))).toBe(key);
+    }
+    expect(itemKey({ kind: 'node', id: 'relu' })).toBe(nodeKey('relu'));
   });
 });

@@ -1,7 +1,9 @@
 // The TypeScript layers (docs/architecture.md): src/core is the one rendering core and imports no host; each host
 // (src/lab, src/widget, src/vscode, src/report) imports only the core and its own files, never another host; the
-// core uses no host's packages (JupyterLab, Lumino, anywidget, VS Code). Read from the sources' import lines.
-import { readdirSync, readFileSync } from 'node:fs';
+// core uses no host's packages (JupyterLab, Lumino, anywidget, VS Code); no file of src/ is in an import cycle
+// (type imports count: a cycle of types is still two concepts that cannot be read apart); docs/frontend.md's
+// structure lists every file of src/core. Read from the sources' import lines.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -42,6 +44,56 @@ function violations(files: Map<string, string>): string[] {
   return bad;
 }
 
+/** The file a relative specifier of `rel` names, relative to src/ (`./a` → `a.ts` or `a/index.ts`), or null. */
+function resolved(rel: string, spec: string, files: Map<string, string>): string | null {
+  const base = relative(SRC, resolve(join(SRC, dirname(rel)), spec)).replace(/\.js$/, '');
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`]) if (files.has(c)) return c;
+  return null;
+}
+
+/** One import cycle among `files` (paths relative to src/) as `a.ts → b.ts → a.ts`, or null when there is none. */
+function findCycle(files: Map<string, string>): string | null {
+  const next = new Map<string, string[]>();
+  for (const [rel, source] of files) {
+    const to = specifiers(source).map((s) => (s.startsWith('.') ? resolved(rel, s, files) : null));
+    next.set(
+      rel,
+      to.filter((f): f is string => f !== null),
+    );
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (f: string): string | null => {
+    state.set(f, 'open');
+    path.push(f);
+    for (const g of next.get(f) ?? []) {
+      if (state.get(g) === 'open') return [...path.slice(path.indexOf(g)), g].join(' → ');
+      if (!state.has(g)) {
+        const found = visit(g);
+        if (found) return found;
+      }
+    }
+    path.pop();
+    state.set(f, 'done');
+    return null;
+  };
+  for (const f of [...files.keys()].sort()) {
+    if (state.has(f)) continue;
+    const found = visit(f);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The files of src/core that docs/frontend.md's structure block does not give a line of their own
+ * (`  name.ts  what it is`); a generated file that a build writes (ignored by git) need only be named. */
+function undocumented(core: string[], doc: string): string[] {
+  const start = doc.indexOf('```\nsrc/core/');
+  const block = start < 0 ? '' : doc.slice(start, doc.indexOf('\n```', start + 3));
+  const listed = new Set([...block.matchAll(/^ {2}([\w.-]+\.ts)(?: |$)/gm)].map((m) => m[1]));
+  return core.filter((f) => !listed.has(f) && !(f.endsWith('.generated.ts') && doc.includes(f)));
+}
+
 function sources(dir: string, out = new Map<string, string>()): Map<string, string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
@@ -76,6 +128,47 @@ describe('TypeScript layers', () => {
       'core/x.ts imports the host package @lumino/widgets',
       'widget/index.ts (widget) imports ../report/index (report): hosts import only src/core',
     ]);
+  });
+
+  it('the cycle finder sees a cycle made by a type import, and none in a tree', () => {
+    const cyclic = new Map([
+      ['core/a.ts', "import { b } from './b';"],
+      ['core/b.ts', "import type { C } from './c';"],
+      ['core/c.ts', "export { a } from './a';"],
+      ['core/d.ts', "import { a } from './a';"],
+    ]);
+    expect(findCycle(cyclic)).toBe('core/a.ts → core/b.ts → core/c.ts → core/a.ts');
+    const tree = new Map([
+      ['core/a.ts', "import { b } from './b';\nimport { c } from './c';"],
+      ['core/b.ts', "import { c } from './c';"],
+      ['core/c.ts', "import { x } from 'some-package';"],
+      ['core/m/index.ts', "import { a } from '../a';"],
+      ['core/n.ts', "import { m } from './m';"],
+    ]);
+    expect(findCycle(tree)).toBeNull();
+    expect(findCycle(new Map([...tree, ['core/a.ts', "import { n } from './n';"]]))).toBe(
+      'core/a.ts → core/n.ts → core/m/index.ts → core/a.ts',
+    );
+  });
+
+  it('no file of src/ is in an import cycle', () => {
+    expect(findCycle(sources(SRC))).toBeNull();
+  });
+
+  it('the docs check finds a core file docs/frontend.md does not list', () => {
+    const doc =
+      'src/core/ a.ts c.ts\n```\nsrc/core/   the core\n  a.ts       one\n  b.ts  two\n           more: c.ts\n```\n  c.ts';
+    expect(undocumented(['a.ts', 'b.ts', 'c.ts', 'locales.generated.ts'], doc)).toEqual([
+      'c.ts',
+      'locales.generated.ts',
+    ]);
+  });
+
+  it('docs/frontend.md lists every file of src/core', () => {
+    const core = readdirSync(join(SRC, 'core')).filter((f) => /\.tsx?$/.test(f));
+    expect(core.length).toBeGreaterThan(50);
+    expect(existsSync(join(ROOT, 'docs/frontend.md'))).toBe(true);
+    expect(undocumented(core, readFileSync(join(ROOT, 'docs/frontend.md'), 'utf8'))).toEqual([]);
   });
 
   it('src/core imports no host, and each host imports only src/core and its own files', () => {

@@ -46,7 +46,7 @@ describe('packed views', () => {
     ['a bad reference', envelope({ data: b64(gzipSync('{"values":[],"root":{"$":3}}')) }), 'a bad reference'],
     ['unknown encoding', envelope({ encoding: 'brotli' }), 'envelope: encoding'],
     ['missing data', { format: 'pt2e-lens.packed', encoding: 'gzip+base64', schema_version: 1 }, 'data'],
-    ['future version', envelope({ schema_version: 2 }), 'upgrade pt2e-lens'],
+    ['future version', envelope({ schema_version: 3 }), 'upgrade pt2e-lens'],
     ['broken text', '{"format":"pt2e-lens.packed", "data": ', 'a damaged packed View'],
   ])('%s: one line in the output', async (_, data, why) => {
     const el = await show(data);

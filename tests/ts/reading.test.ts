@@ -37,7 +37,7 @@ describe('findings: one line per rule, below the graph', () => {
     const kids = [...pane.children].map((c) => c.className);
     expect(kids.indexOf('pl-findings')).toBeGreaterThan(kids.indexOf('pl-graph'));
     const lines = [...pane.querySelectorAll('.pl-findings > details')] as HTMLDetailsElement[];
-    expect(lines.map((d) => d.dataset.kind)).toEqual(['not_annotated', 'fp32-island']);
+    expect(lines.map((d) => d.dataset.kind)).toEqual(['overwritten', 'fp32-island']);
     const island = lines[1];
     expect(island.open).toBe(false);
     expect(island.querySelector('summary')!.textContent).toContain(`${snap.nodes.length} × fp32-island`);

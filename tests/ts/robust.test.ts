@@ -19,7 +19,7 @@ describe('inconsistent but schema-valid input', () => {
     s0.observers[0].serves.push({ at: { edge: ['a', 'b'] }, spec: 'zz', via: 'own' });
     s0.specs.push({ ...s0.specs[2], id: 's9', shared_with: { node: 'ghost' } });
     s0.annotations[1].output = 's9';
-    s0.findings.push({ kind: 'x', message: 'about ghosts', nodes: ['ghost'] });
+    s0.findings.push({ kind: 'decomposed', message: 'about ghosts', nodes: ['ghost'] });
     s0.nodes.find((n: any) => n.id === 'relu').observer = 'o404';
     view.diffs[0].kept.push(['ghost', 'ghost2']);
     view.diffs[0].became.ghost = ['relu'];

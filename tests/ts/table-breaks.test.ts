@@ -41,4 +41,24 @@ describe('table cells', () => {
     expect(css).toMatch(/table\.pl-table td\{text-align:left;/);
     expect(css).toMatch(/table\.pl-table td\.pl-num\{text-align:right/);
   });
+
+  it("show a list cell (a finding's node ids) as Python prints it, and filter on every item", () => {
+    const t = {
+      name: 'findings',
+      title: null,
+      columns: ['kind', 'nodes'],
+      rows: [
+        ['fp32-island', ['conv2d', 'relu']],
+        ['decomposed', ['a', 'b', 'c', 'd', 'e_hidden']],
+        ['nothing-quantized', []],
+      ],
+    };
+    const el = renderTable(document, t as never);
+    const texts = [...el.querySelectorAll('tbody tr')].map((r) => r.querySelectorAll('td')[1].textContent);
+    expect(texts).toEqual(['conv2d, relu', 'a, … (5)', '']);
+    const filter = el.querySelector('input') as HTMLInputElement;
+    filter.value = 'e_hidden';
+    filter.dispatchEvent(new Event('input'));
+    expect(el.querySelectorAll('tbody tr')).toHaveLength(1);
+  });
 });

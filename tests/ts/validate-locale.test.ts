@@ -32,7 +32,7 @@ const cases: Array<[string, () => unknown, string, RegExp]> = [
     'a future schema_version',
     () => fixture('future.json'),
     'output.schema_version',
-    /^pt2e-lens: this output uses schema_version 2; this viewer understands 1 — upgrade pt2e-lens$/,
+    /^pt2e-lens: this output uses schema_version 3; this viewer understands 1, 2 — upgrade pt2e-lens$/,
   ],
   ['a schema breach', badRole, 'output.malformed', /^pt2e-lens: malformed output: .*nodes\[0\]\.role: expected one of/],
 ];

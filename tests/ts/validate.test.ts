@@ -7,7 +7,7 @@ describe('schema checks', () => {
     const { el } = await mount(fixture('future.json'));
     const msg = el.querySelector('.pl-message');
     expect(msg?.textContent).toBe(
-      'pt2e-lens: this output uses schema_version 2; this viewer understands 1 — upgrade pt2e-lens',
+      'pt2e-lens: this output uses schema_version 3; this viewer understands 1, 2 — upgrade pt2e-lens',
     );
     expect(el.querySelector('svg')).toBeNull();
     expect(el.querySelector('.pt2e-lens')?.getAttribute('data-state')).toBe('error');
@@ -56,7 +56,7 @@ describe('structural check against view.schema.json', () => {
     ['an observer min as text', (d) => (d.panes[0].snapshot.observers[0].min = 'low'), 'observers[0].min'],
     [
       'a table cell object',
-      (d) => (d.tables = [{ name: 't', title: null, columns: ['a'], rows: [[{}]] }]),
+      (d) => (d.tables = [{ name: 'table', title: null, columns: ['a'], rows: [[{}]] }]),
       'rows[0][0]',
     ],
     ['a bad EdgeOrNode', (d) => (d.panes[0].snapshot.specs[0].shared_with = { edge: ['a'] }), 'shared_with.edge'],

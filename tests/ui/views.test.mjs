@@ -192,7 +192,11 @@ describe('views: theme and layout', () => {
 
   it('compare panes: one scale, aligned tops (even with a finding banner), counterparts on hover', async () => {
     const doc = fixture('real_compare.json');
-    doc.panes[0].snapshot.findings.push({ kind: 'note', message: 'a banner over one pane only', nodes: [] });
+    doc.panes[0].snapshot.findings.push({
+      kind: 'nothing-quantized',
+      message: 'a banner over one pane only',
+      nodes: [],
+    });
     for (const scheme of ['light', 'dark']) {
       const { page } = await open(writePage('views-compare.html', [doc]), { colorScheme: scheme });
       const tops = await page.$$eval('.pl-canvas', (cs) => cs.map((c) => Math.round(c.getBoundingClientRect().top)));

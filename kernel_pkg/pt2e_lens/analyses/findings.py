@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 
 from .. import i18n
 from .._targets import BATCH_NORMS as _BATCH_NORMS
+from ..schema import FINDING_KINDS
 from ..snapshot import Snapshot, part_failed
 from ..snapshot.keys import Key, spec_by_key, tensor_of
 from .islands import islands, needs_own_qparams
@@ -18,7 +19,10 @@ from .text import key_text
 
 
 def finding(kind: str, nodes: list[str], message: str) -> dict:
-    """The contract's Finding: {kind, message, nodes} (node ids without repeats)."""
+    """The contract's Finding: {kind, message, nodes} (node ids without repeats); `kind` is one of the schema's
+    FindingKind (a new rule adds its kind there first, so the front ends can rely on the set)."""
+    if kind not in FINDING_KINDS:
+        raise ValueError(f"finding kind {kind!r} is not in view.schema.json $defs.FindingKind")
     return {"kind": kind, "message": message, "nodes": list(dict.fromkeys(nodes))}
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import i18n
 from ..display_hook import Displayable
+from ..schema import TABLE_NAMES
 from ..schema.numbers import json_number
 
 
@@ -38,6 +39,8 @@ def _jsonable(v: Any) -> Any:
         return json_number(v)  # an exact match's SQNR is inf: the contract writes "Infinity"
     if v is None or isinstance(v, (str, int, bool)):
         return v
+    if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+        return list(v)  # node ids stay a list (the contract's Cell): no reader splits "a, b, c" back
     return _cell(v)
 
 
@@ -63,10 +66,13 @@ class Table(Displayable):
         return [r[i] for r in self.rows]
 
     def to_dict(self) -> dict:
-        """The contract's Table: {name, title, columns, rows}."""
+        """The contract's Table: {name, title, columns, rows}. `name` is one of the schema's TableName (the front
+        ends pick a tab label and column order by it); a table named otherwise (`pl.Table` of your own rows) is
+        written as `table`, its name kept as the title it shows under."""
+        known = self.name in TABLE_NAMES
         return {
-            "name": self.name,
-            "title": self.title,
+            "name": self.name if known else "table",
+            "title": self.title if known or self.title else self.name,
             "columns": self.columns,
             "rows": [[_jsonable(v) for v in r] for r in self.rows],
         }

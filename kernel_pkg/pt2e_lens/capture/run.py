@@ -7,7 +7,6 @@ every stage keeps its own: the user's model, ExportedProgram and GraphModules ar
 from __future__ import annotations
 
 import dataclasses
-import re
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -25,6 +24,7 @@ from ..display_hook import Displayable
 from ..errors import Pt2eLensError, first_line
 from ..prepare.annotate import NotAnAnnotation
 from ..prepare.checks import CheckedPrepare
+from ..prepare.errors import ChangedAnnotations
 from ..snapshot import CaptureRecord, HasSnapshot, Snapshot, build
 from ..snapshot.inserted import observer_sites, roles_from_diff
 from ..snapshot.keys import serves_from_callback
@@ -168,7 +168,7 @@ class Run(HasSnapshot, Displayable):
         except Pt2eLensError as e:
             cause = self._decomposition_cause(e) if not annotated and _quantizer_failed(e) else None
             if cause is not None:  # the decomposition, not the export mode, changed the op it failed on
-                raise Pt2eLensError(f"{_head(str(e))} — {cause}", original=e.original) from None
+                raise Pt2eLensError(i18n.t("error.with_cause", head=e.head, cause=cause), original=e.original) from None
             if self.export_mode == "non-strict" and not annotated and _quantizer_failed(e):
                 raise _export_mode_error(name, e) from None
             raise
@@ -378,14 +378,12 @@ class Run(HasSnapshot, Displayable):
         return f"<pt2e_lens.Run stages={self.stages}>"
 
 
-_CHANGED_ANNOTATIONS = re.compile(r"has (changed|removed) annotations")
-
-
 def _quantizer_failed(e: Pt2eLensError) -> bool:
-    """The quantizer itself raised while annotating (not ComposableQuantizer's own overwrite check)."""
+    """The quantizer itself raised while annotating (not ComposableQuantizer's own overwrite check, which
+    prepare_error already told apart as ChangedAnnotations)."""
     if isinstance(e.original, NotAnAnnotation):  # what it wrote is wrong in any export mode
         return False
-    return e.original is not None and not _CHANGED_ANNOTATIONS.search(str(e.original))
+    return e.original is not None and not isinstance(e, ChangedAnnotations)
 
 
 def _checked_prepare(
@@ -414,18 +412,12 @@ def _checked_prepare(
         return done, True
     # torchao fails on the user's graph as it is too: say which graph works
     name = type(quantizer).__name__
-    raise Pt2eLensError(i18n.t("error.guards_fn", head=_head(str(first)), name=name), original=first.original)
-
-
-def _head(text: str) -> str:
-    """The quantizer error without its advice (after the last dash, English / zh-TW)."""
-    cut = max(text.rfind(" — "), text.rfind("——"))
-    return (text[:cut] if cut >= 0 else text).rstrip(".")
+    raise Pt2eLensError(i18n.t("error.guards_fn", head=first.head, name=name), original=first.original)
 
 
 def _export_mode_error(name: str, e: Pt2eLensError) -> Pt2eLensError:
     """Same start as the quantizer error (what raised, and why), then the export mode as the likely cause."""
-    return Pt2eLensError(i18n.t("error.export_mode", head=_head(str(e)), name=name), original=e.original)
+    return Pt2eLensError(i18n.t("error.export_mode", head=e.head, name=name), original=e.original)
 
 
 def capture(

@@ -26,7 +26,13 @@ _EXPLAINED_BY = (
     (AttributeError, ("not-a-spec", "shared-bad-target")),
     (TypeError, ("not-a-spec", "shared-bad-target")),
 )  # ComposableQuantizer's "changed annotations" RuntimeError already names both quantizers: see _CHANGED
+# torchao's ComposableQuantizer raises a bare RuntimeError whose text is all it says (no attribute, no own
+# class): matching its words is the only way to read which quantizer and node; the result is ChangedAnnotations.
 _CHANGED = re.compile(r"Quantizer (\S+) has (changed|removed) annotations on node (\S+)")
+
+
+class ChangedAnnotations(Pt2eLensRuntimeError):
+    """ComposableQuantizer's own check: a later quantizer changed an annotation (not the quantizer failing)."""
 
 
 def _describe_key(key) -> str | None:
@@ -52,22 +58,20 @@ def prepare_error(e: BaseException, blame: dict[str, str], problems=()) -> Pt2eL
     if explained is not None:
         return explained
     if isinstance(e, QuantizerFailed):
-        return Pt2eLensError(
-            i18n.t(
-                "error.quantizer_raised",
-                quantizer=e.quantizer_name,
-                method=e.method,
-                error=type(e.original).__name__,
-                reason=first_line(e.original),
-            ),
-            original=e.original,
+        head = i18n.t(
+            "error.quantizer_raised_head",
+            quantizer=e.quantizer_name,
+            method=e.method,
+            error=type(e.original).__name__,
+            reason=first_line(e.original),
         )
+        return Pt2eLensError(i18n.t("error.quantizer_raised", head=head), original=e.original, head=head)
     m = _CHANGED.search(str(e)) if isinstance(e, RuntimeError) else None
     if m:
         quantizer, verb, node = m.groups()
         owner = blame.get(node)
         first = i18n.t("error.changed_annotation_owner", owner=owner) if owner and owner != quantizer else ""
-        return Pt2eLensRuntimeError(  # torchao's text first: code that catches RuntimeError prints it
+        return ChangedAnnotations(  # torchao's text first: code that catches RuntimeError prints it
             i18n.t(
                 "error.changed_annotation",
                 torchao=first_line(e),
@@ -83,6 +87,7 @@ def prepare_error(e: BaseException, blame: dict[str, str], problems=()) -> Pt2eL
         if where:
             return Pt2eLensError(i18n.t("error.shared_unannotated", where=where), original=e)
     if isinstance(e, (RecursionError, AssertionError)):
-        return Pt2eLensError(i18n.t("error.shared_later", error=type(e).__name__), original=e)
+        head = i18n.t("error.shared_later_head", error=type(e).__name__)
+        return Pt2eLensError(i18n.t("error.shared_later", head=head), original=e, head=head)
     cls = Pt2eLensRuntimeError if isinstance(e, RuntimeError) else Pt2eLensError
     return cls(i18n.t("error.prepare_failed", error=type(e).__name__, reason=first_line(e)), original=e)

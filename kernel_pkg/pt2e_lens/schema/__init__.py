@@ -20,7 +20,9 @@ VIEW_SCHEMA: dict = _read("view.schema.json")
 PROTOCOL_SCHEMA: dict = _read("protocol.schema.json")
 _CONSTANTS: dict = _read("contract.json")
 
-SCHEMA_VERSION: int = VIEW_SCHEMA["$defs"]["SchemaVersion"]["const"]
+# the versions a reader opens, oldest first; a writer writes the last (docs/contract.md, "Versions")
+SCHEMA_VERSIONS: tuple[int, ...] = tuple(VIEW_SCHEMA["$defs"]["SchemaVersion"]["enum"])
+SCHEMA_VERSION: int = SCHEMA_VERSIONS[-1]
 PROTOCOL_VERSION: int = PROTOCOL_SCHEMA["$defs"]["ProtocolVersion"]["const"]
 MIME_TYPE: str = _CONSTANTS["mime_type"]
 COMM_TARGET: str = _CONSTANTS["comm_target"]
@@ -28,6 +30,10 @@ COMM_TARGET: str = _CONSTANTS["comm_target"]
 LIMITS: dict[str, int] = {k: v for k, v in _CONSTANTS["limits"].items() if not k.startswith("$")}
 SNAPSHOT_FORMAT: str = VIEW_SCHEMA["$defs"]["Snapshot"]["properties"]["format"]["const"]
 VIEW_FORMAT: str = VIEW_SCHEMA["$defs"]["View"]["properties"]["format"]["const"]
+# the closed sets code branches on: which rule made a finding, which analysis made a table, which backend ran
+FINDING_KINDS: frozenset[str] = frozenset(VIEW_SCHEMA["$defs"]["FindingKind"]["enum"])
+TABLE_NAMES: frozenset[str] = frozenset(VIEW_SCHEMA["$defs"]["TableName"]["enum"])
+BACKEND_NAMES: frozenset[str] = frozenset(VIEW_SCHEMA["$defs"]["BackendName"]["enum"])
 
 
 def _request_definitions() -> dict[str, str]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import i18n
 from ..errors import Pt2eLensError
-from . import SCHEMA_VERSION, SNAPSHOT_FORMAT, VIEW_SCHEMA
+from . import SCHEMA_VERSIONS, SNAPSHOT_FORMAT, VIEW_SCHEMA
 from .check import JsonProblem, parse, schema_error
 from .references import reference_error
 
@@ -20,8 +20,9 @@ def load_snapshot(text: Any) -> dict:
     if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
         raise Pt2eLensError(i18n.t("error.snapshot_format", format=repr(SNAPSHOT_FORMAT)))
     version = data.get("schema_version")
-    if type(version) is not int or version != SCHEMA_VERSION:  # true is not 1
-        raise Pt2eLensError(i18n.t("error.snapshot_version", version=repr(version), supported=SCHEMA_VERSION))
+    if type(version) is not int or version not in SCHEMA_VERSIONS:  # true is not 1
+        supported = ", ".join(map(str, SCHEMA_VERSIONS))
+        raise Pt2eLensError(i18n.t("error.snapshot_version", version=repr(version), supported=supported))
     problem = schema_error(data, VIEW_SCHEMA, "Snapshot", root="snapshot") or reference_error(data)
     if problem:
         raise Pt2eLensError(i18n.t("error.snapshot_invalid", problem=problem))

@@ -5,7 +5,7 @@ notebook held it twice, once indented. Packed, it is reshaped so gzip finds its 
 gzip-compressed and base64-encoded inside a small envelope (`$defs.Packed` of view.schema.json), which the
 front end opens with the browser's `DecompressionStream` (src/core/packed.ts):
 
-    {"format": "pt2e-lens.packed", "encoding": "tabular+gzip+base64", "schema_version": 1, "data": "H4sI…"}
+    {"format": "pt2e-lens.packed", "encoding": "tabular+gzip+base64", "schema_version": 2, "data": "H4sI…"}
 
 `unpack` is the one way Python reads a bundle's MIME data back: it takes a packed envelope, a plain View
 (what pt2e-lens 0.1 wrote, still valid) or either as JSON text, and raises `PackedProblem` (one line).
@@ -55,7 +55,7 @@ def pack(view: dict) -> dict:
     return {
         "format": PACKED_FORMAT,
         "encoding": encoding,
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": view.get("schema_version", SCHEMA_VERSION),  # the document's own: an old one stays old
         "data": base64.b64encode(raw).decode("ascii"),
     }
 

@@ -3,15 +3,19 @@
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
+import type { Tr } from '../../core/i18n';
 import { type Hello, type Incoming, type Models, PROTOCOL, RequestFailed, TARGET } from './protocol';
 
 const OPEN_TIMEOUT_MS = 15000;
 
 type Pending = { resolve: (r: unknown) => void; reject: (e: Error) => void };
 
+/** A status line in the panel's language: its words come from the catalogue when the panel draws it. */
+export type Say = (t: Tr) => string;
+
 export type OpenResult =
   | { ok: true; connection: LensConnection }
-  | { ok: false; reason: 'not-loaded' | 'timeout' | 'error'; message: string };
+  | { ok: false; reason: 'not-loaded' | 'timeout' | 'error'; message: Say };
 
 export class LensConnection implements IDisposable {
   private pending = new Map<string, Pending>();
@@ -57,13 +61,13 @@ export class LensConnection implements IDisposable {
         resolve(r);
       };
       const timer = setTimeout(() => {
-        settle({ ok: false, reason: 'timeout', message: 'the kernel did not answer the pt2e-lens comm' });
+        settle({ ok: false, reason: 'timeout', message: (t) => t('ui.panel.comm_timeout') });
         if (!comm.isDisposed) comm.dispose();
       }, OPEN_TIMEOUT_MS);
       try {
         comm = kernel.createComm(TARGET);
       } catch (e) {
-        settle({ ok: false, reason: 'error', message: String(e) });
+        settle({ ok: false, reason: 'error', message: () => String(e) });
         return;
       }
       comm.onMsg = (msg: KernelMessage.ICommMsgMsg) => {
@@ -74,7 +78,7 @@ export class LensConnection implements IDisposable {
             settle({
               ok: false,
               reason: 'error',
-              message: `the kernel speaks pt2e-lens protocol ${data.result.protocol}, this panel ${PROTOCOL}: install matching versions`,
+              message: (t) => t('ui.panel.protocol_mismatch', { kernel: data.result.protocol, panel: PROTOCOL }),
             });
             comm.close();
             return;
@@ -85,12 +89,12 @@ export class LensConnection implements IDisposable {
       };
       comm.onClose = () => {
         if (conn) conn.onKernelClose();
-        else settle({ ok: false, reason: 'not-loaded', message: 'pt2e-lens is not loaded in this kernel' });
+        else settle({ ok: false, reason: 'not-loaded', message: (t) => t('ui.panel.not_loaded') });
       };
       try {
         comm.open({});
       } catch (e) {
-        settle({ ok: false, reason: 'error', message: String(e) });
+        settle({ ok: false, reason: 'error', message: () => String(e) });
       }
     });
   }

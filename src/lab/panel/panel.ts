@@ -28,7 +28,7 @@ const FOLLOW = '\u0000follow';
 function statusText(t: Tr, lens: SessionLens): string {
   switch (lens.status) {
     case 'no-kernel':
-      return lens.message || t('ui.panel.no_kernel');
+      return lens.message?.(t) || t('ui.panel.no_kernel');
     case 'connecting':
       return t('ui.panel.connecting');
     case 'loading':
@@ -36,7 +36,7 @@ function statusText(t: Tr, lens: SessionLens): string {
     case 'not-loaded':
       return `${lens.restarted ? t('ui.panel.restarted') : ''}${t('ui.panel.not_loaded')}`;
     case 'error':
-      return lens.message;
+      return lens.message?.(t) ?? '';
     case 'ready':
       return lens.models?.models.length ? '' : t('ui.panel.no_model');
   }
@@ -152,7 +152,7 @@ export class LensPanel extends Widget {
     if (lens.loadingContent)
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.loading_content')));
     if (lens.contentError)
-      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError));
+      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError(this.t)));
   }
 
   private picker(lens: SessionLens): HTMLElement {

@@ -7,7 +7,7 @@ import type { ISessionContext } from '@jupyterlab/apputils';
 import type { KernelMessage } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
-import { LensConnection } from './connection';
+import { LensConnection, type Say } from './connection';
 import { OutlineGroups } from './outline';
 import {
   type DiffResult,
@@ -30,6 +30,14 @@ export type Content =
 export const DECOMP_TAB = 'exported → decomposed';
 
 const LOAD_CODE = '%load_ext pt2e_lens';
+/** A failed request as the panel shows it: the comm closing in the panel's words; a kernel error as the kernel
+ * worded it (in the kernel's locale). */
+function problemOf(e: unknown): Say {
+  if (e instanceof RequestFailed && e.code === 'closed') return (t) => t('ui.panel.comm_closed');
+  const text = e instanceof Error ? e.message : String(e);
+  return () => text;
+}
+
 /** After a cell that mentions pt2e_lens: load the extension if (and only if) that cell imported pt2e_lens. */
 export const LOAD_IF_IMPORTED_CODE =
   "__import__('sys').modules.get('pt2e_lens') and get_ipython().run_line_magic('load_ext', 'pt2e_lens')";
@@ -41,7 +49,7 @@ export interface SessionLensOptions {
 
 export class SessionLens implements IDisposable {
   private _status: Status = 'connecting';
-  private _message = '';
+  private _message: Say | null = null;
   private _restarted = false;
   private _models: Models | null = null;
   private _picked: string | null;
@@ -50,7 +58,7 @@ export class SessionLens implements IDisposable {
   private _outline: OutlineGroups | null = null;
   private _tooBig = new Map<string, number>();
   private _content: Content | null = null;
-  private _contentError: string | null = null;
+  private _contentError: Say | null = null;
   private _loadingContent = false;
 
   private conn: LensConnection | null = null;
@@ -83,7 +91,7 @@ export class SessionLens implements IDisposable {
   get status(): Status {
     return this._status;
   }
-  get message(): string {
+  get message(): Say | null {
     return this._message;
   }
   get restarted(): boolean {
@@ -103,7 +111,7 @@ export class SessionLens implements IDisposable {
   get content(): Content | null {
     return this._content;
   }
-  get contentError(): string | null {
+  get contentError(): Say | null {
     return this._contentError;
   }
   get loadingContent(): boolean {
@@ -146,12 +154,12 @@ export class SessionLens implements IDisposable {
       this._restarted = true;
       this.probeAfterRestart = true;
       this._status = 'not-loaded';
-      this._message = 'kernel restarted';
+      this._message = (t) => t('ui.panel.kernel_restarted');
       this.emit();
     } else if (status === 'dead') {
       this.drop();
       this._status = 'no-kernel';
-      this._message = 'the kernel is dead';
+      this._message = (t) => t('ui.panel.kernel_dead');
       this.emit();
     } else if (status === 'idle' && this.probeAfterRestart) {
       this.probeAfterRestart = false; // once: a startup script may have loaded pt2e-lens
@@ -190,7 +198,7 @@ export class SessionLens implements IDisposable {
     const kernel = this.context.session?.kernel;
     if (!kernel) {
       this._status = 'no-kernel';
-      this._message = 'no kernel';
+      this._message = (t) => t('ui.panel.no_kernel');
       this.emit();
       return;
     }
@@ -207,7 +215,7 @@ export class SessionLens implements IDisposable {
     }
     if (!r.ok) {
       this._status = r.reason === 'not-loaded' ? 'not-loaded' : 'error';
-      this._message = this._restarted && r.reason === 'not-loaded' ? 'kernel restarted' : r.message;
+      this._message = this._restarted && r.reason === 'not-loaded' ? (t) => t('ui.panel.kernel_restarted') : r.message;
       this.emit();
       if (this.openAgain) {
         this.openAgain = false;
@@ -221,12 +229,12 @@ export class SessionLens implements IDisposable {
     this.conn.closed.connect(() => {
       this.drop();
       this._status = 'not-loaded';
-      this._message = 'the kernel closed the pt2e-lens comm';
+      this._message = (t) => t('ui.panel.comm_closed');
       this.emit();
     }, this);
     this._status = 'ready';
     this._restarted = false;
-    this._message = '';
+    this._message = null;
     try {
       this.onModels(await this.conn.request<Models>('subscribe'));
     } catch (e) {
@@ -260,7 +268,8 @@ export class SessionLens implements IDisposable {
       const c = reply.content as { status: string; ename?: string; evalue?: string };
       if (c.status !== 'ok') {
         this._status = 'error';
-        this._message = `%load_ext pt2e_lens failed: ${c.ename ?? 'error'}: ${c.evalue ?? ''}`;
+        const [error, reason] = [c.ename ?? 'error', c.evalue ?? ''];
+        this._message = (t) => t('ui.panel.load_failed', { error, reason });
         this.emit();
         return;
       }
@@ -369,7 +378,7 @@ export class SessionLens implements IDisposable {
       this._content = content;
     } catch (e) {
       if (mine !== this.seq) return;
-      this._contentError = e instanceof Error ? e.message : String(e);
+      this._contentError = problemOf(e);
     }
     this._loadingContent = false;
     this.emit();
@@ -382,7 +391,7 @@ export class SessionLens implements IDisposable {
 
   private fail(e: unknown): void {
     if (e instanceof RequestFailed && e.code === 'closed') return; // drop() already said why
-    this._contentError = e instanceof Error ? e.message : String(e);
+    this._contentError = problemOf(e);
     this.emit();
   }
 

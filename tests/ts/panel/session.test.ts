@@ -1,6 +1,7 @@
 // SessionLens against a fake kernel: when the panel opens comms (never on every idle), restart handling,
 // loading, refetching when the current model changes, the user's pick, signals and dispose.
 import { describe, expect, it } from 'vitest';
+import { EN, translator } from '../../../src/core/i18n';
 import { LOAD_IF_IMPORTED_CODE } from '../../../src/lab/panel/session';
 import { flush, models, settle, setup } from './fakes';
 
@@ -97,7 +98,8 @@ describe('SessionLens', () => {
     await flush();
     expect(kernel.opens).toBe(2);
     expect(lens.status).toBe('not-loaded');
-    expect(lens.message).toBe('kernel restarted');
+    expect(lens.message?.(EN)).toBe('kernel restarted'); // worded when drawn, in the panel's language
+    expect(lens.message?.(translator('zh-TW'))).toBe('kernel 已重新啟動');
     await lens.load();
     await flush();
     expect(lens.status).toBe('ready');
