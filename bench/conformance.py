@@ -169,6 +169,18 @@ def summary(rows: list[Row]) -> str:
     )
 
 
+def with_other_sections(ours: str, old: str) -> str:
+    """The conformance part (the title down to the first `## ` heading) replaced by `ours`; the sections other
+    writers own after it (bench/zoo.py's `## Zoo`) kept as they are."""
+    start = old.find("\n## ")
+    rest = old[start + 1 :] if start >= 0 else ""
+    return ours.rstrip("\n") + "\n" + ("\n" + rest if rest else "")
+
+
+def write_docs(ours: str) -> None:
+    DOC.write_text(with_other_sections(ours, DOC.read_text() if DOC.exists() else ""))
+
+
 def _measure(only: str) -> list[Row]:
     rows: list[Row] = []
     for case in CASES:
@@ -220,7 +232,7 @@ def main() -> None:
             executorch=version("executorch"),
             batches=3,
         )
-        DOC.write_text(intro + "\n" + summary(rows) + "\n" + text)
+        write_docs(intro + "\n" + summary(rows) + "\n" + text)
         print(f"wrote {os.path.relpath(DOC, HERE.parent)}", file=sys.stderr)
 
 

@@ -91,6 +91,7 @@ FAST: set[str] = {
     "test_cli_paths.py",
     "test_compare_args.py",
     "test_compare_moved.py",
+    "test_conformance_harness.py",
     "test_contract.py",
     "test_copy_graph_refs.py",
     "test_course_i18n.py",
