@@ -65,6 +65,7 @@ FULL_ONLY: dict[str, tuple[str, ...]] = {
     "test_record_magic.py": ("kernel",),
     "test_sensitivity_scale_out.py": ("dask",),
     "test_untouched_everywhere.py": ("inductor", "executorch", "qat_convert"),
+    "test_vendor_blame_arm.py": ("executorch",),
     "test_vendor_quantizers.py": ("executorch",),
     "test_viewer_unpacker.py": ("subprocess",),
     "test_why_not.py": ("real_models",),
