@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import datetime
 import io
 import re
 import warnings
@@ -60,6 +61,7 @@ class Row:
     false_checks: int | None = None
     blame: str = "n/a"
     reason: str = ""
+    measured: str = ""  # the day run_row measured it ("": kept from an older table, bench/conformance.py --load)
 
     @property
     def green(self) -> bool:
@@ -394,7 +396,7 @@ def blame_names(run: pl.Run, quantizer: Any) -> str:
 
 def run_row(case: QuantizerCase, model_name: str, deep: bool = True) -> Row:
     """deep=False: only the flows, counts and annotation map (the light test)."""
-    row = Row(case.name, model_name)
+    row = Row(case.name, model_name, measured=datetime.date.today().isoformat())
     try:
         case.make()
     except Missing as e:
