@@ -82,3 +82,17 @@ def test_the_table_writer_keeps_the_zoo_section():
     assert with_other_sections(OURS, old) == OURS + "\n" + ZOO
     assert with_other_sections(OURS, "") == OURS
     assert with_other_sections(OURS, "# Conformance\n\nold table\n") == OURS
+
+
+def test_a_table_read_back_gives_its_rows():
+    """--load docs/conformance.md: the rows of the table bench/conformance.py wrote, as they were measured."""
+    from bench.conformance import rows_from_docs, table
+    from bench.conformance_cases import Row
+
+    rows = [
+        Row("Q", "cnn_bn_residual", True, True, "runs", True, True, 0.97, 0, 0, 0, "n/a", "why: a | b"),
+        Row("Q", "encoder_mha", False, reason="torchao itself fails: IndexError: x"),
+        Row("ExecuTorch Cadence default", "cat_mean", True, True, "—", True, False, 1.0, 1, 2, 3, "no: ['X']", "r"),
+    ]
+    back = [Row(**d) for d in rows_from_docs(table(rows))]
+    assert back == rows
