@@ -112,6 +112,8 @@ def vendor_graph(case: QuantizerCase, model: torch.nn.Module, inputs: tuple, qua
         return torch.export.export(model, inputs, strict=True).module()
     if case.flow == "no_guards":
         return torch.export.export(model, inputs).module(check_guards=False)
+    if case.flow == "strict_no_guards":
+        return torch.export.export(model, inputs, strict=True).module(check_guards=False)
     if case.flow == "cadence":
         return torch.export.export(model, inputs, strict=True).run_decompositions(_cadence_table(quantizer)).module()
     raise ValueError(case.flow)
@@ -219,7 +221,8 @@ def capture(case: QuantizerCase, model_name: str) -> pl.Run:
         return pl.capture(
             model, inputs, quantizer, calibration=batches, strict=True, decompose=_cadence_table(quantizer)
         )
-    return pl.capture(model, inputs, quantizer, calibration=batches, strict=case.flow == "export_strict")
+    strict = case.flow in ("export_strict", "strict_no_guards")
+    return pl.capture(model, inputs, quantizer, calibration=batches, strict=strict)
 
 
 def lens_counts(run: pl.Run) -> tuple[int, int, Counter]:
