@@ -39,7 +39,8 @@ norm and a residual add, a transformer encoder block with `nn.MultiheadAttention
 model with cat and mean, an embedding model). First torchao's own flow runs as the vendor does it
 (`torch.export.export`, `.module()` — strict for Cortex-M as ExecuTorch's test harness does, and once more with
 `check_guards=False`; `check_guards=False` for Arm as its public-API tests do; strict with `check_guards=False` for
-Samsung as its tester gets it (torch leaves `_guards_fn` out when ExecuTorch's own code calls `.module()`); Cadence's
+Samsung as its tester gets it and `check_guards=False` for OpenVINO as its example gets it (torch leaves
+`_guards_fn` out when ExecuTorch's own code calls `.module()`); Cadence's
 own decomposed strict trace; torchao's QAT flow for the QAT row —, `prepare_pt2e`, {batches} calibration batches, `convert_pt2e`); then
 `pl.capture` with the same quantizer class freshly built, same model and data (`bench/conformance_cases.py`).
 A ➖ row is one where that vendor flow itself fails (or the quantizer does not import here): nothing for
