@@ -38,10 +38,10 @@ the table by hand. Each row: one quantizer, built exactly as its vendor document
 norm and a residual add, a transformer encoder block with `nn.MultiheadAttention`, an MLP with LayerNorm/GELU, a
 model with cat and mean, an embedding model). First torchao's own flow runs as the vendor does it
 (`torch.export.export`, `.module()` — strict for Cortex-M as ExecuTorch's test harness does, and once more with
-`check_guards=False`; `check_guards=False` for Arm as its public-API tests do; strict with `check_guards=False` for
-Samsung as its tester gets it and `check_guards=False` for OpenVINO as its example gets it (torch leaves
-`_guards_fn` out when ExecuTorch's own code calls `.module()`); Cadence's
-own decomposed strict trace; torchao's QAT flow for the QAT row —, `prepare_pt2e`, {batches} calibration batches, `convert_pt2e`); then
+`check_guards=False`; `check_guards=False` for Arm as its public-API tests do; strict with `check_guards=False`
+for Samsung as its tester gets it and `check_guards=False` for OpenVINO as its example gets it (torch leaves
+`_guards_fn` out when ExecuTorch's own code calls `.module()`); Cadence's own decomposed strict trace; torchao's
+QAT flow for the QAT row —, `prepare_pt2e`, {batches} calibration batches, `convert_pt2e`); then
 `pl.capture` with the same quantizer class freshly built, same model and data (`bench/conformance_cases.py`).
 A ➖ row is one where that vendor flow itself fails (or the quantizer does not import here): nothing for
 pt2e-lens to equal. A reason in [brackets] names the known bug of today's pt2e-lens (issue 25) that another
@@ -100,7 +100,9 @@ KNOWN = [
     (
         r"^ExecuTorch Cortex-M$",
         r"torchao itself fails: .*call_module is not supported",
-        "torch 2.13's `.module()` adds the `_guards_fn` call_module node that Cortex-M's passes reject",
+        "torch 2.13's `.module()` called from the user's code adds the `_guards_fn` call_module node that "
+        "Cortex-M's passes reject; ExecuTorch's own tester calls it from ExecuTorch's code, where torch leaves the "
+        "node out: the `check_guards=False` rows below",
     ),
     (
         r"OpenVINO INT8_SYM",
