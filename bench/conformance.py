@@ -38,8 +38,10 @@ the table by hand. Each row: one quantizer, built exactly as its vendor document
 norm and a residual add, a transformer encoder block with `nn.MultiheadAttention`, an MLP with LayerNorm/GELU, a
 model with cat and mean, an embedding model). First torchao's own flow runs as the vendor does it
 (`torch.export.export`, `.module()` — strict for Cortex-M as ExecuTorch's test harness does, and once more with
-`check_guards=False`; `check_guards=False` for Arm as its public-API tests do; Cadence's own decomposed strict
-trace; torchao's QAT flow for the QAT row —, `prepare_pt2e`, {batches} calibration batches, `convert_pt2e`); then
+`check_guards=False`; `check_guards=False` for Arm as its public-API tests do; strict with `check_guards=False`
+for Samsung as its tester gets it and `check_guards=False` for OpenVINO as its example gets it (torch leaves
+`_guards_fn` out when ExecuTorch's own code calls `.module()`); Cadence's own decomposed strict trace; torchao's
+QAT flow for the QAT row —, `prepare_pt2e`, {batches} calibration batches, `convert_pt2e`); then
 `pl.capture` with the same quantizer class freshly built, same model and data (`bench/conformance_cases.py`).
 A ➖ row is one where that vendor flow itself fails (or the quantizer does not import here): nothing for
 pt2e-lens to equal. A reason in [brackets] names the known bug of today's pt2e-lens (issue 25) that another
@@ -64,6 +66,13 @@ Columns:
 
 Green (✅) means: both flows run, counts and annotations equal, why 0 wrong and ≥ 98 % specific, 0 false findings,
 0 false checks, blame names sub-quantizers.
+
+The **X86Inductor is_qat=True config (plain prepare_pt2e)** rows: a QAT config handed to `prepare_pt2e`, not
+`prepare_qat_pt2e`. On the CNN torchao folds its 3 batch norms into their convs before annotating, then builds
+fake-quantize modules; calibration and `convert_pt2e` run, and the converted graph has the PTQ config's ops, one
+for one (output within 0.008 of float; the folded convs are parameters and train). pt2e-lens runs it the same way,
+with torchao's counts, and says in one warning that the batch norms will not train (`qat=True` keeps them); it
+no longer refuses it (docs/qat.md).
 """
 
 
@@ -91,7 +100,9 @@ KNOWN = [
     (
         r"^ExecuTorch Cortex-M$",
         r"torchao itself fails: .*call_module is not supported",
-        "torch 2.13's `.module()` adds the `_guards_fn` call_module node that Cortex-M's passes reject",
+        "torch 2.13's `.module()` called from the user's code adds the `_guards_fn` call_module node that "
+        "Cortex-M's passes reject; ExecuTorch's own tester calls it from ExecuTorch's code, where torch leaves the "
+        "node out: the `check_guards=False` rows below",
     ),
     (
         r"OpenVINO INT8_SYM",
@@ -99,8 +110,6 @@ KNOWN = [
         "OpenVINO's INT8_SYM mode fails on LayerNorm in its own code (the INT8_TRANSFORMER mode handles it)",
     ),
     (r"Cadence", r"check: overwritten", "issue 25: pl.check calls Cadence's stepwise annotation 'overwritten'"),
-    (r"", r"blame no", "issue 25: pl.blame names a ComposableQuantizer subclass, not its sub-quantizers"),
-    (r"", r"QAT config, is_qat=True", "pl.capture refuses a QAT config on the PTQ path on purpose (docs/qat.md)"),
 ]
 
 
@@ -152,6 +161,19 @@ def _why_red(rows: list[Row], quantizer: str) -> str:
     return "; ".join(_notes(first)) or first.reason[:200]
 
 
+def provenance(rows: list[Row]) -> str:
+    """Which quantizers' rows this run measured, and which it kept from the previous table (--load of it)."""
+    fresh = list(dict.fromkeys(r.quantizer for r in rows if r.measured))
+    kept = list(dict.fromkeys(r.quantizer for r in rows if not r.measured and r.quantizer not in fresh))
+    days = sorted({r.measured for r in rows if r.measured})
+    if not kept:
+        return ""
+    return (
+        f"**Measured on {', '.join(days)}:** {', '.join(fresh) or 'none'}. **Kept from the previous table** (not "
+        f"measured again in this run, same harness but the older classifier of why-lines): {', '.join(kept)}.\n\n"
+    )
+
+
 def summary(rows: list[Row]) -> str:
     measured = [r for r in rows if r.torchao_ok is not None]
     green = sum(r.green for r in measured)
@@ -169,7 +191,25 @@ def summary(rows: list[Row]) -> str:
     )
 
 
-def _measure(only: str) -> list[Row]:
+def with_other_sections(ours: str, old: str) -> str:
+    """The conformance part (the title down to the first `## ` heading) replaced by `ours`; the sections other
+    writers own after it (bench/zoo.py's `## Zoo`) kept as they are."""
+    start = old.find("\n## ")
+    rest = old[start + 1 :] if start >= 0 else ""
+    return ours.rstrip("\n") + "\n" + ("\n" + rest if rest else "")
+
+
+def write_docs(ours: str) -> None:
+    DOC.write_text(with_other_sections(ours, DOC.read_text() if DOC.exists() else ""))
+
+
+def _save(rows: list[Row], path: str) -> None:
+    Path(path).write_text(json.dumps([dataclasses.asdict(r) for r in rows]))
+
+
+def _measure(only: str, save: str | None = None) -> list[Row]:
+    """Every row of the quantizers matching `only`; with `save`, the rows so far are written after each one
+    (a long run stopped half-way keeps what it measured)."""
     rows: list[Row] = []
     for case in CASES:
         if only and not re.search(only, case.name):
@@ -177,15 +217,56 @@ def _measure(only: str) -> list[Row]:
         for model_name in MODELS:
             row = run_row(case, model_name)
             rows.append(row)
+            if save:
+                _save(rows, save)
             print(f"{'✅' if row.green else '··'} {case.name} × {model_name}: {row.reason[:150]}", file=sys.stderr)
             if row.torchao_ok is None:  # not installable: one row for the quantizer
                 break
     return rows
 
 
+def _uncell(text: str):
+    """_cell read back: — → None, yes/no → bool, '97 %' → 0.97, a count → int, else the text."""
+    text = text.strip()
+    if text in ("—", ""):
+        return None
+    if text in ("yes", "**no**"):
+        return text == "yes"
+    if text.endswith(" %"):
+        return float(text[:-2]) / 100
+    return int(text) if text.isdigit() else text
+
+
+def rows_from_docs(text: str) -> list[dict]:
+    """The rows of a table this script wrote (docs/conformance.md), as saved parts: to re-measure some
+    quantizers and keep the others' last measured rows (the reason loses its [note], which KNOWN adds back)."""
+    out = []
+    for line in text.splitlines():
+        cells = [c.replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) != 14 or cells[0].strip() not in ("✅", "➖", "❌"):
+            continue
+        _, quantizer, model, *values, blame, reason = (c.strip() for c in cells)
+        reason = re.sub(r"^(\[[^\]]*\]\s*)+", "", reason)
+        model = next(iter(MODELS)) if model == "all" else model  # a quantizer that does not import: one row
+        keys = ["torchao_ok", "capture_ok", "record", "counts_equal", "annotations_equal", "why_specific"]
+        keys += ["why_wrong", "false_findings", "false_checks"]
+        row = dict(zip(keys, map(_uncell, values)), quantizer=quantizer, model=model, blame=blame, reason=reason)
+        row["record"] = values[2]
+        out.append(row)
+    return out
+
+
+def _saved(path: str) -> list[dict]:
+    """A JSON part; a row saved without its day (an older harness) measured on the day the file was written."""
+    day = datetime.date.fromtimestamp(Path(path).stat().st_mtime).isoformat()
+    return [{"measured": day, **d} for d in json.loads(Path(path).read_text())]
+
+
 def _load(paths: list[str]) -> list[Row]:
-    """Saved parts, in the registry's order (quantizers, then models); a row saved again in a later part wins."""
-    latest = {(d["quantizer"], d["model"]): Row(**d) for path in paths for d in json.loads(Path(path).read_text())}
+    """Saved parts (JSON, or a markdown table this script wrote), in the registry's order (quantizers, then
+    models); a row saved again in a later part wins."""
+    parts = [rows_from_docs(Path(path).read_text()) if path.endswith(".md") else _saved(path) for path in paths]
+    latest = {(d["quantizer"], d["model"]): Row(**d) for part in parts for d in part}
     rows = list(latest.values())
     order = {c.name: i for i, c in enumerate(CASES)}
     models = list(MODELS)
@@ -200,9 +281,9 @@ def main() -> None:
     args = parser.parse_args()
     pl.quiet()
     start = time.perf_counter()
-    rows = _load(args.load) if args.load else _measure(args.only)
+    rows = _load(args.load) if args.load else _measure(args.only, args.save)
     if args.save:
-        Path(args.save).write_text(json.dumps([dataclasses.asdict(r) for r in rows]))
+        _save(rows, args.save)
     import torch
     import torchao
 
@@ -220,7 +301,7 @@ def main() -> None:
             executorch=version("executorch"),
             batches=3,
         )
-        DOC.write_text(intro + "\n" + summary(rows) + "\n" + text)
+        write_docs(intro + "\n" + provenance(rows) + summary(rows) + "\n" + text)
         print(f"wrote {os.path.relpath(DOC, HERE.parent)}", file=sys.stderr)
 
 

@@ -18,12 +18,11 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import datetime
 import io
-import json
 import re
 import warnings
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import torch
@@ -62,6 +61,7 @@ class Row:
     false_checks: int | None = None
     blame: str = "n/a"
     reason: str = ""
+    measured: str = ""  # the day run_row measured it ("": kept from an older table, bench/conformance.py --load)
 
     @property
     def green(self) -> bool:
@@ -112,6 +112,8 @@ def vendor_graph(case: QuantizerCase, model: torch.nn.Module, inputs: tuple, qua
         return torch.export.export(model, inputs, strict=True).module()
     if case.flow == "no_guards":
         return torch.export.export(model, inputs).module(check_guards=False)
+    if case.flow == "strict_no_guards":
+        return torch.export.export(model, inputs, strict=True).module(check_guards=False)
     if case.flow == "cadence":
         return torch.export.export(model, inputs, strict=True).run_decompositions(_cadence_table(quantizer)).module()
     raise ValueError(case.flow)
@@ -219,7 +221,8 @@ def capture(case: QuantizerCase, model_name: str) -> pl.Run:
         return pl.capture(
             model, inputs, quantizer, calibration=batches, strict=True, decompose=_cadence_table(quantizer)
         )
-    return pl.capture(model, inputs, quantizer, calibration=batches, strict=case.flow == "export_strict")
+    strict = case.flow in ("export_strict", "strict_no_guards")
+    return pl.capture(model, inputs, quantizer, calibration=batches, strict=strict)
 
 
 def lens_counts(run: pl.Run) -> tuple[int, int, Counter]:
@@ -248,11 +251,60 @@ def differences(expected: dict, got: dict, limit: int = 3) -> str:
 # -- why_not, findings, check, blame
 
 
-def _template(key: str) -> re.Pattern:
-    en = json.loads((Path(pl.__file__).parent / "locales" / "en.json").read_text())
-    pattern = re.escape(en[key])
-    pattern = re.sub(r"\\\{(\w+)\\\}", lambda m: f"(?P<{m.group(1)}>.*?)", pattern)
-    return re.compile(f"^{pattern}$")
+# The why-line reasons of the catalogue (kernel_pkg/pt2e_lens/locales/<lang>.json, analyses/why_lines.py), by
+# what they say. pl.why_not returns text lines only, so a line is judged by the catalogue template it matches:
+# its placeholders are the structure (who decided, which annotator), read back from the text.
+ANNOTATED_KEYS = ("why.annotated", "why.claimed", "why.kept_none", "why.claimed_alone")
+# not annotated, and the line names the quantizer and the annotator (`fns`) that decided
+DECIDED_KEYS = ("why.filtered", "why.not_found", "why.elsewhere", "why.looked", "why.input_looked")
+NOTHING_KEYS = ("why.no_match",)  # nothing in that quantizer handles the op: specific by itself
+UNSPECIFIC_KEYS = ("why.not_watched",)
+REASON_KEYS = ANNOTATED_KEYS + DECIDED_KEYS + NOTHING_KEYS + UNSPECIFIC_KEYS
+
+
+def _catalogue() -> dict[str, str]:
+    from pt2e_lens import i18n
+
+    return i18n.catalogue(i18n.get_locale())
+
+
+def _template(key: str, catalogue: dict[str, str] | None = None) -> re.Pattern:
+    """The catalogue text of `key` as a regex with a named group per placeholder; a placeholder that is itself a
+    `why.*` text (`{via}` → why.via's " in {fns}") is that text's pattern, optional, so its inner fields
+    (`fns`) come out too."""
+    cat = catalogue or _catalogue()
+    return re.compile(f"^{_pattern(cat[key], cat)}$", re.S)
+
+
+def _pattern(text: str, cat: dict[str, str]) -> str:
+    out, pos = [], 0
+    for m in re.finditer(r"\{(\w+)\}", text):
+        out.append(re.escape(text[pos : m.start()]))
+        name = m.group(1)
+        nested = cat.get(f"why.{name}")
+        if nested is not None and "{" in nested:
+            out.append(f"(?P<{name}>(?:{_pattern(nested, cat)})?)")
+        else:
+            out.append(f"(?P<{name}>.*?)")
+        pos = m.end()
+    out.append(re.escape(text[pos:]))
+    return "".join(out)
+
+
+def why_reasons(catalogue: dict[str, str] | None = None) -> list[tuple[str, re.Pattern]]:
+    """(key, its pattern) for every reason a why line's first line gives, in the catalogue of the locale in use;
+    a reason the catalogue gains later must be added to a group above (tests/test_conformance.py checks)."""
+    cat = catalogue or _catalogue()
+    return [(key, _template(key, cat)) for key in REASON_KEYS]
+
+
+def classify(line: str, reasons: list[tuple[str, re.Pattern]]) -> tuple[str | None, dict[str, str]]:
+    """(the catalogue key whose text the line is, its fields), or (None, {}) for a line no reason matches."""
+    for key, pattern in reasons:
+        m = pattern.match(line)
+        if m:
+            return key, {k: v for k, v in m.groupdict().items() if v is not None}
+    return None, {}
 
 
 def sub_quantizers(quantizer: Any) -> list[Any]:
@@ -277,27 +329,34 @@ def _names_in(text: str) -> set[str]:
     return {re.sub(r"\(.*\)$", "", part) for part in parts}
 
 
+def judge_why(key: str | None, fields: dict[str, str], names: set[str], top: str) -> tuple[bool, bool]:
+    """(says annotated, specific) of one first line, by its catalogue key.
+    Specific: an annotated line names the (sub-)quantizer that wrote it (`names`: a ComposableQuantizer's
+    sub-quantizers) and its annotator; a not-annotated line names the quantizer (a sub-quantizer or the whole,
+    `top`) and the annotator that checked, filtered or searched for it, or says that nothing in it handles the op."""
+    if key in ANNOTATED_KEYS:
+        who = _names_in(fields.get("quantizer", ""))
+        return True, bool(fields.get("fns")) and bool(who) and who <= names
+    if key in DECIDED_KEYS:
+        who = _names_in(fields.get("quantizer", ""))
+        return False, bool(fields.get("fns")) and bool(who) and who <= names | {top}
+    if key in NOTHING_KEYS:
+        who = _names_in(fields.get("quantizers", ""))
+        return False, bool(who) and who <= names | {top}
+    return False, False  # not watched, or no reason at all (an empty line): says nothing specific
+
+
 def why_metrics(run: pl.Run, expected: dict, names: set[str], top: str) -> tuple[float, int, list[str]]:
-    """Share of ops whose first why line is specific, ops whose line contradicts torchao's map, examples.
-    Specific: 'annotated by' names the (sub-)quantizer that wrote it (`names`: a ComposableQuantizer's
-    sub-quantizers) and its annotator; 'looked at it' / 'no annotator matched' names those or the quantizer
-    itself (`top`: nothing in the whole composite handles the op)."""
-    annotated, claimed = _template("why.annotated"), _template("why.claimed")
-    looked, no_match = _template("why.looked"), _template("why.no_match")
+    """Share of ops whose first why line is specific (judge_why), ops whose line contradicts torchao's map
+    (says annotated where torchao's graph has no annotation, or the reverse), examples."""
+    reasons = why_reasons()
     stage = run["annotated"]
     ops = [n["id"] for n in stage.snapshot.nodes if n["op"] == "call_function"]
     specific, wrong, examples = 0, 0, []
     for node in ops:
         rows = pl.why_not(stage, node).rows
         line = rows[0][1] if rows else ""
-        m = annotated.match(line) or claimed.match(line)
-        says_annotated = m is not None
-        if m:
-            ok = bool(m.group("via")) and _names_in(m.group("quantizer")) <= names
-        elif (m := looked.match(line)) or (m := no_match.match(line)):
-            ok = _names_in(m.groupdict().get("quantizer") or m.groupdict().get("quantizers") or "") <= names | {top}
-        else:
-            ok = False
+        says_annotated, ok = judge_why(*classify(line, reasons), names, top)
         specific += ok
         if says_annotated != (node in expected):
             wrong += 1
@@ -340,7 +399,7 @@ def blame_names(run: pl.Run, quantizer: Any) -> str:
 
 def run_row(case: QuantizerCase, model_name: str, deep: bool = True) -> Row:
     """deep=False: only the flows, counts and annotation map (the light test)."""
-    row = Row(case.name, model_name)
+    row = Row(case.name, model_name, measured=datetime.date.today().isoformat())
     try:
         case.make()
     except Missing as e:

@@ -2,9 +2,13 @@
 
 Each `QuantizerCase.make()` returns a freshly built quantizer, or raises `Missing` with one line when its
 package is not installed. `flow` says how the vendor's own flow gets the graph it hands to `prepare_pt2e`:
-  "export"          torch.export.export(model, inputs).module()       (torchao's tests, XNNPACK, X86, Vulkan, Enn)
+  "export"          torch.export.export(model, inputs).module()       (torchao's tests, XNNPACK, X86, Vulkan)
   "export_strict"   torch.export.export(model, inputs, strict=True).module()     (Cortex-M's tests)
-  "no_guards"       torch.export.export(model, inputs).module(check_guards=False)  (Arm's public-API tests)
+  "strict_no_guards" torch.export.export(model, inputs, strict=True).module(check_guards=False): Samsung's tester
+                    (backends/samsung/test/tester/samsung_tester.py) calls `.module()` from ExecuTorch's own code,
+                    where torch leaves `_guards_fn` out (`_ok_to_generate_guards_fn` in torch/export/_unlift.py)
+  "no_guards"       torch.export.export(model, inputs).module(check_guards=False)  (Arm's public-API tests,
+                    OpenVINO's example: `.module()` from ExecuTorch's code leaves `_guards_fn` out alike)
   "qat"             torchao's QAT flow: export(model.train()).module(), prepare_qat_pt2e, train, to eval
   "cadence"         Cadence's `trace`: strict export, run_decompositions(default table minus the ops its
                     quantizer keeps), then .module()      (executorch/backends/cadence/aot/compiler_funcs.py)
@@ -179,9 +183,11 @@ CASES: list[QuantizerCase] = [
     QuantizerCase("ExecuTorch Cortex-M (.module(check_guards=False))", _cortex_m, flow="no_guards"),
     QuantizerCase("ExecuTorch Vulkan", _vulkan),
     QuantizerCase("ExecuTorch Cadence default", _cadence, flow="cadence"),
-    QuantizerCase("ExecuTorch Samsung Enn A8W8", _samsung),
-    QuantizerCase("ExecuTorch OpenVINO INT8_SYM", lambda: _openvino("INT8_SYM")),
-    QuantizerCase("ExecuTorch OpenVINO INT8_TRANSFORMER", lambda: _openvino("INT8_TRANSFORMER")),
+    QuantizerCase("ExecuTorch Samsung Enn A8W8", _samsung, flow="strict_no_guards"),
+    # OpenVINO's example (examples/models/yolo26/export_and_validate.py) calls `.module()` from ExecuTorch's code:
+    # torch leaves `_guards_fn` out there, as check_guards=False does
+    QuantizerCase("ExecuTorch OpenVINO INT8_SYM", lambda: _openvino("INT8_SYM"), flow="no_guards"),
+    QuantizerCase("ExecuTorch OpenVINO INT8_TRANSFORMER", lambda: _openvino("INT8_TRANSFORMER"), flow="no_guards"),
     QuantizerCase(
         "ExecuTorch Qualcomm QNN",
         _sdk("executorch.backends.qualcomm.quantizer", "importing it downloads the QNN SDK (no network here)"),

@@ -9,7 +9,6 @@ import warnings
 import pytest
 import torch
 from _fingerprint import fingerprint
-from IPython.core.error import UsageError
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
 
 import pt2e_lens as pl
@@ -34,7 +33,7 @@ def magic():
         "y": (torch.randn(4, 8),),
         "q": _qat_quantizer(),
         "fc0": XNNPACKQuantizer().set_module_name("0", get_symmetric_quantization_config(is_qat=True)),
-        # prepare_pt2e folds its batch norm: the QAT config is refused there (not on mlp, which has none)
+        # prepare_pt2e folds its batch norm: the QAT config runs there as torchao runs it, with one warning
         "convbn": torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4)).eval(),
         "z": (torch.randn(2, 3, 8, 8),),
     }
@@ -50,12 +49,16 @@ def _run(magics, line):
         return magics.pt2e(line)
 
 
-def test_without_qat_a_qat_quantizer_is_refused_in_one_line(magic):
-    magics, _ = magic
-    with pytest.raises(UsageError) as e:  # blame and orders refuse alike (Python side: tests/test_qat.py)
-        _run(magics, "check q convbn --inputs z")
-    text = str(e.value)
-    assert "\n" not in text and "qat=True" in text and "fake-quantize" in text, text
+def test_without_qat_a_qat_quantizer_is_checked_as_prepare_pt2e_runs_it_with_one_warning(magic):
+    magics, ns = magic
+    with warnings.catch_warnings(record=True) as caught:  # blame and orders alike (Python side: tests/test_qat.py)
+        warnings.simplefilter("always")
+        table = magics.pt2e("check q convbn --inputs z")
+    said = [str(w.message) for w in caught if issubclass(w.category, pl.Pt2eLensWarning)]
+    assert len(said) == 1 and "\n" not in said[0] and "qat=True" in said[0] and "fake-quantize" in said[0], said
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert isinstance(table, pl.Table) and table.rows == pl.check(ns["q"], ns["convbn"], ns["z"]).rows
 
 
 def test_check_with_qat_is_pl_check_with_qat(magic):

@@ -3,8 +3,9 @@
 prepare_qat_pt2e annotates first and then replaces every conv → batch_norm with torchao's QAT pattern (the
 weight scaled by the batch norm's statistics and fake-quantized, the conv's output scaled back, the batch
 norm kept), so batch norm goes on learning while fake-quantize modules learn their scales. prepare_pt2e
-instead folds the batch norms into the convs before annotating: a QAT quantizer given to it silently
-becomes PTQ, which is why the PTQ path refuses fake-quantize modules.
+instead folds the batch norms into the convs before annotating: a QAT quantizer given to it still prepares
+and converts (torchao runs it, and so does the PTQ path), but training then updates the folded convs, not
+the batch norms — the PTQ path says so in one warning.
 
 An exported graph ignores `.train()` / `.eval()`: batch norm and dropout switch only through torchao's
 `move_exported_model_to_train` / `move_exported_model_to_eval`, which rewrite the graph.
@@ -13,6 +14,7 @@ An exported graph ignores `.train()` / `.eval()`: batch norm and dropout switch 
 from __future__ import annotations
 
 import copy
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -26,7 +28,7 @@ from .._torchao import (
     move_exported_model_to_eval,
     move_exported_model_to_train,
 )
-from ..errors import Pt2eLensError, first_line
+from ..errors import Pt2eLensError, Pt2eLensWarning, first_line
 
 # the ops whose `training` argument export specialises: (op name, index of that argument)
 _MODE_ARGS = {"batch_norm": 5, "dropout": 2, "feature_dropout": 2, "alpha_dropout": 2}
@@ -79,13 +81,15 @@ def fake_quant_count(gm: torch.fx.GraphModule) -> int:
     return sum(1 for m in gm.modules() if is_fake_quant_module(m))
 
 
-def refuse_fake_quant(prepared: torch.fx.GraphModule, quantizer: str, folded: int) -> None:
+def warn_folded_fake_quant(prepared: torch.fx.GraphModule, quantizer: str, folded: int) -> None:
     """The PTQ path got a QAT quantizer (its specs build fake-quantize modules) and prepare_pt2e folded `folded`
-    batch norms first: one line, use the QAT path. Without a folded batch norm nothing is lost: torchao's own
-    tests run QAT configs through prepare_pt2e on such models, and so does pt2e-lens."""
+    batch norms first. torchao prepares and converts it (the converted graph is PTQ's, its convs trainable), so
+    pt2e-lens runs it too, and says in one warning that the batch norms will not train (the QAT path does).
+    Without a folded batch norm nothing is lost: torchao's own tests run QAT configs through prepare_pt2e."""
     found = fake_quant_count(prepared)
     if found and folded:
-        raise Pt2eLensError(i18n.t("error.qat_quantizer_in_ptq", quantizer=quantizer, count=found, folded=folded))
+        text = i18n.t("warning.qat_config_folded", quantizer=quantizer, count=found, folded=folded)
+        warnings.warn(text, Pt2eLensWarning, stacklevel=4)
 
 
 class _NonFiniteLoss(Exception):

@@ -37,7 +37,7 @@ from .decomposed_cause import decomposition_cause
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
 from .guards import from_executorch, has_guards, without_guards
 from .lowered import inputs_from_graph, lowered_stage
-from .qat import refuse_fake_quant, refuse_no_fake_quant, to_eval, to_train, train_mode_model, train_module
+from .qat import refuse_no_fake_quant, to_eval, to_train, train_mode_model, train_module, warn_folded_fake_quant
 from .stage import STAGE_ORDER, Stage
 
 
@@ -177,8 +177,8 @@ class Run(HasSnapshot, Displayable):
             refuse_no_fake_quant(prepared, name)  # a PTQ quantizer on prepare_qat_pt2e would train nothing
             to_train(prepared)  # a graph exported in eval mode: its batch norms and dropouts go on training
         else:
-            # a QAT quantizer on prepare_pt2e silently becomes PTQ where it folded batch norms
-            refuse_fake_quant(prepared, name, done.folded_batch_norms)
+            # a QAT quantizer on prepare_pt2e: runs as torchao runs it; where it folded batch norms, one warning
+            warn_folded_fake_quant(prepared, name, done.folded_batch_norms)
         known: dict[str, Any] = {"blame": recorder.blame, "skipped_by": recorder.skipped_by, "problems": done.problems}
         known["annotators"] = recorder.log.as_record()
         record = CaptureRecord(**known, serves=serves_from_callback(recorder.edge_or_node_to_obs, prepared))

@@ -30,11 +30,21 @@ def _annotation_ids(model: torch.fx.GraphModule) -> dict[str, int]:
 
 
 def sub_quantizers(q: Quantizer) -> list[Quantizer] | None:
-    """The sub-quantizers of any ComposableQuantizer, subclasses included (Cadence, Cortex-M, Arm), or None."""
-    subs = getattr(q, "quantizers", None) if isinstance(q, ComposableQuantizer) else None
+    """The sub-quantizers of any ComposableQuantizer, subclasses included (Cadence, Cortex-M), or of the one a
+    quantizer wraps and forwards annotate to (ExecuTorch's Arm TOSAQuantizer / EthosUQuantizer keep a
+    ComposableQuantizer in `.quantizer`: its PatternQuantizers and SharedQspecQuantizer write every annotation),
+    or None."""
+    composite = q if isinstance(q, ComposableQuantizer) else _wrapped_composite(q)
+    subs = getattr(composite, "quantizers", None)
     if isinstance(subs, list) and subs and all(isinstance(s, Quantizer) for s in subs):
         return subs
     return None
+
+
+def _wrapped_composite(q: Quantizer) -> ComposableQuantizer | None:
+    """The one ComposableQuantizer among q's attributes (a wrapper's inner quantizer), or None."""
+    found = [v for v in (vars(q).values() if hasattr(q, "__dict__") else ()) if isinstance(v, ComposableQuantizer)]
+    return found[0] if len(found) == 1 else None
 
 
 def sub_labels(quantizers: list[Quantizer], prefix: str = "") -> list[str]:

@@ -10,7 +10,7 @@ from ..capture import Run, Stage
 from ..errors import Pt2eLensError, first_line
 from ..prepare.annotate import Annotation
 from ..prepare.user_quantizer import check_quantizer
-from .float_graph import float_graph, refuse_qat_quantizer
+from .float_graph import float_graph, warn_folded_qat_quantizer
 
 
 def blame(x: Any, quantizer: Any = None, example_inputs: Any = None, qat: bool = False) -> Table:
@@ -23,7 +23,7 @@ def blame(x: Any, quantizer: Any = None, example_inputs: Any = None, qat: bool =
         q = check_quantizer(quantizer, "pl.blame")
         ann = Annotation(float_graph(x, example_inputs, "pl.blame", qat=qat, quantizers=[q]), q, qat=qat)
         if not qat:
-            refuse_qat_quantizer(ann.fake_quants, q, "pl.blame", ann.folded_batch_norms)
+            warn_folded_qat_quantizer(ann.fake_quants, q, "pl.blame", ann.folded_batch_norms)
         if ann.graph_module is None:
             reason = first_line(ann.error) if ann.error else i18n.t("error.blame_no_graph")
             raise Pt2eLensError(i18n.t("error.blame_annotate_failed", reason=reason))

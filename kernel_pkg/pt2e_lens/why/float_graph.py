@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..capture import Run, Stage
 from ..capture.export import check_example_inputs, export
 from ..capture.guards import from_executorch
 from ..capture.qat import train_mode_model
-from ..errors import Pt2eLensError
+from ..errors import Pt2eLensError, Pt2eLensWarning
 
 
 def float_graph(
@@ -41,12 +42,11 @@ def float_graph(
     return private_copy(as_graph_module(x, what))
 
 
-def refuse_qat_quantizer(fake_quants: int, quantizer: Any, what: str, folded: int) -> None:
+def warn_folded_qat_quantizer(fake_quants: int, quantizer: Any, what: str, folded: int) -> None:
     """A QAT quantizer (its specs build fake-quantize modules) without qat=True, on a graph whose batch norms
-    prepare_pt2e folded (`folded` of them) before annotating: one line, as pl.capture refuses it — the counts
-    would be PTQ's, not what QAT prepares. With nothing folded prepare_pt2e runs it as torchao's tests do."""
+    prepare_pt2e folded (`folded` of them) before annotating: annotated as prepare_pt2e does (torchao runs it),
+    with one warning that prepare_qat_pt2e (qat=True) would annotate the batch norms' graph instead."""
     if fake_quants and folded:
         name = type(quantizer).__name__
-        raise Pt2eLensError(
-            i18n.t("error.qat_quantizer_needs_qat", what=what, quantizer=name, count=fake_quants, folded=folded)
-        )
+        text = i18n.t("warning.qat_config_folded_annotate", what=what, quantizer=name, count=fake_quants, folded=folded)
+        warnings.warn(text, Pt2eLensWarning, stacklevel=3)

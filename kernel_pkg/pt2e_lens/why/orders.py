@@ -25,7 +25,7 @@ from ..prepare.checks import CheckedPrepare
 from ..prepare.recorder import RecordingQuantizer
 from ..prepare.user_quantizer import check_quantizer, quantizer_copy
 from ..snapshot.keys import Key, serves_from_callback
-from .float_graph import float_graph, refuse_qat_quantizer
+from .float_graph import float_graph, warn_folded_qat_quantizer
 
 MAX_PERMUTED = 4
 
@@ -93,8 +93,10 @@ def _prepare(base: torch.fx.GraphModule, order: list[Any], qat: bool) -> _Outcom
         done = CheckedPrepare(private_copy(base), composed, qat=qat)
     except Pt2eLensError as e:
         return _Outcome(names, base, None, str(e))
-    if not qat:  # a QAT quantizer on prepare_pt2e: its batch norms were folded, the counts would be PTQ's
-        refuse_qat_quantizer(fake_quant_count(done.prepared), composed, "pl.compare_orders", done.folded_batch_norms)
+    if not qat:  # a QAT quantizer on prepare_pt2e: its batch norms were folded first (one warning)
+        warn_folded_qat_quantizer(
+            fake_quant_count(done.prepared), composed, "pl.compare_orders", done.folded_batch_norms
+        )
     return _Outcome(names, done.prepared, done.recorder, None)
 
 
