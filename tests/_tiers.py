@@ -53,6 +53,7 @@ FULL_ONLY: dict[str, tuple[str, ...]] = {
     "test_ipython_errors.py": ("subprocess",),
     "test_kernel_comm.py": ("kernel",),
     "test_magics.py": ("kernel",),
+    "test_magics_lower_freezing.py": ("inductor",),
     "test_magics_qat.py": ("qat_convert",),
     "test_notebook.py": ("notebook",),
     "test_notebook_backends.py": ("notebook", "inductor", "executorch"),
