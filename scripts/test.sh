@@ -5,7 +5,8 @@
 # --fast: the fast tier (tests/_tiers.py): the same lints, the Python tests that use no Inductor, ExecuTorch, QAT
 # convert, kernel, notebook run, dask, fresh interpreters, real model families or course chapters, the TypeScript
 # unit tests, and one smoke test per host (static report, anywidget + VS Code renderer, JupyterLab).
-# Each step prints its wall time ("== step: N s"), so a slow one shows.
+# Each step prints its wall time, CPU time and the load average at its end ("== step: N s (cpu M s, load L)"), so a
+# slow one shows, also on a busy machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fast=0
@@ -17,12 +18,16 @@ case "${1:-}" in
     exit 2
     ;;
 esac
+# CPU seconds (user + system) of the processes this shell has waited for: on a shared machine a step's wall time
+# follows the load, its CPU time much less (what it would take alone, on one core)
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($16 + $17) / hz) }' "/proc/$$/stat"; }
 step() {
-  local name=$1 start=$SECONDS
+  local name=$1 start=$SECONDS cpu0
+  cpu0=$(cpu_s)
   shift
   echo "== $name"
   "$@"
-  echo "== $name: $((SECONDS - start)) s"
+  echo "== $name: $((SECONDS - start)) s (cpu $(($(cpu_s) - cpu0)) s, load $(cut -d' ' -f1 /proc/loadavg))"
 }
 # the editable install builds the front end (npm run build): once per run, the browser tests find it fresh
 step setup bash scripts/setup.sh
@@ -44,7 +49,7 @@ step "ruff format" ruff format --check kernel_pkg tests bench notebooks
 step mypy mypy # the files and settings are in pyproject.toml
 step "npm run lint" npm run lint
 if [ "$fast" = 1 ]; then
-  step "pytest (fast tier)" env PT2E_LENS_HYPOTHESIS=fast python -m pytest -q tests -m "$(python tests/_tiers.py)"
+  step "pytest (fast tier)" env PT2E_LENS_HYPOTHESIS=fast python -m pytest -q tests -m "$(python tests/_tiers.py)" --durations=15
   step vitest npm test
   # one smoke test per host: the same files as tests/_tiers.py UI_FAST
   step "browser smoke" bash -c 'bash scripts/ensure-chromium.sh && node scripts/build-fresh.mjs &&

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import time
@@ -122,6 +123,30 @@ class Kernel:
         ]
         self.pending = [m for m in self.pending if m not in hits]
         return [m["content"]["data"] for m in hits]
+
+
+def run(kernel: Kernel, code: str) -> dict:
+    """Run code that must succeed; its output (Kernel.execute)."""
+    out = kernel.execute(code)
+    assert out["ok"], out
+    return out
+
+
+def value(kernel: Kernel, expr: str):
+    """The value of a JSON-able expression in the kernel."""
+    return json.loads(run(kernel, f"import json as _j; print(_j.dumps({expr}))")["stdout"])
+
+
+def subscribed_comm(kernel: Kernel) -> str:
+    """%load_ext pt2e_lens, then a pt2e-lens comm whose first message is the hello event of protocol 1, subscribed to
+    the kernel's events; its id."""
+    run(kernel, "%load_ext pt2e_lens")
+    comm_id, first = kernel.open_comm()
+    hello = first["content"]["data"]
+    assert hello["type"] == "event" and hello["event"] == "hello" and hello["result"]["protocol"] == 1, first
+    reply = kernel.request(comm_id, {"type": "subscribe"})
+    assert reply["ok"], reply.get("error")
+    return comm_id
 
 
 SETUP = """

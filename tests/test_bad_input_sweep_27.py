@@ -131,6 +131,7 @@ def qat():
     return model, x, run
 
 
+@pytest.mark.qat_convert  # prepare_qat_pt2e's conv-bn rewrite is slow: full tier (tests/_tiers.py)
 def test_train_refuses_a_string_optimizer_and_a_nan_loss(qat):
     _, x, run = qat
     batch = [(x[0], torch.zeros(2, 4, 6, 6))]
@@ -144,6 +145,7 @@ def test_train_refuses_a_string_optimizer_and_a_nan_loss(qat):
     assert run.stages == stages
 
 
+@pytest.mark.qat_convert  # prepare_qat_pt2e's conv-bn rewrite is slow: full tier (tests/_tiers.py)
 def test_capture_refuses_qat_yes_and_a_ptq_quantizer_on_the_qat_path(qat):
     model, x, _ = qat
     with pytest.raises(pl.Pt2eLensError) as e:

@@ -10,6 +10,7 @@ import pytest
 import torch
 from _concat_observer import ConcatLikeObserver, ConcatLikeQuantizer, TwoBranchCat
 from _fingerprint import fingerprint
+from _graph_reads import observer_types, qdq_nodes
 
 import pt2e_lens as pl
 from pt2e_lens._copy import private_copy
@@ -23,32 +24,14 @@ def _batches(n: int, seed: int = 0) -> list[tuple]:
     return [(torch.randn(2, 3, 8, 8, generator=g),) for _ in range(n)]
 
 
-def _observers(gm: torch.fx.GraphModule) -> Counter:
-    return Counter(  # one shared instance may sit under several names: named_modules() lists it once
-        type(gm.get_submodule(str(n.target))).__name__
-        for n in gm.graph.nodes
-        if n.op == "call_module" and "activation_post_process" in str(n.target)
-    )
-
-
-def _qdq(gm: torch.fx.GraphModule) -> list[tuple]:
-    """Each q/dq node in graph order with its op and literal qparams (per-tensor) or op only (per-channel)."""
-    out = []
-    for n in gm.graph.nodes:
-        if n.op == "call_function" and "quantize_per" in str(n.target):
-            qparams = tuple(a for a in n.args[1:3] if not isinstance(a, torch.fx.Node))
-            out.append((n.name, str(n.target), qparams))
-    return out
-
-
 def _torchao(model: torch.nn.Module, batches: list[tuple]) -> tuple[Counter, list]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         prepared = prepare_pt2e(torch.export.export(model, X).module(), ConcatLikeQuantizer())
-        observers = _observers(prepared)
+        observers = observer_types(prepared)
         for b in batches:
             prepared(*b)
-        return observers, _qdq(convert_pt2e(prepared))
+        return observers, qdq_nodes(convert_pt2e(prepared), "quantize_per")
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +45,8 @@ def test_capture_equals_torchao_with_an_observer_that_keeps_the_cat_node(model):
     observers, qdq = _torchao(model, batches)
     assert observers["ConcatLikeObserver"] == 1  # the pattern is really there
     run = pl.capture(model, X, ConcatLikeQuantizer(), calibration=batches)
-    assert _observers(run["prepared"].graph_module) == observers
-    assert _qdq(run["converted"].graph_module) == qdq  # same nodes, same scales and zero points
+    assert observer_types(run["prepared"].graph_module) == observers
+    assert qdq_nodes(run["converted"].graph_module, "quantize_per") == qdq  # same nodes, same scales and zero points
 
 
 def test_calibrating_a_remade_copy_widens_the_copys_own_observers(model):
@@ -73,7 +56,7 @@ def test_calibrating_a_remade_copy_widens_the_copys_own_observers(model):
     _, qdq = _torchao(model, batches)
     run = pl.Run(model, X).prepare(ConcatLikeQuantizer()).calibrate(batches[:2]).convert()
     run.calibrate(batches[2:]).convert()
-    assert _qdq(run["converted"].graph_module) == qdq
+    assert qdq_nodes(run["converted"].graph_module, "quantize_per") == qdq
 
 
 def test_copied_observer_refers_to_the_copys_graph(model):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from kernel_client import SETUP, kernel_fixture
+from kernel_client import SETUP, kernel_fixture, run, subscribed_comm, value
 
 from pt2e_lens.schema import SCHEMA_VERSION
 
@@ -25,26 +25,11 @@ def err(reply, code):
     return reply["error"]["message"]
 
 
-def run(kernel, code):
-    out = kernel.execute(code)
-    assert out["ok"], out
-    return out
-
-
-def value(kernel, expr):
-    return json.loads(run(kernel, f"import json as _j; print(_j.dumps({expr}))")["stdout"])
-
-
 @pytest.fixture(scope="module")
 def comm(kernel):
     comm_id, first = kernel.open_comm()
     assert first["msg_type"] == "comm_close", "the target must not exist before %load_ext"
-    run(kernel, "%load_ext pt2e_lens")
-    comm_id, first = kernel.open_comm()
-    hello = first["content"]["data"]
-    assert hello["type"] == "event" and hello["event"] == "hello" and hello["result"]["protocol"] == 1
-    ok(kernel.request(comm_id, {"type": "subscribe"}))
-    return comm_id
+    return subscribed_comm(kernel)
 
 
 def test_hello_and_versions(kernel, comm):

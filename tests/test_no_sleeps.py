@@ -30,21 +30,9 @@ SLEEPS = [
     ),
 ]
 
-# file (relative to tests/) → the exact stripped line allowed, and why. A sleep that is the thing under test only,
-# and (one file) a host whose condition-based rewrite did not work yet.
-WHY_VSCODE = (
-    "code-server's workbench: the rewrite that waits on conditions never opened the notebook here; these known-good "
-    "waits stay until a condition for 'the ipynb contributions are read' is found (issue 27 point 8, left)"
-)
-ALLOWED: dict[str, dict[str, str]] = {
-    "ui/vscode.host.mjs": {
-        "for (let i = 0; i < 240 && launched() === before; i++) await page.waitForTimeout(250);": WHY_VSCODE,
-        "await page.waitForTimeout(3000 * attempt);": WHY_VSCODE,
-        "await page.waitForTimeout(250);": WHY_VSCODE,
-        "await page.waitForTimeout(500);": WHY_VSCODE,
-        "await page.waitForTimeout(1000); // the outputs re-fit to the new width": WHY_VSCODE,
-    },
-}
+# file (relative to tests/) → the exact stripped line allowed, and why: for a sleep that is itself the thing under
+# test. None today.
+ALLOWED: dict[str, dict[str, str]] = {}
 
 
 def _files() -> list[Path]:

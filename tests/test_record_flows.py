@@ -20,6 +20,15 @@ def _mlp():
     return torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
 
 
+def _ptq_xnnpack(x: tuple) -> torch.fx.GraphModule:
+    """The documented PTQ flow up to convert_pt2e (XNNPACKQuantizer, `x` as the one calibration batch): what the
+    user runs inside pl.record before lowering."""
+    ep = torch.export.export(_mlp().eval(), x)
+    prepared = prepare_pt2e(ep.module(), XNNPACKQuantizer().set_global(get_symmetric_quantization_config()))
+    prepared(*x)
+    return convert_pt2e(prepared)
+
+
 def test_qat_training_loop_is_recorded_as_trained():
     x = (torch.randn(4, 8),)
     with pl.record() as rec:
@@ -50,10 +59,7 @@ def test_qat_training_loop_is_recorded_as_trained():
 def test_executorch_xnnpack_flow_gives_a_lowered_stage():
     x = (torch.randn(2, 8),)
     with pl.record() as rec:
-        ep = torch.export.export(_mlp().eval(), x)
-        prepared = prepare_pt2e(ep.module(), XNNPACKQuantizer().set_global(get_symmetric_quantization_config()))
-        prepared(*x)
-        converted = convert_pt2e(prepared)
+        converted = _ptq_xnnpack(x)
         edge = to_edge_transform_and_lower(torch.export.export(converted, x), partitioner=[XnnpackPartitioner()])
     run = rec.run
     assert run.stages[-2:] == ["converted", "lowered"] and run["lowered"].info["backend"] == "xnnpack"
@@ -71,10 +77,7 @@ def test_executorch_xnnpack_flow_gives_a_lowered_stage():
 def test_torch_compile_of_the_converted_module_gives_an_inductor_lowered_stage():
     x = (torch.randn(2, 8),)
     with pl.record() as rec:
-        ep = torch.export.export(_mlp().eval(), x)
-        prepared = prepare_pt2e(ep.module(), XNNPACKQuantizer().set_global(get_symmetric_quantization_config()))
-        prepared(*x)
-        converted = convert_pt2e(prepared)
+        converted = _ptq_xnnpack(x)
         compiled = torch.compile(converted)
     assert compiled._orig_mod is converted  # torch.compile's own wrapper of the user's module, as without pl.record
     run = rec.run

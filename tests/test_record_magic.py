@@ -1,9 +1,7 @@
 """`%%pt2e record [NAME]` in a real kernel: the cell's own code recorded, its Run as NAME, the panel follows it."""
 
-import json
-
 import pytest
-from kernel_client import kernel_fixture
+from kernel_client import kernel_fixture, run, subscribed_comm, value
 
 kernel = kernel_fixture()
 
@@ -20,24 +18,9 @@ n_qdq = sum('quantize_per' in str(n.target) for n in converted.graph.nodes)
 """
 
 
-def run(kernel, code):
-    out = kernel.execute(code)
-    assert out["ok"], out
-    return out
-
-
-def value(kernel, expr):
-    return json.loads(run(kernel, f"import json as _j; print(_j.dumps({expr}))")["stdout"])
-
-
 @pytest.fixture(scope="module")
 def comm(kernel):
-    run(kernel, "%load_ext pt2e_lens")
-    comm_id, first = kernel.open_comm()
-    assert first["content"]["data"]["event"] == "hello"
-    reply = kernel.request(comm_id, {"type": "subscribe"})
-    assert reply["ok"], reply
-    return comm_id
+    return subscribed_comm(kernel)
 
 
 def test_record_cell_names_its_run_and_the_panel_follows(kernel, comm):

@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 import torch
 from _fingerprint import fingerprint
+from _graph_reads import observer_types, qdq_nodes
 from torch import nn
 
 import pt2e_lens as pl
@@ -91,31 +92,14 @@ def _model(name: str) -> tuple[nn.Module, tuple, list[tuple]]:
     return cls().eval(), data(0), [data(1), data(2)]
 
 
-def _observers(gm: torch.fx.GraphModule) -> Counter:
-    return Counter(  # one shared instance may sit under several names: named_modules() lists it once
-        type(gm.get_submodule(str(n.target))).__name__
-        for n in gm.graph.nodes
-        if n.op == "call_module" and "activation_post_process" in str(n.target)
-    )
-
-
-def _qdq(gm: torch.fx.GraphModule) -> list[tuple]:
-    """Every q/dq node in graph order: name, op and its literal qparams (per-channel ones are get_attr nodes)."""
-    out = []
-    for n in gm.graph.nodes:
-        if n.op == "call_function" and "quantize" in str(n.target):
-            out.append((n.name, str(n.target), tuple(a for a in n.args[1:3] if not isinstance(a, torch.fx.Node))))
-    return out
-
-
 def _torchao(quantizer: str, model: nn.Module, x: tuple, batches: list[tuple]) -> tuple[Counter, list]:
     """ExecuTorch's own Arm flow (backends/arm/test/public_api_bc/test_ethosu_flow.py)."""
     gm = torch.export.export(model, x).module(check_guards=False)
     prepared = prepare_pt2e(gm, QUANTIZERS[quantizer]())
-    observers = _observers(prepared)
+    observers = observer_types(prepared)
     for b in batches:
         prepared(*b)
-    return observers, _qdq(convert_pt2e(prepared))
+    return observers, qdq_nodes(convert_pt2e(prepared), "quantize")
 
 
 @pytest.fixture(autouse=True)
@@ -132,8 +116,8 @@ def test_capture_equals_executorchs_own_flow(quantizer, model_name):
     observers, qdq = _torchao(quantizer, model, x, batches)
     assert sum(observers.values()) > 0 and qdq  # it quantized something
     run = pl.capture(model, x, QUANTIZERS[quantizer](), calibration=batches)
-    assert _observers(run["prepared"].graph_module) == observers
-    assert _qdq(run["converted"].graph_module) == qdq
+    assert observer_types(run["prepared"].graph_module) == observers
+    assert qdq_nodes(run["converted"].graph_module, "quantize") == qdq
     assert run["prepared"].info["check_guards"] is False  # what the backend's flow annotates
 
 
@@ -146,8 +130,8 @@ def test_users_program_and_check_guards_false_graph_work_and_stay_untouched(quan
     before = (fingerprint(model), fingerprint(ep), fingerprint(gm))
     for source in (ep, gm):
         run = pl.Run(source).prepare(QUANTIZERS[quantizer]()).calibrate(batches).convert()
-        assert _observers(run["prepared"].graph_module) == observers
-        assert _qdq(run["converted"].graph_module) == qdq
+        assert observer_types(run["prepared"].graph_module) == observers
+        assert qdq_nodes(run["converted"].graph_module, "quantize") == qdq
     assert (fingerprint(model), fingerprint(ep), fingerprint(gm)) == before
 
 

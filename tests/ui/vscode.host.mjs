@@ -16,6 +16,7 @@ import { executedQuickstart } from './executed.mjs';
 import { checkFindingLines } from './finding-lines.mjs';
 import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
+import { afterFrame, idle } from './settled.mjs';
 
 let server;
 let browser;
@@ -35,59 +36,64 @@ after(async () => {
   server?.stop();
 });
 
-/** Opens the workbench and a file from its explorer in the notebook editor. A file opened before the
- * workbench has read the ipynb extension's contributions opens as JSON text, and the workbench remembers
- * that: then try again in a fresh browser context (fresh workbench state), waiting longer each time. */
+/** Opens a fresh workbench (fresh browser context: the theme in the user settings is read anew; the previous one is
+ * closed, its extension host with it) and a file from its explorer in the notebook editor. A file opened before the
+ * workbench has read the ipynb extension's contributions opens as JSON text: then close that editor and open the file
+ * again, so that VS Code's editor resolver is asked anew. Each round waits on the editor VS Code opens, not on time. */
 async function openNotebook(name) {
-  for (let attempt = 1; attempt <= 6; attempt++) {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    page = await context.newPage();
-    const launched = () => server.log().split('Launched Extension Host Process').length;
-    const before = launched();
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(server.folder)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: 120000 });
-    // each workbench gets its own extension host; give it time to hand over the extensions it found
-    for (let i = 0; i < 240 && launched() === before; i++) await page.waitForTimeout(250);
-    await page.waitForTimeout(3000 * attempt);
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).dblclick({ timeout: 60000 });
-    try {
-      await page.waitForSelector('.notebook-editor', { state: 'attached', timeout: 10000 });
-      console.log(`VS Code: opened as a notebook on attempt ${attempt}`);
+  await page?.context().close();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  page = await context.newPage();
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(server.folder)}`);
+  await page.waitForSelector('.monaco-workbench', { timeout: 120000 });
+  const file = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name });
+  const notebook = page.locator('.notebook-editor');
+  // a notebook's cell editors have notebook-cell URIs (…ipynb#…): only the file opened as text ends with its name
+  const text = page.locator(`.editor-instance .monaco-editor[data-uri$="/${name}"]`);
+  for (let round = 1; round <= 60; round++) {
+    await file.dblclick({ timeout: 60000 });
+    await notebook.or(text).first().waitFor({ state: 'attached', timeout: 120000 });
+    if (await notebook.count()) {
+      console.log(`VS Code: opened as a notebook in round ${round}`);
       return;
-    } catch {
-      await page.screenshot({ path: join(ARTIFACTS, 'vscode-code-server-failed.png') });
-      await context.close();
     }
+    await page.locator('.tabs-container .tab.active .tab-actions .action-label').click();
+    await text.waitFor({ state: 'detached', timeout: 60000 });
   }
+  await page.screenshot({ path: join(ARTIFACTS, 'vscode-code-server-failed.png') });
   throw new Error(`VS Code never opened ${name} as a notebook\n${server.log()}`);
 }
 
-/** The webview frame that holds the notebook's outputs, once it shows `n` pt2e-lens roots. */
+/** The webview frame that holds the notebook's outputs (VS Code's webview: an iframe.webview, its #active-frame),
+ * once it shows a pt2e-lens root. */
 async function outputFrame() {
-  for (let i = 0; i < 240; i++) {
-    for (const f of page.frames()) {
-      const n = await f.evaluate(() => document.querySelectorAll('.pt2e-lens').length).catch(() => 0);
-      if (n > 0) return f;
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`no pt2e-lens output appeared in VS Code\n${server.log()}`);
+  const first = page
+    .locator('iframe.webview')
+    .contentFrame()
+    .locator('#active-frame')
+    .contentFrame()
+    .locator('.pt2e-lens')
+    .first();
+  await first.waitFor({ state: 'attached', timeout: 300000 }).catch(() => {
+    throw new Error(`no pt2e-lens output appeared in VS Code\n${server.log()}`);
+  });
+  return (await first.elementHandle()).ownerFrame();
 }
 
 /** The drawn output titled `title` (VS Code puts every output of the notebook in one webview). */
 async function outputTitled(frame, title) {
-  for (let i = 0; i < 240; i++) {
-    const root = await frame.evaluateHandle(
+  const root = await frame
+    .waitForFunction(
       (t) =>
         [...document.querySelectorAll('.pt2e-lens')].find(
           (x) => x.querySelector('.pl-title')?.textContent === t && x.getAttribute('data-state') === 'ready',
         ) ?? null,
       title,
-    );
-    if (await root.evaluate((r) => r !== null)) return root;
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`output "${title}" was never drawn`);
+      { timeout: 120000 },
+    )
+    .catch(() => null);
+  if (!root) throw new Error(`output "${title}" was never drawn`);
+  return root;
 }
 
 describe('VS Code (code-server) with the pt2e-lens .vsix', () => {
@@ -112,7 +118,7 @@ describe('VS Code (code-server) with the pt2e-lens .vsix', () => {
     // (that one carries the View in a <script type=MIME> next to its mount point).
     const fallback = await frame.evaluate((m) => document.querySelectorAll(`script[type="${m}"]`).length, MIME);
     assert.equal(fallback, 0);
-    await page.waitForTimeout(500);
+    await idle(page, frame.locator('.pt2e-lens'));
     await page.screenshot({ path: join(ARTIFACTS, 'vscode-code-server.png') });
   });
 
@@ -124,8 +130,8 @@ describe('VS Code (code-server) with the pt2e-lens .vsix', () => {
       // a fresh workbench reads the theme from the user settings (the running one did not follow the file)
       server.settings({ 'workbench.colorTheme': theme });
       await openNotebook('quickstart.ipynb');
-      await narrowEditor();
       const frame = await outputFrame();
+      await narrowEditor(frame);
       await frame.waitForFunction((s) => document.body.classList.contains(`vscode-${s}`), slug, { timeout: 30000 });
       const root = () =>
         frame.locator('.pt2e-lens[data-state="ready"]', {
@@ -163,15 +169,23 @@ describe('VS Code (code-server) with the pt2e-lens .vsix', () => {
     });
 });
 
-/** An editor as narrow as one side of a split: the workbench at 520 px, its side bar closed. */
-async function narrowEditor() {
+/** An editor as narrow as one side of a split: the workbench at 520 px, its side bar closed; the outputs in `frame`
+ * narrowed with it and re-fitted. */
+async function narrowEditor(frame) {
   await page.setViewportSize({ width: 520, height: 1000 });
   // a click on the open view's icon in the activity bar closes the side bar
   if (await page.locator('.part.sidebar').isVisible()) {
     await page.locator('.part.activitybar .action-item.checked').first().click();
     await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
   }
-  await page.waitForTimeout(1000); // the outputs re-fit to the new width
+  // the webview follows the editor's width: every output under 520 px, then their re-fits drawn
+  await frame.waitForFunction(
+    () => [...document.querySelectorAll('.pt2e-lens')].every((r) => r.getBoundingClientRect().width < 520),
+    null,
+    { timeout: 120000 },
+  );
+  await afterFrame(frame);
+  await idle(page, frame.locator('.pt2e-lens'));
 }
 
 /** Scroll the notebook editor (VS Code forwards a wheel over its outputs' webview to it) until `target`, an element
@@ -184,7 +198,12 @@ async function scrollToOutput(target) {
     // over the cells' left gutter: a wheel over a graph pans the graph
     await page.mouse.move(70, vh / 2);
     await page.mouse.wheel(0, b ? Math.max(-600, Math.min(600, b.y - 120)) : 400);
-    await page.waitForTimeout(250);
+    // the notebook scrolls and moves its outputs' webview within a few frames: wait on frames until it has
+    for (let f = 0; f < 30; f++) {
+      await afterFrame(page);
+      const now = await target.boundingBox();
+      if (!b || !now || Math.abs(now.y - b.y) > 0.5) break;
+    }
   }
   throw new Error('the output never scrolled into view');
 }
