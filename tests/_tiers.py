@@ -136,6 +136,9 @@ FAST: set[str] = {
     "test_why_orders.py",
     "test_why_reasons.py",
     "test_why_sharing.py",
+    "test_workbench.py",
+    "test_workbench_bad_input.py",
+    "test_workbench_code.py",
 }
 
 # browser tests (tests/ui): the fast tier's smoke test per host; every other file runs in the full tier only
