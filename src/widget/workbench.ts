@@ -66,10 +66,13 @@ function button(doc: Document, label: string, onClick: () => void, disabled: boo
   return b;
 }
 
-/** The node or group selected in the stage on show (run mode builds panes per stage; hidden ones have no box). */
+/** The node or group selected in the stage on show (run mode builds panes per stage and hides all but one; a
+ * pane's own element is `display: contents`, so its holder says whether it is on show). */
 function selected(handle: RenderHandle | null): string | null {
   for (const p of handle?.panes ?? []) {
-    if (p.selected && p.el.isConnected && p.el.getClientRects().length > 0) return p.selected;
+    if (!p) continue; // run mode makes a stage's pane when its tab is first opened: the others are holes
+    const holder = p.el.parentElement;
+    if (p.selected && p.el.isConnected && holder && holder.getClientRects().length > 0) return p.selected;
   }
   return null;
 }
@@ -136,7 +139,10 @@ export function drawBar(
     busy || !s.steps[0].done,
     'pl-wb-keep',
   );
-  picks.append(keep, button(doc, s.texts.rerun, () => act('rerun'), busy || !s.steps[0].done, 'pl-wb-rerun'));
+  picks.append(
+    keep,
+    button(doc, s.texts.rerun, () => act('rerun'), busy || !s.steps[0].done, 'pl-wb-rerun'),
+  );
   bar.appendChild(picks);
 
   if (s.comparison) {
@@ -182,7 +188,8 @@ export const render: Render<WorkbenchTraits> = ({ model, el }) => {
   el.appendChild(root);
   let handle: RenderHandle | null = null;
   let held: string | null = null; // the selection, kept while a click on "keep fp32" re-renders nothing
-  const act = (action: string, extra: Record<string, string> = {}): void => (model as AnyModel).send({ action, ...extra });
+  const act = (action: string, extra: Record<string, string> = {}): void =>
+    (model as AnyModel).send({ action, ...extra });
   const pick = (): string | null => selected(handle) ?? held;
   const drawState = (): void => {
     const s = parse(model.get('state_json'));
