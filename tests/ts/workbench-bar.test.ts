@@ -24,7 +24,14 @@ function state(over: Partial<WorkbenchState> = {}): WorkbenchState {
     sqnr: null,
     comparison: { title: HOSTILE, columns: ['measure', 'previous', 'current'], rows: [[HOSTILE, 1, null]] },
     code: `run = pl.Run(model)  # ${HOSTILE}`,
-    texts: { run_all: 'run all', cancel: 'cancel', rerun: 'rerun', keep_fp32: 'keep fp32', quantize: 'q', quantizer: 'q' },
+    texts: {
+      run_all: 'run all',
+      cancel: 'cancel',
+      rerun: 'rerun',
+      keep_fp32: 'keep fp32',
+      quantize: 'q',
+      quantizer: 'q',
+    },
     ...over,
   };
 }
@@ -32,7 +39,12 @@ function state(over: Partial<WorkbenchState> = {}): WorkbenchState {
 describe('workbench controls', () => {
   it('place every kernel text as text: a node named like markup makes no element', () => {
     const bar = document.createElement('div');
-    drawBar(bar, state({ error: HOSTILE }), () => undefined, () => null);
+    drawBar(
+      bar,
+      state({ error: HOSTILE }),
+      () => undefined,
+      () => null,
+    );
     expect(bar.textContent).toContain(HOSTILE);
     expect(bar.querySelectorAll('img, [onerror]').length).toBe(0);
     expect(bar.querySelector('.pl-wb-error')!.textContent).toBe(HOSTILE);
@@ -41,7 +53,12 @@ describe('workbench controls', () => {
   it('enable only the next step, send its action, and carry the ready signal', () => {
     const bar = document.createElement('div');
     const sent: string[] = [];
-    drawBar(bar, state(), (a) => sent.push(a), () => null);
+    drawBar(
+      bar,
+      state(),
+      (a) => sent.push(a),
+      () => null,
+    );
     const steps = [...bar.querySelectorAll<HTMLButtonElement>('.pl-wb-step')];
     expect(steps.map((b) => b.disabled)).toEqual([true, true, false, true, true]);
     steps[2].click();
@@ -54,7 +71,12 @@ describe('workbench controls', () => {
   it('while a step runs: a progress bar, cancel on, every other button off', () => {
     const bar = document.createElement('div');
     const sent: string[] = [];
-    drawBar(bar, state({ running: 'calibrate', progress: [3, 8] }), (a) => sent.push(a), () => null);
+    drawBar(
+      bar,
+      state({ running: 'calibrate', progress: [3, 8] }),
+      (a) => sent.push(a),
+      () => null,
+    );
     const progress = bar.querySelector('progress')!;
     expect([progress.getAttribute('value'), progress.getAttribute('max')]).toEqual(['3', '8']);
     const enabled = [...bar.querySelectorAll<HTMLButtonElement>('button')].filter((b) => !b.disabled);
@@ -68,7 +90,12 @@ describe('workbench controls', () => {
     const bar = document.createElement('div');
     const sent: Array<[string, Record<string, string> | undefined]> = [];
     let selected: string | null = null;
-    drawBar(bar, state(), (a, extra) => sent.push([a, extra]), () => selected);
+    drawBar(
+      bar,
+      state(),
+      (a, extra) => sent.push([a, extra]),
+      () => selected,
+    );
     const keep = bar.querySelector<HTMLButtonElement>('.pl-wb-keep')!;
     keep.click();
     selected = 'conv2d_1';

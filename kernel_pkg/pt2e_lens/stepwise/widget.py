@@ -113,8 +113,8 @@ class WorkbenchWidget(anywidget.AnyWidget):
 
     # -- the cell's output
     def _bundle(self) -> dict:
-        data = super()._repr_mimebundle_() or {}
-        data = data[0] if isinstance(data, tuple) else data
+        made: Any = super()._repr_mimebundle_() or {}
+        data: dict = made[0] if isinstance(made, tuple) else made  # the widget view (ipywidgets may add metadata)
         return {**data, **bundle_of(self.view)} if self.view is not None else dict(data)
 
     def _ipython_display_(self) -> None:
