@@ -80,3 +80,21 @@ def test_bad_picks_and_a_failing_step_are_one_line_in_the_widgets_language():
     assert s["status"].startswith("已完成")
     s = _press(w, "use", name="x86")
     assert s["preset"] == "x86" and wb.backend == "inductor"
+
+
+def test_recipe_from_the_widget_offers_sites_that_accept_takes():
+    from pt2e_lens.examples import OutlierNet, image_batches, xnnpack_quantizer
+
+    batches = image_batches(3)
+    wb = pl.workbench(OutlierNet().eval(), batches[0], quantizer=xnnpack_quantizer(), calibration=batches)
+    w = wb.widget
+    s = _press(w, "recipe", target="30")
+    assert s["error"] and "\n" not in s["error"] and s["offered"] is None  # not converted yet: one line
+    s = _press(w, "run_all")
+    s = _press(w, "recipe", target="thirty")
+    assert s["error"] and "\n" not in s["error"] and s["offered"] is None
+    s = _press(w, "recipe", target="30")
+    assert [site["id"] for site in s["offered"]["sites"]] == [site.id for site in wb.offered.sites]
+    assert [site.tensor for site in wb.offered.sites] == ["conv2_weight"]
+    s = _press(w, "accept", id=s["offered"]["sites"][0]["id"])
+    assert s["picks"] == [wb.offered.sites[0].id] and s["error"] is None

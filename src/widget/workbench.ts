@@ -32,6 +32,9 @@ export interface WorkbenchState {
   picks_text: string;
   sqnr: string | null;
   comparison: { title: string; columns: string[]; rows: Array<Array<string | number | null>> } | null;
+  /** wb.recipe's sites, offered as picks */
+  offered: { title: string; sites: Array<{ id: string; text: string }> } | null;
+  can_recipe: boolean;
   code: string;
   texts: Record<string, string>;
 }
@@ -144,6 +147,7 @@ export function drawBar(
     button(doc, s.texts.rerun, () => act('rerun'), busy || !s.steps[0].done, 'pl-wb-rerun'),
   );
   bar.appendChild(picks);
+  bar.appendChild(recipeRow(doc, s, act, busy));
 
   if (s.comparison) {
     const c = s.comparison;
@@ -168,6 +172,46 @@ export function drawBar(
     .map((x) => x.name)
     .join(',');
   bar.dataset.busy = String(busy);
+}
+
+/** A target field and "recipe"; the sites it offers, each a button that takes it as a pick, and "accept all". */
+function recipeRow(
+  doc: Document,
+  s: WorkbenchState,
+  act: (action: string, extra?: Record<string, string>) => void,
+  busy: boolean,
+): HTMLElement {
+  const row = h(doc, 'div', { class: 'pl-wb-line pl-wb-recipe' });
+  const target = h(doc, 'input', {
+    type: 'number',
+    value: '30',
+    step: '1',
+    'aria-label': s.texts.target,
+    title: s.texts.target,
+  });
+  target.style.width = '5em';
+  row.append(
+    h(doc, 'span', {}, `${s.texts.target}:`),
+    target,
+    button(
+      doc,
+      s.texts.recipe,
+      () => act('recipe', { target: target.value }),
+      busy || !s.can_recipe,
+      'pl-wb-recipe-go',
+    ),
+  );
+  if (s.offered) {
+    row.appendChild(h(doc, 'span', { class: 'pl-wb-offered' }, s.offered.title));
+    for (const site of s.offered.sites) {
+      const b = button(doc, `+ ${site.text}`, () => act('accept', { id: site.id }), busy || s.picks.includes(site.id));
+      b.classList.add('pl-wb-site');
+      row.appendChild(b);
+    }
+    if (s.offered.sites.length)
+      row.appendChild(button(doc, s.texts.accept_all, () => act('accept'), busy, 'pl-wb-accept-all'));
+  }
+  return row;
 }
 
 function style(el: HTMLElement): void {

@@ -23,6 +23,8 @@ function state(over: Partial<WorkbenchState> = {}): WorkbenchState {
     picks_text: `fp32 picks: ${HOSTILE}`,
     sqnr: null,
     comparison: { title: HOSTILE, columns: ['measure', 'previous', 'current'], rows: [[HOSTILE, 1, null]] },
+    offered: null,
+    can_recipe: false,
     code: `run = pl.Run(model)  # ${HOSTILE}`,
     texts: {
       run_all: 'run all',
@@ -101,5 +103,27 @@ describe('workbench controls', () => {
     selected = 'conv2d_1';
     keep.click();
     expect(sent).toEqual([['keep_fp32', { id: 'conv2d_1' }]]);
+  });
+
+  it("offer a recipe's sites as picks: one accepted by its button, all by accept all", () => {
+    const bar = document.createElement('div');
+    const sent: Array<[string, Record<string, string> | undefined]> = [];
+    const offered = { title: HOSTILE, sites: [{ id: 'o3', text: `o3 · ${HOSTILE}` }] };
+    drawBar(
+      bar,
+      state({ offered, can_recipe: true, picks: [] }),
+      (a, extra) => sent.push([a, extra]),
+      () => null,
+    );
+    bar.querySelector<HTMLButtonElement>('.pl-wb-recipe-go')!.click();
+    bar.querySelector<HTMLButtonElement>('.pl-wb-site')!.click();
+    bar.querySelector<HTMLButtonElement>('.pl-wb-accept-all')!.click();
+    expect(sent).toEqual([
+      ['recipe', { target: '30' }],
+      ['accept', { id: 'o3' }],
+      ['accept', undefined],
+    ]);
+    expect(bar.querySelector('.pl-wb-offered')!.textContent).toBe(HOSTILE);
+    expect(bar.querySelectorAll('img').length).toBe(0);
   });
 });

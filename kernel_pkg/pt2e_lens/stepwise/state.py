@@ -13,7 +13,7 @@ from ..errors import Pt2eLensError
 from ..prepare.presets import PRESETS
 from .steps import STEPS
 
-_TEXTS = ("run_all", "cancel", "rerun", "keep_fp32", "quantize", "quantizer", "title")
+_TEXTS = ("run_all", "cancel", "rerun", "keep_fp32", "quantize", "quantizer", "title", "recipe", "accept_all", "target")
 
 
 def _number(x: Any) -> Any:
@@ -68,6 +68,13 @@ def state(wb: Any, comparison: Any = None) -> dict[str, Any]:
             + [i18n.t("workbench.previous"), i18n.t("workbench.current")],
             "rows": [[str(r[0]), _number(r[1]), _number(r[2])] for r in comparison.rows],
         },
+        "offered": None
+        if wb.offered is None
+        else {
+            "title": wb.offered.title,
+            "sites": [{"id": site.id, "text": f"{site.id} · {site.tensor}"} for site in wb.offered.sites],
+        },
+        "can_recipe": wb.run is not None and "converted" in wb.run,
         "code": wb.code,
         "texts": {k: i18n.t(f"workbench.{k}") for k in _TEXTS},
         "locale": i18n.get_locale(),

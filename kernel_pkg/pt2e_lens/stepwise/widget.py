@@ -32,6 +32,14 @@ export default { render({ el }) {
 _LONG = {"advance", "run_all", "rerun", "recipe"}
 
 
+def _target(text: Any) -> Any:
+    """The target SQNR the front end's field sent (text): a number, or the text itself for pl.recipe to refuse."""
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return text
+
+
 class WorkbenchWidget(anywidget.AnyWidget):
     _esm = STATIC / "workbench.js" if bundle("workbench.js") is not None else _MISSING_ESM
     view_json = traitlets.Unicode("").tag(sync=True)
@@ -85,6 +93,7 @@ class WorkbenchWidget(anywidget.AnyWidget):
 
     def _act(self, action: str, content: dict) -> None:
         wb = self.bench
+        wb.error = None  # a new action: the line of the last one goes
         try:
             with i18n.using(self._locale):
                 if action == "advance":
@@ -99,6 +108,10 @@ class WorkbenchWidget(anywidget.AnyWidget):
                     wb.keep_fp32(str(content.get("id")))
                 elif action == "quantize":
                     wb.quantize(str(content.get("label")))
+                elif action == "recipe":
+                    wb.recipe(_target(content.get("target")))
+                elif action == "accept":
+                    wb.accept(*([str(content["id"])] if content.get("id") else []))
                 else:
                     raise Pt2eLensError(i18n.t("workbench.error.unknown_action", action=repr(action)))
         except Pt2eLensError as e:
