@@ -10,6 +10,8 @@ import { injectStyles } from '../core/styles';
 export interface WorkbenchTraits {
   view_json: string;
   state_json: string;
+  /** the recipe's target as typed (the field's text) */
+  recipe_target: string;
 }
 
 interface Step {
@@ -37,6 +39,13 @@ export interface WorkbenchState {
   can_recipe: boolean;
   code: string;
   texts: Record<string, string>;
+}
+
+/** What the user typed into the controls: read from and written to the widget model (its `recipe_target` trait),
+ * so it outlives the redraws of the controls and the views made anew when the cell's output is replaced. */
+export interface Typed {
+  target?: string;
+  typed?: (target: string) => void;
 }
 
 const CSS = `
@@ -86,6 +95,7 @@ export function drawBar(
   s: WorkbenchState,
   act: (action: string, extra?: Record<string, string>) => void,
   pick: () => string | null,
+  typed: Typed = {},
 ): void {
   const doc = bar.ownerDocument;
   clear(bar);
@@ -147,7 +157,7 @@ export function drawBar(
     button(doc, s.texts.rerun, () => act('rerun'), busy || !s.steps[0].done, 'pl-wb-rerun'),
   );
   bar.appendChild(picks);
-  bar.appendChild(recipeRow(doc, s, act, busy));
+  bar.appendChild(recipeRow(bar, s, act, busy, typed));
 
   if (s.comparison) {
     const c = s.comparison;
@@ -176,20 +186,27 @@ export function drawBar(
 
 /** A target field and "recipe"; the sites it offers, each a button that takes it as a pick, and "accept all". */
 function recipeRow(
-  doc: Document,
+  bar: HTMLElement,
   s: WorkbenchState,
   act: (action: string, extra?: Record<string, string>) => void,
   busy: boolean,
+  typed: Typed,
 ): HTMLElement {
+  const doc = bar.ownerDocument;
   const row = h(doc, 'div', { class: 'pl-wb-line pl-wb-recipe' });
   const target = h(doc, 'input', {
     type: 'number',
-    value: '30',
+    value: typed.target ?? '30',
     step: '1',
     'aria-label': s.texts.target,
     title: s.texts.target,
   });
   target.style.width = '5em';
+  // the controls are drawn anew on every state (and the whole view when the output is replaced): keep what was typed
+  target.addEventListener('input', () => {
+    typed.target = target.value;
+    typed.typed?.(target.value);
+  });
   row.append(
     h(doc, 'span', {}, `${s.texts.target}:`),
     target,
@@ -235,9 +252,16 @@ export const render: Render<WorkbenchTraits> = ({ model, el }) => {
   const act = (action: string, extra: Record<string, string> = {}): void =>
     (model as AnyModel).send({ action, ...extra });
   const pick = (): string | null => selected(handle) ?? held;
+  const typed: Typed = {
+    target: model.get('recipe_target') || undefined,
+    typed: (v) => {
+      model.set('recipe_target', v);
+      model.save_changes();
+    },
+  };
   const drawState = (): void => {
     const s = parse(model.get('state_json'));
-    if (s) drawBar(bar, s, act, pick);
+    if (s) drawBar(bar, s, act, pick, typed);
   };
   const drawGraph = (): void => {
     held = selected(handle);

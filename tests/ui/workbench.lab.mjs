@@ -1,6 +1,6 @@
 // pl.workbench in JupyterLab with a real kernel (issue 26.1): the steps clicked one by one (export, prepare,
 // calibrate, convert), each finished step a stage tab of the run drawn below; a node selected in the graph is
-// kept fp32 and "rerun" shows the comparison; then "lower" in the dark theme. Waits on the controls' `data-done`
+// kept fp32 and "rerun" shows the comparison; a recipe is asked for; then "lower" in the dark theme. Waits on the controls' `data-done`
 // / `data-busy` and the panes' ready signal (settled.mjs). Screenshots: tests/ui/artifacts/workbench-*.png.
 
 import assert from 'node:assert/strict';
@@ -89,6 +89,11 @@ describe('pl.workbench in JupyterLab', () => {
       rows.join(' | '),
     );
     await bench().screenshot({ path: join(ARTIFACTS, 'workbench-light-rerun.png') });
+    // pl.recipe from the widget: the target is met already, so it offers no site and says so in its title
+    await controls().locator('.pl-wb-recipe input').fill('20');
+    await press(controls().locator('.pl-wb-recipe-go'), '.pl-wb-offered');
+    assert.match(await controls().locator('.pl-wb-offered').textContent(), /20\.00 dB/);
+    assert.equal(await controls().locator('.pl-wb-recipe input').inputValue(), '20'); // kept across the redraw
 
     await setLabTheme(page, 'JupyterLab Dark');
     await idle(page, graph());

@@ -44,6 +44,7 @@ class WorkbenchWidget(anywidget.AnyWidget):
     _esm = STATIC / "workbench.js" if bundle("workbench.js") is not None else _MISSING_ESM
     view_json = traitlets.Unicode("").tag(sync=True)
     state_json = traitlets.Unicode("{}").tag(sync=True)
+    recipe_target = traitlets.Unicode("30").tag(sync=True)  # the field as typed: kept when the output is redrawn
 
     def __init__(self, bench: Any, **kwargs: Any):  # a Workbench (bench.py makes its widget: no import back)
         super().__init__(**kwargs)
