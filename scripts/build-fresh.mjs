@@ -22,6 +22,7 @@ const INPUTS = [
 const OUTPUTS = [
   'kernel_pkg/pt2e_lens/_static/report.js',
   'kernel_pkg/pt2e_lens/_static/widget.js',
+  'kernel_pkg/pt2e_lens/_static/workbench.js',
   'extension/vscode/renderer.js',
   'extension/labextension/package.json',
   'lib/lab/index.js',

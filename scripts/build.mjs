@@ -58,6 +58,7 @@ async function bundles() {
   mkdirSync('extension/vscode', { recursive: true });
   const outs = [
     { entryPoints: ['src/widget/index.ts'], format: 'esm', outfile: 'kernel_pkg/pt2e_lens/_static/widget.js' },
+    { entryPoints: ['src/widget/workbench.ts'], format: 'esm', outfile: 'kernel_pkg/pt2e_lens/_static/workbench.js' },
     { entryPoints: ['src/report/index.ts'], format: 'iife', outfile: 'kernel_pkg/pt2e_lens/_static/report.js' },
     { entryPoints: ['src/vscode/index.ts'], format: 'esm', outfile: 'extension/vscode/renderer.js' },
   ];

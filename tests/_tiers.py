@@ -46,6 +46,7 @@ FULL_ONLY: dict[str, tuple[str, ...]] = {
     "test_course_notebooks.py": ("notebook",),
     "test_demo.py": ("subprocess",),
     "test_export_mode.py": ("real_models",),
+    "test_workbench_lower.py": ("executorch",),
     "test_findings_corpus.py": ("real_models",),
     "test_hygiene.py": ("subprocess",),
     "test_i18n.py": ("subprocess",),
@@ -143,6 +144,10 @@ FAST: set[str] = {
     "test_why_orders.py",
     "test_why_reasons.py",
     "test_why_sharing.py",
+    "test_workbench.py",
+    "test_workbench_bad_input.py",
+    "test_workbench_code.py",
+    "test_workbench_widget.py",
 }
 
 # browser tests (tests/ui): the fast tier's smoke test per host; every other file runs in the full tier only

@@ -46,6 +46,14 @@ def widget(x, focus=None, hops=1, notes=None, title=None):
     return make(x, focus=focus, hops=hops, notes=notes, title=title)
 
 
+def workbench(model, example_inputs, quantizer=None, calibration=None, backend=None):
+    """The PT2E pipeline as steps (export → prepare → calibrate → convert → lower) with a widget: `wb.advance()`,
+    `wb.run`, `wb.keep_fp32(…)`, `wb.rerun()`, `wb.recipe(…)`, `wb.code`. See docs/workbench.md."""
+    from .stepwise import Workbench
+
+    return Workbench(model, example_inputs, quantizer=quantizer, calibration=calibration, backend=backend)
+
+
 def __getattr__(name):
     if name == "LensWidget":
         from .live_widget import LensWidget
@@ -126,4 +134,5 @@ __all__ = [
     "View",
     "why_not",
     "widget",
+    "workbench",
 ]

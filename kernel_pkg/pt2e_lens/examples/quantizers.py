@@ -11,6 +11,7 @@ from torchao.quantization.pt2e.quantizer import annotate_input_qspec_map, annota
 from .. import i18n
 from .._torchao import Q_ANNOTATION_KEY, ComposableQuantizer, Quantizer
 from ..errors import Pt2eLensError
+from ..prepare.presets import PRESETS
 from .qspecs import act_spec, weight_spec
 
 CONV2D = torch.ops.aten.conv2d.default
@@ -87,12 +88,7 @@ class AddQuantizer(RuleQuantizer):
 
 
 def _x86() -> Quantizer:
-    from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
-        X86InductorQuantizer,
-        get_default_x86_inductor_quantization_config,
-    )
-
-    return X86InductorQuantizer().set_global(get_default_x86_inductor_quantization_config())
+    return PRESETS["x86"].build()  # the same X86InductorQuantizer the workbench offers
 
 
 _QUANTIZERS = {
