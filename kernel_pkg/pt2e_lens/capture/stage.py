@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import cached_property
 from typing import Any
 
@@ -36,6 +36,7 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         info: dict[str, Any] | None = None,
         make: Callable[[], torch.fx.GraphModule] | None = None,
         snapshot: Snapshot | None = None,
+        shared: Any = None,
     ):
         if graph_module is None and make is None:
             raise ValueError("a Stage needs a graph_module or a way to make one")
@@ -49,6 +50,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         # stages still to be made from this one's graph (a lazy calibrated stage): made before it is handed out
         self._dependents: weakref.WeakSet[Stage] = weakref.WeakSet()
         self.handed_out = False  # its graph went to someone who may have changed it since
+        # the Run's SharedWeights (capture/_shared.py): weights this stage's graph may share with other stages
+        self._shared = shared
 
     @property
     def graph_module(self) -> torch.fx.GraphModule:
@@ -56,14 +59,22 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         for later in list(self._dependents):
             later.own_graph()
         self._dependents.clear()
+        gm = self.own_graph()
+        if not self.handed_out and self._shared is not None:
+            self._shared.unshare(gm)  # whatever the user does with it stays in this stage
         self.handed_out = True
-        return self.own_graph()
+        return gm
 
     def own_graph(self) -> torch.fx.GraphModule:
         """The graph, for pt2e-lens's own reading and copying (never handed out: see graph_module)."""
         if self._graph_module is None:
             self._graph_module = self._remake()
         return self._graph_module
+
+    def sharing(self, shared: Any) -> Stage:
+        """This stage's graph may share weights held by `shared` (the Run's SharedWeights): copied when handed out."""
+        self._shared = shared
+        return self
 
     def made_from(self, base: Stage) -> Stage:
         """This stage's graph is made from `base`'s when first asked for: `base` makes it before handing its own out."""
@@ -74,15 +85,16 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         assert self._make is not None  # __init__ took one of the two
         return self._make()
 
-    def fresh_module(self, check_guards: bool = True) -> torch.fx.GraphModule:
+    def fresh_module(self, check_guards: bool = True, shared: Collection[int] = ()) -> torch.fx.GraphModule:
         """A new private module of this stage for a step that mutates it (prepare). `check_guards=False`: a
-        program's stage made as `ep.module(check_guards=False)`, without torch.export's `_guards_fn` node."""
+        program's stage made as `ep.module(check_guards=False)`, without torch.export's `_guards_fn` node.
+        `shared`: ids of tensors it may hold as they are (the Run's SharedWeights)."""
         if not check_guards and self.exported_program is not None:
-            return own_tensors(self.exported_program.module(check_guards=False))
+            return own_tensors(self.exported_program.module(check_guards=False), shared)
         if self._graph_module is None:
             # ep.module() is a new graph on every call, but its tensors are the program's: clone them
-            return own_tensors(self._remake())
-        return private_copy(self._graph_module)
+            return own_tensors(self._remake(), shared)
+        return private_copy(self._graph_module, shared)
 
     @cached_property
     def snapshot(self) -> Snapshot:
