@@ -58,15 +58,32 @@ def test_stages_share_the_weights_the_user_model_keeps_its_own():
     model = _model()
     before = _state(model)
     run = pl.capture(model, INPUTS, _config(XNNPACKQuantizer()), calibration=BATCHES)
-    ep = run["exported"].exported_program
-    program = {t.untyped_storage().data_ptr() for t in ep.state_dict.values()}
+    mine = {t.untyped_storage().data_ptr() for t in model.parameters()}
     prepared = run["prepared"].own_graph()
     weights = [t for k, t in prepared.state_dict().items() if k.endswith("weight")]
-    assert weights and all(t.untyped_storage().data_ptr() in program for t in weights)  # no copy of its own
-    mine = {t.untyped_storage().data_ptr() for t in model.state_dict().values()}
-    assert not mine & program  # never the user's tensors
+    assert weights and all(t.untyped_storage().data_ptr() in mine for t in weights)  # no copy of its own
+    assert not run["calibrated"].handed_out
+    calibrated = run["calibrated"].own_graph()
+    assert all(t.untyped_storage().data_ptr() in mine for k, t in calibrated.state_dict().items() if k.endswith("weight"))
     after = _state(model)
     assert before.keys() == after.keys() and all(torch.equal(before[k], after[k]) for k in before)
+
+
+def test_a_handed_out_program_has_its_own_weights():
+    model = _model()
+    before = _state(model)
+    run = pl.capture(model, INPUTS, _config(XNNPACKQuantizer()), calibration=BATCHES)
+    ep = run["exported"].exported_program
+    mine = {t.untyped_storage().data_ptr() for t in model.parameters()}
+    assert not mine & {t.untyped_storage().data_ptr() for t in ep.state_dict.values()}
+    m = ep.module()
+    with torch.no_grad():
+        for p in m.parameters():
+            p.zero_()
+    after = _state(model)
+    assert all(torch.equal(before[k], after[k]) for k in before)
+    kept = _weights(run["prepared"].own_graph())
+    assert torch.equal(kept["lin1.weight"], before["lin1.weight"])
 
 
 def test_a_quantizer_writing_a_weight_in_place_reaches_only_the_prepared_stage():

@@ -111,13 +111,15 @@ def _tensors_of(module: torch.nn.Module) -> list[torch.Tensor]:
     return out
 
 
-def own_tensors(module: _M, shared: Collection[int] = (), only: Collection[int] | None = None) -> _M:
+def own_tensors(
+    module: _M, shared: Collection[int] = (), only: Collection[int] | None = None, made: dict | None = None
+) -> _M:
     """Give `module` its own copy of every parameter, buffer and tensor constant, in place.
 
     `ep.module()` and `torch.export.export` share tensors with the program and the user's model: a forward
     that updates a buffer (`self.steps.add_(1)`, BatchNorm statistics in train mode) would write into
     them. Tied tensors stay tied. `shared`: ids of tensors kept as they are (capture/_shared.py);
-    `only`: copy just the tensors with these ids.
+    `only`: copy just the tensors with these ids; `made`: filled with id(copy) -> (tensor copied, its copy).
     """
     clones: dict[int, Any] = {}
 
@@ -129,6 +131,8 @@ def own_tensors(module: _M, shared: Collection[int] = (), only: Collection[int] 
             clones[id(t)] = (
                 torch.nn.Parameter(c, requires_grad=t.requires_grad) if isinstance(t, torch.nn.Parameter) else c
             )
+            if made is not None:
+                made[id(clones[id(t)])] = (t, clones[id(t)])
         return clones[id(t)]
 
     for mod in module.modules():
@@ -142,9 +146,15 @@ def own_tensors(module: _M, shared: Collection[int] = (), only: Collection[int] 
     return module
 
 
-def own_program(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+def own_program(ep: torch.export.ExportedProgram, share_parameters: bool = False) -> torch.export.ExportedProgram:
     """An ExportedProgram with its own graph and tensors: running or decomposing it never reaches `ep`
-    (nor the model `ep` was exported from, whose tensors `torch.export.export` shares)."""
+    (nor the model `ep` was exported from, whose tensors `torch.export.export` shares).
+
+    `share_parameters`: its Parameters are `ep`'s own objects (buffers and constants are still copied), for a
+    caller that never lets them be written (capture/_shared.py)."""
+    memo: dict[int, Any] = {}
+    if share_parameters:
+        memo.update({id(t): t for t in ep.state_dict.values() if isinstance(t, torch.nn.Parameter)})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
-        return copy.deepcopy(ep)
+        return copy.deepcopy(ep, memo)

@@ -72,8 +72,10 @@ class Run(HasSnapshot, Displayable):
         if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
             require_dynamic_batch(model)  # a graph's batch size was fixed when it was exported
         if isinstance(model, torch.export.ExportedProgram):
-            ep = own_program(model)  # the stage owns its graph and tensors: the user's program stays untouched
-            self._shared.add_program(ep, model)
+            # the stage owns its graph, buffers and constants; it shares the Parameters, which nothing writes
+            # (capture/_shared.py): the user's program stays untouched
+            ep = own_program(model, share_parameters=True)
+            self._shared.add_theirs(ep)
             self._add(Stage("exported", make=ep.module, exported_program=ep, shared=self._shared))
             self._example_inputs = tuple(ep.example_inputs[0]) if ep.example_inputs else None
         elif isinstance(model, torch.fx.GraphModule):
@@ -86,8 +88,8 @@ class Run(HasSnapshot, Displayable):
             inputs = check_example_inputs(example_inputs)
             # torch.export shares the model's parameters and buffers with the program: take our own
             theirs = export(model, inputs, dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes)
-            ep = own_program(theirs)
-            self._shared.add_program(ep, theirs)  # restorable from the model's own tensors
+            ep = own_program(theirs, share_parameters=True)  # the model's Parameters, never written (see above)
+            self._shared.add_theirs(ep)
             del theirs
             self.export_mode = export_mode(strict)
             self._example_inputs = inputs
@@ -130,7 +132,7 @@ class Run(HasSnapshot, Displayable):
         """`None`/`{}`/"empty": the empty table; "core": Core ATen; or a decomposition table dict."""
         if "prepared" in self._stages:
             raise Pt2eLensError(i18n.t("error.decompose_after_prepare"))
-        ep = self._stages["exported"].exported_program
+        ep = self._stages["exported"]._program
         if ep is None:
             raise Pt2eLensError(i18n.t("error.decompose_needs_program"))
         label, resolved = decomposition_table(table, "decompose(table)")
@@ -264,6 +266,7 @@ class Run(HasSnapshot, Displayable):
             raise Pt2eLensError(i18n.t("error.calibrate_needs_prepared"))
         working = self._observed_module()
         if callable(batches) and not hasattr(batches, "__iter__"):
+            self._shared.unshare_theirs(working)  # the user's code runs on it: never on the user's tensors
             try:
                 with torch.no_grad():
                     batches(working)
@@ -423,28 +426,38 @@ def _checked_prepare(
     the program's `ep.module(check_guards=False)`). A program's stage is re-made without torch.export's
     `_guards_fn` node for any quantizer that fails on it before annotating; a GraphModule the user gave is
     taken as it is."""
-    program = base.exported_program is not None
-    shared = weights.ids if weights is not None else frozenset()
+    program = base._program is not None
+    # the quantizer's code runs on it: it holds only pt2e-lens's own shared tensors, copies of the user's
+    shared = weights.ours if weights is not None else frozenset()
+    made: dict = {}
     dropped = program and from_executorch(quantizer)
-    gm = base.fresh_module(check_guards=not dropped, shared=shared)
+    gm = base.fresh_module(check_guards=not dropped, shared=shared, made=made)
     guarded = has_guards(gm)  # read now: a failing transform_for_annotation may have changed gm
     try:
-        return CheckedPrepare(gm, quantizer, on_annotated=on_annotated, qat=qat), dropped
+        done = CheckedPrepare(gm, quantizer, on_annotated=on_annotated, qat=qat)
+        if weights is not None:  # prepare may return a new root: the module it was given keeps copies too
+            weights.dedupe(done.prepared, made)
+            weights.dedupe(gm, made)
+        return done, dropped
     except Pt2eLensError as e:
         if not (guarded and not annotated and _quantizer_failed(e)):
             raise
         first = e
     if weights is not None:
         weights.check(None)  # the failed attempt's writes do not reach the retry
+    made.clear()
     retry = (
-        base.fresh_module(check_guards=False, shared=shared)
+        base.fresh_module(check_guards=False, shared=shared, made=made)
         if program
-        else without_guards(base.fresh_module(shared=shared))
+        else without_guards(base.fresh_module(shared=shared, made=made))
     )
     try:
         done = CheckedPrepare(retry, quantizer, on_annotated=on_annotated if program else None, qat=qat)
     except Pt2eLensError:
         raise first from None  # not (only) the node: the graph the user sees explains it
+    if weights is not None:
+        weights.dedupe(done.prepared, made)
+        weights.dedupe(retry, made)
     if program:
         return done, True
     # torchao fails on the user's graph as it is too: say which graph works

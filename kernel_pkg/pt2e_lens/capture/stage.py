@@ -43,7 +43,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         self.name = name
         self._graph_module, self._make = graph_module, make
         self.record = record if record is not None else CaptureRecord()
-        self.exported_program = exported_program
+        self._program = exported_program
+        self._program_out = False  # handed out: it has its own copies of the shared weights
         self.info = info or {}
         # taken when the graph was live (the annotated stage); its why lines wait until it is first viewed
         self._taken = snapshot
@@ -71,6 +72,14 @@ class Stage(HasGraph, HasSnapshot, Displayable):
             self._graph_module = self._remake()
         return self._graph_module
 
+    @property
+    def exported_program(self) -> torch.export.ExportedProgram | None:
+        """The stage's program (decomposed / exported ones); handed out with its own copies of shared weights."""
+        if self._program is not None and not self._program_out and self._shared is not None:
+            self._shared.unshare_program(self._program)
+        self._program_out = True
+        return self._program
+
     def sharing(self, shared: Any) -> Stage:
         """This stage's graph may share weights held by `shared` (the Run's SharedWeights): copied when handed out."""
         self._shared = shared
@@ -85,15 +94,17 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         assert self._make is not None  # __init__ took one of the two
         return self._make()
 
-    def fresh_module(self, check_guards: bool = True, shared: Collection[int] = ()) -> torch.fx.GraphModule:
+    def fresh_module(
+        self, check_guards: bool = True, shared: Collection[int] = (), made: dict | None = None
+    ) -> torch.fx.GraphModule:
         """A new private module of this stage for a step that mutates it (prepare). `check_guards=False`: a
         program's stage made as `ep.module(check_guards=False)`, without torch.export's `_guards_fn` node.
-        `shared`: ids of tensors it may hold as they are (the Run's SharedWeights)."""
-        if not check_guards and self.exported_program is not None:
-            return own_tensors(self.exported_program.module(check_guards=False), shared)
+        `shared`: ids of tensors it may hold as they are (the Run's SharedWeights); `made`: see own_tensors."""
+        if not check_guards and self._program is not None:
+            return own_tensors(self._program.module(check_guards=False), shared, made=made)
         if self._graph_module is None:
             # ep.module() is a new graph on every call, but its tensors are the program's: clone them
-            return own_tensors(self._remake(), shared)
+            return own_tensors(self._remake(), shared, made=made)
         return private_copy(self._graph_module, shared)
 
     @cached_property
