@@ -66,7 +66,9 @@ def _model(args: list[str]):
     if args[0] == "--toy":
         from torch import nn
 
-        m = nn.Sequential(*[nn.Sequential(nn.Conv2d(256, 256, 3, padding=1), nn.BatchNorm2d(256), nn.ReLU()) for _ in range(8)])
+        m = nn.Sequential(
+            *[nn.Sequential(nn.Conv2d(256, 256, 3, padding=1), nn.BatchNorm2d(256), nn.ReLU()) for _ in range(8)]
+        )
         inputs = (torch.randn(1, 256, 16, 16),)
         return m.eval(), inputs, [inputs] * 4
     from bench.zoo_models import build
@@ -108,7 +110,9 @@ def child(which: str, args: list[str]) -> None:
                 if s._graph_module is not None:
                     own = _storages(s._graph_module)
                     new = {k: v for k, v in own.items() if k not in seen}
-                    held[s.name] = f"{sum(own.values()) / 2**20:.0f} MB, {sum(new.values()) / 2**20:.0f} MB not in earlier stages"
+                    held[s.name] = (
+                        f"{sum(own.values()) / 2**20:.0f} MB, {sum(new.values()) / 2**20:.0f} MB not in earlier stages"
+                    )
                     seen.update(own)
                 else:
                     held[s.name] = "not made"

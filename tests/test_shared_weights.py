@@ -64,7 +64,9 @@ def test_stages_share_the_weights_the_user_model_keeps_its_own():
     assert weights and all(t.untyped_storage().data_ptr() in mine for t in weights)  # no copy of its own
     assert not run["calibrated"].handed_out
     calibrated = run["calibrated"].own_graph()
-    assert all(t.untyped_storage().data_ptr() in mine for k, t in calibrated.state_dict().items() if k.endswith("weight"))
+    assert all(
+        t.untyped_storage().data_ptr() in mine for k, t in calibrated.state_dict().items() if k.endswith("weight")
+    )
     after = _state(model)
     assert before.keys() == after.keys() and all(torch.equal(before[k], after[k]) for k in before)
 

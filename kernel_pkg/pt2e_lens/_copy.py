@@ -103,7 +103,7 @@ _M = TypeVar("_M", bound=torch.nn.Module)
 
 def _tensors_of(module: torch.nn.Module) -> list[torch.Tensor]:
     """Every parameter, buffer and tensor constant of every submodule."""
-    out = []
+    out: list[torch.Tensor] = []
     for mod in module.modules():
         for store in (mod._parameters, mod._buffers):
             out.extend(t for t in store.values() if t is not None)

@@ -89,17 +89,16 @@ class SharedWeights:
     def dedupe(self, module: torch.nn.Module, made: dict[int, tuple[torch.Tensor, torch.Tensor]]) -> None:
         """`made`'s copies of the user's tensors (own_tensors(made=…)) that `module` still holds unwritten go back
         to the user's tensors themselves: one copy less, once third-party code is done with them."""
-        back = {}
+        back: dict[int, torch.Tensor] = {}
         for copy_id, (original, copy) in made.items():
             if id(original) in self._theirs and copy._version == 0 and original._version == self._held[id(original)][1]:
                 back[copy_id] = original
         if not back:
             return
         for mod in module.modules():
-            for store in (mod._parameters, mod._buffers):
-                for name, t in store.items():
-                    if t is not None and id(t) in back:
-                        store[name] = back[id(t)]
+            for name, t in mod._parameters.items():
+                if t is not None and id(t) in back:
+                    mod._parameters[name] = back[id(t)]  # type: ignore[assignment]  # a Parameter of the user's
 
     def unshare_theirs(self, module: torch.nn.Module) -> None:
         """Copies for `module` of the user's tensors it holds (before code that is not pt2e-lens's runs on it)."""

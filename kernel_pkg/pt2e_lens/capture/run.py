@@ -31,8 +31,8 @@ from ..snapshot.keys import serves_from_callback
 from ._calibrated import Baseline, remake
 from ._calibration import BadBatch, ChangedDtype, expected_inputs, feed
 from ._gc_frozen import frozen_step
-from ._shared import SharedWeights
 from ._run_args import check_run_args
+from ._shared import SharedWeights
 from ._strip import without_observers
 from .decomposed_cause import decomposition_cause
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
@@ -211,8 +211,9 @@ class Run(HasSnapshot, Displayable):
         else:
             make = lambda: without_observers(prepared_stage.own_graph(), shared_weights.ids)  # noqa: E731
         self._add(
-            Stage("annotated", record=CaptureRecord(**known), info=info, snapshot=annotated["snapshot"], make=make)
-            .sharing(shared_weights)
+            Stage(
+                "annotated", record=CaptureRecord(**known), info=info, snapshot=annotated["snapshot"], make=make
+            ).sharing(shared_weights)
         )
         prepared_stage.sharing(shared_weights)
         self._add(prepared_stage)
