@@ -270,7 +270,9 @@ def from_docs() -> dict[Key, ZooRow]:
     start = text.find(f"\n{SECTION}\n")
     end = text.find("\n## ", start + 1)
     got: dict[Key, ZooRow] = {}
-    for line in text[start : end if end >= 0 else None].splitlines():
+    part = text[start : end if end >= 0 else None]
+    torchao = dict(re.findall(r"torch ([^,;()]+), torchao ([^;()\s]+)", part))  # of the "Generated …" line
+    for line in part.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
         if len(cells) != 13 or cells[0] in ("model", "---") or cells[0].startswith("---"):
             continue
@@ -283,6 +285,7 @@ def from_docs() -> dict[Key, ZooRow]:
             cells[0],
             cells[1],
             "" if cells[2] == "—" else cells[2],
+            torchao.get(cells[2], ""),
             status=m.group(1) if m else status,
             counts_equal=_cell_yes(cells[4]),
             annotations_equal=_cell_yes(cells[5]),
@@ -378,8 +381,8 @@ def main() -> None:
         extra = (
             f"\n### Re-measured on {datetime.date.today().isoformat()}, earlier → now\n\n"
             f"{len(measured)} rows measured in this run (the rest keep their earlier figures, marked in the status "
-            "column); CPU and peak RSS of the rows the earlier table had measured too:\n\n"
-            + before_after(earlier, measured)
+            "column); CPU and peak RSS of the rows the earlier table had measured too (where pt2e-lens's memory goes, step "
+            'by step: `bench/stage_memory.py`, docs/bench.md "Memory per stage"):\n\n' + before_after(earlier, measured)
         )
     print((section(rows) + extra) if args.docs or args.load else table([r for r in rows if r.torch]))
     if args.docs:
