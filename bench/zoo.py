@@ -60,6 +60,7 @@ TORCHAO_NOTES = [
         "torchao's X86InductorQuantizer fails in its own `_get_output_nodes_of_partitions` while annotating",
     ),
 ]
+EARLIER = " — figures from before this run"  # status suffix of a row kept from the docs' table (--merge-docs)
 NOISE_MB = 32  # both flows adding less than this: the RSS ratio is allocator and page noise, not judged
 
 
@@ -80,6 +81,7 @@ class ZooRow:
     nodes: int | None = None
     repeats: int = 0  # child processes per flow; CPU and RSS are their medians
     reason: str = ""
+    earlier: bool = False  # kept from the docs' table, not measured in this run (--merge-docs)
 
     @property
     def rss_judged(self) -> bool:
@@ -189,7 +191,7 @@ def table(rows: list[ZooRow]) -> str:
             r.model,
             r.quantizer,
             r.torch or "—",
-            r.status + (f" (medians of {r.repeats})" if r.repeats > 1 else ""),
+            r.status + (f" (medians of {r.repeats})" if r.repeats > 1 else "") + (EARLIER if r.earlier else ""),
             _yes(r.counts_equal),
             _yes(r.annotations_equal),
             "—" if r.nodes is None else str(r.nodes),
@@ -236,14 +238,14 @@ def section(rows: list[ZooRow]) -> str:
     )
 
 
-def write_docs(rows: list[ZooRow]) -> None:
+def write_docs(rows: list[ZooRow], extra: str = "") -> None:
     """Replace (or append) the Zoo section of docs/conformance.md; the rest of the file stays as it is."""
     text = DOC.read_text()
     start = text.find(f"\n{SECTION}\n")
     if start >= 0:
         end = text.find("\n## ", start + 1)
         text = text[:start] + (text[end:] if end >= 0 else "\n")
-    DOC.write_text(text.rstrip("\n") + "\n\n" + section(rows))
+    DOC.write_text(text.rstrip("\n") + "\n\n" + section(rows) + extra)
 
 
 def matrix(models: str, quantizers: str) -> list[tuple[str, str]]:
@@ -251,6 +253,74 @@ def matrix(models: str, quantizers: str) -> list[tuple[str, str]]:
 
 
 Key = tuple[str, str, str]  # model, quantizer, torch version
+
+
+def _cell_number(text: str) -> float | None:
+    text = text.strip().strip("*()").replace(",", "")
+    return None if text in ("", "—") else float(text)
+
+
+def _cell_yes(text: str) -> bool | None:
+    return None if text.strip() == "—" else "yes" in text
+
+
+def from_docs() -> dict[Key, ZooRow]:
+    """The rows of the Zoo table in docs/conformance.md as they are (CPU as a ratio: bare 1.0, lens the ratio)."""
+    text = DOC.read_text()
+    start = text.find(f"\n{SECTION}\n")
+    end = text.find("\n## ", start + 1)
+    got: dict[Key, ZooRow] = {}
+    part = text[start : end if end >= 0 else None]
+    torchao = dict(re.findall(r"torch ([^,;()]+), torchao ([^;()\s]+)", part))  # of the "Generated …" line
+    for line in part.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) != 13 or cells[0] in ("model", "---") or cells[0].startswith("---"):
+            continue
+        status = cells[3].replace(EARLIER, "")
+        m = re.match(r"(.*) \(medians of (\d+)\)$", status)
+        ratio = _cell_number(cells[7])
+        if ratio is not None and cells[7].startswith("**") and ratio <= CPU_GOAL:
+            ratio += 0.004  # shown rounded to the goal, but above it
+        row = ZooRow(
+            cells[0],
+            cells[1],
+            "" if cells[2] == "—" else cells[2],
+            torchao.get(cells[2], ""),
+            status=m.group(1) if m else status,
+            counts_equal=_cell_yes(cells[4]),
+            annotations_equal=_cell_yes(cells[5]),
+            nodes=None if cells[6] == "—" else int(cells[6]),
+            cpu_bare=1.0 if ratio is not None else None,
+            cpu_lens=ratio,
+            rss_bare_mb=_cell_number(cells[8]),
+            rss_lens_mb=_cell_number(cells[9]),
+            rss_lens_read_mb=_cell_number(cells[11]),
+            repeats=int(m.group(2)) if m else 1,
+            reason=re.sub(r"^(\[[^\]]*\] )+", "", cells[12].replace("\\|", "|")),  # table() adds the notes again
+            earlier=EARLIER in cells[3],
+        )
+        got[(row.model, row.quantizer, row.torch)] = row
+    return got
+
+
+def before_after(before: dict[Key, ZooRow], after: dict[Key, ZooRow]) -> str:
+    """Rows measured now that the docs' table had measured too: CPU and peak-RSS ratios, earlier → now."""
+    lines = [
+        "| model | quantizer | torch | CPU lens ÷ bare | lens MB above baseline | peak RSS lens ÷ bare |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key, new in after.items():
+        old = before.get(key)
+        if old is None or old.status != "ran" or new.status != "ran":
+            continue
+        cells = [
+            *key,
+            f"{_ratio(old.cpu_ratio, CPU_GOAL)} → {_ratio(new.cpu_ratio, CPU_GOAL)}",
+            f"{_mb(old.rss_lens_mb)} → {_mb(new.rss_lens_mb)}",
+            f"{_ratio(old.rss_ratio, RSS_GOAL)} → {_ratio(new.rss_ratio, RSS_GOAL)}",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def load(paths: list[str]) -> dict[Key, ZooRow]:
@@ -274,7 +344,14 @@ def main() -> None:
     parser.add_argument("--save", help="write the measured rows as JSON")
     parser.add_argument("--load", nargs="*", help="rows from saved parts instead of measuring")
     parser.add_argument("--docs", action="store_true", help="replace the Zoo section of docs/conformance.md")
+    parser.add_argument(
+        "--merge-docs",
+        action="store_true",
+        help="with --docs: rows not measured (or loaded) now keep the docs' table's figures, marked as earlier; "
+        "a table of the re-measured rows, earlier → now, follows",
+    )
     args = parser.parse_args()
+    earlier = from_docs() if args.merge_docs else {}
     if args.load:
         got = load(args.load)
     else:
@@ -291,12 +368,25 @@ def main() -> None:
             )
             if args.save:  # after every row: a long run stopped midway keeps what it measured
                 Path(args.save).write_text(json.dumps([dataclasses.asdict(r) for r in got.values()], indent=1))
+    measured = dict(got)
+    for key, row in earlier.items():  # kept as they were, marked
+        if key not in got:
+            row.earlier = row.status == "ran"
+            got[key] = row
     rows = []
     for m, q in matrix("", ""):  # every pair of the full matrix: its rows per torch version, or "not run"
         rows.extend(sorted((r for k, r in got.items() if k[:2] == (m, q)), key=lambda r: r.torch) or [ZooRow(m, q)])
-    print(section(rows) if args.docs or args.load else table([r for r in rows if r.torch]))
+    extra = ""
+    if args.merge_docs:
+        extra = (
+            f"\n### Re-measured on {datetime.date.today().isoformat()}, earlier → now\n\n"
+            f"{len(measured)} rows measured in this run (the rest keep their earlier figures, marked in the status "
+            "column); CPU and peak RSS of the rows the earlier table had measured too (where pt2e-lens's memory goes, step "
+            'by step: `bench/stage_memory.py`, docs/bench.md "Memory per stage"):\n\n' + before_after(earlier, measured)
+        )
+    print((section(rows) + extra) if args.docs or args.load else table([r for r in rows if r.torch]))
     if args.docs:
-        write_docs(rows)
+        write_docs(rows, extra)
         print(f"wrote {os.path.relpath(DOC, HERE.parent)}", file=sys.stderr)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import warnings
+from collections.abc import Collection
 from typing import Any, TypeVar
 
 import torch
@@ -24,8 +25,11 @@ from ._torchao import (
 from .errors import Pt2eLensError, first_line
 
 
-def private_copy(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
+def private_copy(gm: torch.fx.GraphModule, shared: Collection[int] = ()) -> torch.fx.GraphModule:
     """A deep copy of gm (parameters included) whose annotations refer to its own nodes.
+
+    `shared`: ids of tensors the copy holds as they are instead of copying them (weights that pt2e-lens's
+    stages share and guard against writes: capture/_shared.py).
 
     Observers may hold fx objects of the graph they observe (Qualcomm's ConcatObserver keeps the cat's
     Node and finds its inputs' observers through `node.graph.owning_module`): the copy's modules refer to
@@ -34,6 +38,8 @@ def private_copy(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)  # torch's pytree warns on deepcopy of specs
         memo: dict[int, Any] = {}
+        if shared:
+            memo.update({id(t): t for t in _tensors_of(gm) if id(t) in shared})
         graph = copy.deepcopy(gm.graph, memo)
         new_nodes = {n.name: n for n in graph.nodes}
         memo.update({id(n): new_nodes[n.name] for n in gm.graph.nodes})
@@ -95,21 +101,38 @@ def _remap_annotation(ann, by_name):
 _M = TypeVar("_M", bound=torch.nn.Module)
 
 
-def own_tensors(module: _M) -> _M:
+def _tensors_of(module: torch.nn.Module) -> list[torch.Tensor]:
+    """Every parameter, buffer and tensor constant of every submodule."""
+    out: list[torch.Tensor] = []
+    for mod in module.modules():
+        for store in (mod._parameters, mod._buffers):
+            out.extend(t for t in store.values() if t is not None)
+        out.extend(v for v in vars(mod).values() if isinstance(v, torch.Tensor))
+    return out
+
+
+def own_tensors(
+    module: _M, shared: Collection[int] = (), only: Collection[int] | None = None, made: dict | None = None
+) -> _M:
     """Give `module` its own copy of every parameter, buffer and tensor constant, in place.
 
     `ep.module()` and `torch.export.export` share tensors with the program and the user's model: a forward
     that updates a buffer (`self.steps.add_(1)`, BatchNorm statistics in train mode) would write into
-    them. Tied tensors stay tied.
+    them. Tied tensors stay tied. `shared`: ids of tensors kept as they are (capture/_shared.py);
+    `only`: copy just the tensors with these ids; `made`: filled with id(copy) -> (tensor copied, its copy).
     """
     clones: dict[int, Any] = {}
 
     def clone(t: torch.Tensor) -> Any:  # a Parameter stays a Parameter
+        if id(t) in shared or (only is not None and id(t) not in only):
+            return t
         if id(t) not in clones:
             c = t.detach().clone()
             clones[id(t)] = (
                 torch.nn.Parameter(c, requires_grad=t.requires_grad) if isinstance(t, torch.nn.Parameter) else c
             )
+            if made is not None:
+                made[id(clones[id(t)])] = (t, clones[id(t)])
         return clones[id(t)]
 
     for mod in module.modules():
@@ -123,9 +146,15 @@ def own_tensors(module: _M) -> _M:
     return module
 
 
-def own_program(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+def own_program(ep: torch.export.ExportedProgram, share_parameters: bool = False) -> torch.export.ExportedProgram:
     """An ExportedProgram with its own graph and tensors: running or decomposing it never reaches `ep`
-    (nor the model `ep` was exported from, whose tensors `torch.export.export` shares)."""
+    (nor the model `ep` was exported from, whose tensors `torch.export.export` shares).
+
+    `share_parameters`: its Parameters are `ep`'s own objects (buffers and constants are still copied), for a
+    caller that never lets them be written (capture/_shared.py)."""
+    memo: dict[int, Any] = {}
+    if share_parameters:
+        memo.update({id(t): t for t in ep.state_dict.values() if isinstance(t, torch.nn.Parameter)})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
-        return copy.deepcopy(ep)
+        return copy.deepcopy(ep, memo)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import enum
 import warnings
+from collections.abc import Collection
 from typing import Any
 
 import torch
@@ -126,9 +127,10 @@ class Baseline:
             return copy.deepcopy({"modules": modules, "tensors": moved})
 
 
-def remake(stage: Any, changes: dict[str, Any]) -> torch.fx.GraphModule:
-    """The working module as it was when `changes` were taken: a private copy of `stage`'s graph, patched."""
-    gm = private_copy(stage.own_graph())
+def remake(stage: Any, changes: dict[str, Any], shared: Collection[int] = ()) -> torch.fx.GraphModule:
+    """The working module as it was when `changes` were taken: a private copy of `stage`'s graph, patched
+    (sharing the tensors with ids in `shared`, the Run's SharedWeights)."""
+    gm = private_copy(stage.own_graph(), shared)
     for name, module in changes["modules"].items():
         parent, _, leaf = name.rpartition(".")
         setattr(gm.get_submodule(parent) if parent else gm, leaf, module)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import torch
 
 from .._copy import private_copy
 from .._torchao import is_observer_module
 
 
-def without_observers(prepared: torch.fx.GraphModule) -> torch.fx.GraphModule:
-    """A private copy of `prepared` with every observer node bypassed and removed."""
-    gm = private_copy(prepared)
+def without_observers(prepared: torch.fx.GraphModule, shared: Collection[int] = ()) -> torch.fx.GraphModule:
+    """A private copy of `prepared` (sharing the tensors with ids in `shared`) with every observer node bypassed
+    and removed."""
+    gm = private_copy(prepared, shared)
     modules = dict(gm.named_modules())
     dropped = set()
     for node in list(gm.graph.nodes):

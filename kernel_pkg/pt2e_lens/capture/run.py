@@ -32,6 +32,7 @@ from ._calibrated import Baseline, remake
 from ._calibration import BadBatch, ChangedDtype, expected_inputs, feed
 from ._gc_frozen import frozen_step
 from ._run_args import check_run_args
+from ._shared import SharedWeights
 from ._strip import without_observers
 from .decomposed_cause import decomposition_cause
 from .export import check_example_inputs, export, export_mode, require_dynamic_batch
@@ -67,23 +68,32 @@ class Run(HasSnapshot, Displayable):
         self._qat = False  # prepared by prepare_qat: train() works, convert() moves the graph to eval first
         self.dynamic_batch = dynamic_batch
         self._example_inputs: tuple | None = None  # what the model was exported with: lower() compiles with them
+        self._shared = SharedWeights()  # parameters the stages share instead of copying (capture/_shared.py)
         if dynamic_batch and isinstance(model, (torch.export.ExportedProgram, torch.fx.GraphModule)):
             require_dynamic_batch(model)  # a graph's batch size was fixed when it was exported
         if isinstance(model, torch.export.ExportedProgram):
-            ep = own_program(model)  # the stage owns its graph and tensors: the user's program stays untouched
-            self._add(Stage("exported", make=ep.module, exported_program=ep))
+            # the stage owns its graph, buffers and constants; it shares the Parameters, which nothing writes
+            # (capture/_shared.py): the user's program stays untouched
+            ep = own_program(model, share_parameters=True)
+            self._shared.add_theirs(ep)
+            self._add(Stage("exported", make=ep.module, exported_program=ep, shared=self._shared))
             self._example_inputs = tuple(ep.example_inputs[0]) if ep.example_inputs else None
         elif isinstance(model, torch.fx.GraphModule):
-            self._add(Stage("exported", private_copy(model)))
+            gm = private_copy(model)
+            self._shared.add_module(gm, model)
+            self._add(Stage("exported", gm, shared=self._shared))
         else:
             if example_inputs is None:
                 raise Pt2eLensError(i18n.t("error.run_needs_inputs"))
             inputs = check_example_inputs(example_inputs)
             # torch.export shares the model's parameters and buffers with the program: take our own
-            ep = own_program(export(model, inputs, dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes))
+            theirs = export(model, inputs, dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes)
+            ep = own_program(theirs, share_parameters=True)  # the model's Parameters, never written (see above)
+            self._shared.add_theirs(ep)
+            del theirs
             self.export_mode = export_mode(strict)
             self._example_inputs = inputs
-            self._add(Stage("exported", make=ep.module, exported_program=ep))
+            self._add(Stage("exported", make=ep.module, exported_program=ep, shared=self._shared))
 
     # -- stages
     @property
@@ -122,7 +132,7 @@ class Run(HasSnapshot, Displayable):
         """`None`/`{}`/"empty": the empty table; "core": Core ATen; or a decomposition table dict."""
         if "prepared" in self._stages:
             raise Pt2eLensError(i18n.t("error.decompose_after_prepare"))
-        ep = self._stages["exported"].exported_program
+        ep = self._stages["exported"]._program
         if ep is None:
             raise Pt2eLensError(i18n.t("error.decompose_needs_program"))
         label, resolved = decomposition_table(table, "decompose(table)")
@@ -130,7 +140,9 @@ class Run(HasSnapshot, Displayable):
             new_ep = ep.run_decompositions() if resolved is None else ep.run_decompositions(resolved)
         except Exception as e:
             raise Pt2eLensError(i18n.t("error.decomposition_failed", reason=first_line(e)), original=e) from None
-        self._add(Stage("decomposed", make=new_ep.module, exported_program=new_ep, info={"table": label}))
+        self._shared.add_program(new_ep, ep)
+        stage = Stage("decomposed", make=new_ep.module, exported_program=new_ep, info={"table": label})
+        self._add(stage.sharing(self._shared))
         return self
 
     def prepare(self, quantizer: Quantizer) -> Run:
@@ -162,10 +174,13 @@ class Run(HasSnapshot, Displayable):
 
         try:
             if module is None:
-                done, dropped = _checked_prepare(base, quantizer, on_annotated, qat, annotated)
+                # QAT trains the weights in place: its module owns them
+                shared = None if qat else self._shared
+                done, dropped = _checked_prepare(base, quantizer, on_annotated, qat, annotated, shared)
             else:  # pl.record's copy of the graph the user's own flow prepared: as it is
                 done, dropped = CheckedPrepare(module, quantizer, on_annotated=on_annotated, qat=qat), False
         except Pt2eLensError as e:
+            self._shared.check(None)  # what the quantizer wrote before it failed goes nowhere
             cause = self._decomposition_cause(e) if not annotated and _quantizer_failed(e) else None
             if cause is not None:  # the decomposition, not the export mode, changed the op it failed on
                 raise Pt2eLensError(i18n.t("error.with_cause", head=e.head, cause=cause), original=e.original) from None
@@ -173,6 +188,9 @@ class Run(HasSnapshot, Displayable):
                 raise _export_mode_error(name, e) from None
             raise
         recorder, prepared = done.recorder, done.prepared
+        self._shared.check(prepared)  # the quantizer's own code ran on it
+        if not qat:  # the prepared stage shares them too (e.g. conv weights with their batch norm folded in)
+            self._shared.add_module(prepared)
         if qat:
             refuse_no_fake_quant(prepared, name)  # a PTQ quantizer on prepare_qat_pt2e would train nothing
             to_train(prepared)  # a graph exported in eval mode: its batch norms and dropouts go on training
@@ -185,15 +203,19 @@ class Run(HasSnapshot, Displayable):
         info: dict[str, Any] = {"quantizer": name, "qat": True} if qat else {"quantizer": name}
         if dropped:  # annotated ep.module(check_guards=False), as the quantizer's own flow does
             info["check_guards"] = False
-        prepared_stage = Stage("prepared", private_copy(prepared), record, info=info)
+        shared_weights = self._shared
+        prepared_stage = Stage("prepared", private_copy(prepared, shared_weights.ids), record, info=info)
         # its graph, when asked for, is the prepared copy without observers: what annotate left
         if qat:
             make = lambda: private_copy(annotated["graph"])  # noqa: E731
         else:
-            make = lambda: without_observers(prepared_stage.own_graph())  # noqa: E731
+            make = lambda: without_observers(prepared_stage.own_graph(), shared_weights.ids)  # noqa: E731
         self._add(
-            Stage("annotated", record=CaptureRecord(**known), info=info, snapshot=annotated["snapshot"], make=make)
+            Stage(
+                "annotated", record=CaptureRecord(**known), info=info, snapshot=annotated["snapshot"], make=make
+            ).sharing(shared_weights)
         )
+        prepared_stage.sharing(shared_weights)
         self._add(prepared_stage)
         self._working, self._calibrated, self._observed_batches = prepared, False, 0
         self._trained_steps = 0
@@ -245,11 +267,13 @@ class Run(HasSnapshot, Displayable):
             raise Pt2eLensError(i18n.t("error.calibrate_needs_prepared"))
         working = self._observed_module()
         if callable(batches) and not hasattr(batches, "__iter__"):
+            self._shared.unshare_theirs(working)  # the user's code runs on it: never on the user's tensors
             try:
                 with torch.no_grad():
                     batches(working)
             except BaseException as e:  # Ctrl-C / a signal too: a half-run callable is never kept
                 self._working = self._baseline = None  # the callable may have stopped half way: re-made later
+                self._shared.check(working)
                 if not isinstance(e, Exception):
                     raise
                 raise Pt2eLensError(
@@ -261,6 +285,7 @@ class Run(HasSnapshot, Displayable):
             label, unit = i18n.t("progress.calibrate"), i18n.t("progress.unit.batches")
             with task(label, total_of(batches), unit) as shown:
                 done, failure = feed(working, batches, expected_inputs(working), self.dynamic_batch, shown.advance)
+        self._shared.check(working)  # forwards (or the user's callable) ran on it
         if done:
             self._calibrated = True
             self._observed_batches += done
@@ -281,18 +306,19 @@ class Run(HasSnapshot, Displayable):
         base = self._baseline
         changes = base.changes(working) if base is not None else None
         if base is None or changes is None:
-            stage = Stage("calibrated", private_copy(working), record, info=info)
+            stage = Stage("calibrated", private_copy(working, self._shared.ids), record, info=info)
             self._baseline = Baseline(stage, working)
-            return stage
+            return stage.sharing(self._shared)
         made_from = base.stage  # not the Baseline: it holds the working module's tensors, which convert drops
-        stage = Stage("calibrated", record=record, info=info, make=lambda: remake(made_from, changes))
-        return stage.made_from(made_from)
+        shared = self._shared
+        stage = Stage("calibrated", record=record, info=info, make=lambda: remake(made_from, changes, shared.ids))
+        return stage.made_from(made_from).sharing(shared)
 
     def _observed_module(self) -> torch.fx.GraphModule:
         """The prepared module with every batch seen so far; re-made from the last stage after a convert."""
         if self._working is None:
             last = self._stages["calibrated" if self._calibrated else "trained" if "trained" in self else "prepared"]
-            self._working = private_copy(last.own_graph())
+            self._working = private_copy(last.own_graph(), self._shared.ids)
             self._baseline = Baseline(last, self._working)
         return self._working
 
@@ -347,9 +373,10 @@ class Run(HasSnapshot, Displayable):
             modules = dict(working.named_modules())
             sites = observer_sites(working, lambda target: is_observer_module(modules.get(target)))
             converted = convert_pt2e(working)
+            self._shared.check(converted)
         # q/dq are what each observer's convert() inserted, whatever their op names (fp16 casts, custom int4 ops)
         record = dataclasses.replace(self._stages["prepared"].record, qdq_roles=roles_from_diff(converted, sites))
-        stage = Stage("converted", converted, record, info={"calibrated": self._calibrated})
+        stage = Stage("converted", converted, record, info={"calibrated": self._calibrated}, shared=self._shared)
         self._add(stage)
         if self._calibrated:
             self._stages["calibrated"].record.qparams.update(
@@ -387,27 +414,49 @@ def _quantizer_failed(e: Pt2eLensError) -> bool:
 
 
 def _checked_prepare(
-    base: Stage, quantizer: Quantizer, on_annotated: Callable, qat: bool, annotated: dict
+    base: Stage,
+    quantizer: Quantizer,
+    on_annotated: Callable,
+    qat: bool,
+    annotated: dict,
+    weights: SharedWeights | None,
 ) -> tuple[CheckedPrepare, bool]:
     """CheckedPrepare on the graph the quantizer's own flow annotates (see guards.py) → (done, whether it is
     the program's `ep.module(check_guards=False)`). A program's stage is re-made without torch.export's
     `_guards_fn` node for any quantizer that fails on it before annotating; a GraphModule the user gave is
     taken as it is."""
-    program = base.exported_program is not None
+    program = base._program is not None
+    # the quantizer's code runs on it: it holds only pt2e-lens's own shared tensors, copies of the user's
+    shared = weights.ours if weights is not None else frozenset()
+    made: dict = {}
     dropped = program and from_executorch(quantizer)
-    gm = base.fresh_module(check_guards=not dropped)
+    gm = base.fresh_module(check_guards=not dropped, shared=shared, made=made)
     guarded = has_guards(gm)  # read now: a failing transform_for_annotation may have changed gm
     try:
-        return CheckedPrepare(gm, quantizer, on_annotated=on_annotated, qat=qat), dropped
+        done = CheckedPrepare(gm, quantizer, on_annotated=on_annotated, qat=qat)
+        if weights is not None:  # prepare may return a new root: the module it was given keeps copies too
+            weights.dedupe(done.prepared, made)
+            weights.dedupe(gm, made)
+        return done, dropped
     except Pt2eLensError as e:
         if not (guarded and not annotated and _quantizer_failed(e)):
             raise
         first = e
-    retry = base.fresh_module(check_guards=False) if program else without_guards(base.fresh_module())
+    if weights is not None:
+        weights.check(None)  # the failed attempt's writes do not reach the retry
+    made.clear()
+    retry = (
+        base.fresh_module(check_guards=False, shared=shared, made=made)
+        if program
+        else without_guards(base.fresh_module(shared=shared, made=made))
+    )
     try:
         done = CheckedPrepare(retry, quantizer, on_annotated=on_annotated if program else None, qat=qat)
     except Pt2eLensError:
         raise first from None  # not (only) the node: the graph the user sees explains it
+    if weights is not None:
+        weights.dedupe(done.prepared, made)
+        weights.dedupe(retry, made)
     if program:
         return done, True
     # torchao fails on the user's graph as it is too: say which graph works

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import cached_property
 from typing import Any
 
@@ -36,19 +36,23 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         info: dict[str, Any] | None = None,
         make: Callable[[], torch.fx.GraphModule] | None = None,
         snapshot: Snapshot | None = None,
+        shared: Any = None,
     ):
         if graph_module is None and make is None:
             raise ValueError("a Stage needs a graph_module or a way to make one")
         self.name = name
         self._graph_module, self._make = graph_module, make
         self.record = record if record is not None else CaptureRecord()
-        self.exported_program = exported_program
+        self._program = exported_program
+        self._program_out = False  # handed out: it has its own copies of the shared weights
         self.info = info or {}
         # taken when the graph was live (the annotated stage); its why lines wait until it is first viewed
         self._taken = snapshot
         # stages still to be made from this one's graph (a lazy calibrated stage): made before it is handed out
         self._dependents: weakref.WeakSet[Stage] = weakref.WeakSet()
         self.handed_out = False  # its graph went to someone who may have changed it since
+        # the Run's SharedWeights (capture/_shared.py): weights this stage's graph may share with other stages
+        self._shared = shared
 
     @property
     def graph_module(self) -> torch.fx.GraphModule:
@@ -56,14 +60,30 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         for later in list(self._dependents):
             later.own_graph()
         self._dependents.clear()
+        gm = self.own_graph()
+        if not self.handed_out and self._shared is not None:
+            self._shared.unshare(gm)  # whatever the user does with it stays in this stage
         self.handed_out = True
-        return self.own_graph()
+        return gm
 
     def own_graph(self) -> torch.fx.GraphModule:
         """The graph, for pt2e-lens's own reading and copying (never handed out: see graph_module)."""
         if self._graph_module is None:
             self._graph_module = self._remake()
         return self._graph_module
+
+    @property
+    def exported_program(self) -> torch.export.ExportedProgram | None:
+        """The stage's program (decomposed / exported ones); handed out with its own copies of shared weights."""
+        if self._program is not None and not self._program_out and self._shared is not None:
+            self._shared.unshare_program(self._program)
+        self._program_out = True
+        return self._program
+
+    def sharing(self, shared: Any) -> Stage:
+        """This stage's graph may share weights held by `shared` (the Run's SharedWeights): copied when handed out."""
+        self._shared = shared
+        return self
 
     def made_from(self, base: Stage) -> Stage:
         """This stage's graph is made from `base`'s when first asked for: `base` makes it before handing its own out."""
@@ -74,15 +94,18 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         assert self._make is not None  # __init__ took one of the two
         return self._make()
 
-    def fresh_module(self, check_guards: bool = True) -> torch.fx.GraphModule:
+    def fresh_module(
+        self, check_guards: bool = True, shared: Collection[int] = (), made: dict | None = None
+    ) -> torch.fx.GraphModule:
         """A new private module of this stage for a step that mutates it (prepare). `check_guards=False`: a
-        program's stage made as `ep.module(check_guards=False)`, without torch.export's `_guards_fn` node."""
-        if not check_guards and self.exported_program is not None:
-            return own_tensors(self.exported_program.module(check_guards=False))
+        program's stage made as `ep.module(check_guards=False)`, without torch.export's `_guards_fn` node.
+        `shared`: ids of tensors it may hold as they are (the Run's SharedWeights); `made`: see own_tensors."""
+        if not check_guards and self._program is not None:
+            return own_tensors(self._program.module(check_guards=False), shared, made=made)
         if self._graph_module is None:
             # ep.module() is a new graph on every call, but its tensors are the program's: clone them
-            return own_tensors(self._remake())
-        return private_copy(self._graph_module)
+            return own_tensors(self._remake(), shared, made=made)
+        return private_copy(self._graph_module, shared)
 
     @cached_property
     def snapshot(self) -> Snapshot:
