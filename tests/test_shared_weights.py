@@ -149,3 +149,27 @@ def test_counts_equal_torchaos_with_shared_weights():
     assert [str(n.target) for n in ours.graph.nodes] == [str(n.target) for n in theirs.graph.nodes]
     mine, real = ours.state_dict(), theirs.state_dict()
     assert mine.keys() == real.keys() and all(torch.equal(mine[k], real[k]) for k in real)
+
+
+def test_a_write_into_the_users_own_model_is_followed_with_one_warning_as_torchaos_flow_does():
+    # torch.export's program and torchao's prepared module share the model's Parameters: a weight the user
+    # changes after export reaches what convert_pt2e makes. The Run's stages share them too, so they follow
+    # it, and one warning names the weight (not an error that would stop every later step).
+    model, theirs = _model(), _model()
+    run = pl.capture(model, INPUTS, _config(XNNPACKQuantizer()))
+    prepared = prepare_pt2e(torch.export.export(theirs, INPUTS).module(), _config(XNNPACKQuantizer()))
+    for m in (model, theirs):
+        with torch.no_grad():
+            m.lin1.weight.add_(0.5)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        run.calibrate(BATCHES)
+        run.convert()
+    changed = [
+        str(w.message) for w in seen if issubclass(w.category, pl.Pt2eLensWarning) and "lin1.weight" in str(w.message)
+    ]
+    assert len(changed) == 1, [str(w.message) for w in seen]
+    for b in BATCHES:
+        prepared(*b)
+    converted = convert_pt2e(prepared)
+    assert torch.equal(run["converted"].graph_module(*INPUTS), converted(*INPUTS))

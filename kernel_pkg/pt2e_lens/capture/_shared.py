@@ -23,6 +23,7 @@ stage, nor the user's model.
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from typing import Any
 
@@ -30,7 +31,7 @@ import torch
 
 from .. import i18n
 from .._copy import own_tensors
-from ..errors import Pt2eLensError
+from ..errors import Pt2eLensError, Pt2eLensWarning
 
 
 def _parameters(module: torch.nn.Module) -> dict[int, tuple[str, torch.Tensor]]:
@@ -49,6 +50,7 @@ class SharedWeights:
         # id -> (tensor, its version when shared, a weak reference to its source or None)
         self._held: dict[int, tuple[torch.Tensor, int, Any]] = {}
         self._theirs: set[int] = set()  # the user's own tensors, held as they are
+        self._names: dict[int, str] = {}  # id -> the state-dict name it was shared under (for messages)
 
     @property
     def ids(self) -> frozenset[int]:
@@ -62,27 +64,29 @@ class SharedWeights:
 
     def add_theirs(self, program: torch.export.ExportedProgram) -> None:
         """`program`'s Parameters, the user's own objects (see own_program(share_parameters=True))."""
-        for t in program.state_dict.values():
+        for name, t in program.state_dict.items():
             if isinstance(t, torch.nn.Parameter) and id(t) not in self._held:
                 self._held[id(t)] = (t, t._version, None)
                 self._theirs.add(id(t))
+                self._names[id(t)] = name
 
     def add_program(self, own: torch.export.ExportedProgram, source: torch.export.ExportedProgram | None) -> None:
         """`own`'s parameters, restorable from `source`'s of the same name (the program `own` was copied from)."""
         theirs = source.state_dict if source is not None else {}
         for name, t in own.state_dict.items():
             if isinstance(t, torch.nn.Parameter):
-                self._add(t, theirs.get(name))
+                self._add(t, theirs.get(name), name)
 
     def add_module(self, own: torch.nn.Module, source: torch.nn.Module | None = None) -> None:
         """`own`'s parameters (restorable from `source`'s of the same path, when given)."""
         theirs = {name: t for name, t in _parameters(source).values()} if source is not None else {}
         for name, t in _parameters(own).values():
-            self._add(t, theirs.get(name))
+            self._add(t, theirs.get(name), name)
 
-    def _add(self, t: torch.Tensor, source: torch.Tensor | None) -> None:
+    def _add(self, t: torch.Tensor, source: torch.Tensor | None, name: str) -> None:
         if id(t) in self._held:
             return
+        self._names[id(t)] = name
         ok = source is not None and source is not t and source.shape == t.shape and source.dtype == t.dtype
         self._held[id(t)] = (t, t._version, weakref.ref(source) if ok else None)
 
@@ -105,8 +109,20 @@ class SharedWeights:
         own_tensors(module, only=self._theirs)
 
     def check(self, working: torch.nn.Module | None) -> None:
-        """After a step ran code on `working`: shared tensors written in place go back to what they were."""
+        """After a step ran code on `working`: shared tensors written in place go back to what they were.
+
+        The user's own tensors never reach code that is not pt2e-lens's (see the module doc): one that moved was
+        written by the user, into their own model. The stages follow it, as torch.export's program and torchao's
+        prepared module (which share the model's Parameters) do; one warning says so."""
         moved = [(i, t, src) for i, (t, version, src) in self._held.items() if t._version != version]
+        if not moved:
+            return
+        for i, t, _ in moved:
+            if i in self._theirs:
+                self._held[i] = (t, t._version, None)
+                text = i18n.t("warning.user_weight_changed", name=self._names.get(i, "?"))
+                warnings.warn(text, Pt2eLensWarning, stacklevel=4)  # the user's run.calibrate(…) / convert()
+        moved = [m for m in moved if m[0] not in self._theirs]
         if not moved:
             return
         if working is not None:  # the working module keeps what was written, as its own tensor
@@ -114,8 +130,8 @@ class SharedWeights:
         for i, t, src in moved:
             source = src() if src is not None else None
             if source is None:
-                names = [n for n, p in _parameters(working).values() if p is t] if working is not None else []
-                raise Pt2eLensError(i18n.t("error.weights_written", name=(names or ["?"])[0]))
+                self._held[i] = (t, t._version, None)  # said once: the next step does not fail on it again
+                raise Pt2eLensError(i18n.t("error.weights_written", name=self._names.get(i, "?")))
             with torch.no_grad():
                 t.copy_(source)
             self._held[i] = (t, t._version, src)
