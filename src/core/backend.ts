@@ -2,22 +2,13 @@
 // `backend` field says (int8 kernel, fp32, folded, delegated, portable fallback). Nothing is derived here:
 // the outcome, kernel and reason are Python's; this file only draws and counts them.
 import { h, truncate } from './dom';
-import type { Tr } from './i18n';
+import { named, type Tr } from './i18n';
 import type { Backend, BackendOutcome, Id, Snapshot } from './types';
 
 type Outcome = BackendOutcome['outcome'];
 
-/** Short label of an outcome on a node (the legend and the drawer give the words in the UI's language). */
-const SHORT: Record<Outcome, string> = {
-  int8: 'int8',
-  fp32: 'fp32',
-  folded: 'folded',
-  'delegated-int8': 'XNN int8',
-  'delegated-fp32': 'XNN fp32',
-  portable: 'portable',
-};
-
-/** Colour of an outcome: the palette's properties, so light and dark themes both hold. */
+/** Colour of an outcome: the palette's properties, so light and dark themes both hold. Its keys, in this
+ * order, are the outcomes the legend lists. */
 const COLOR: Record<Outcome, string> = {
   int8: 'var(--pl-int)',
   fp32: 'var(--pl-warn)',
@@ -44,6 +35,12 @@ function words(t: Tr, o: Outcome): string {
   return t(`ui.backend.${o}`);
 }
 
+/** Short label of an outcome on a node's pill and the legend's chip (`ui.backend.pill.*`); an outcome the
+ * catalogue does not know is shown as the JSON spells it. */
+function short(t: Tr, o: Outcome): string {
+  return named(t, 'ui.backend.pill.', o);
+}
+
 /** `int8 kernel: qconv_pointwise + relu`, and the reason when the backend gave one: for tooltips. */
 export function outcomeText(t: Tr, o: BackendOutcome): string {
   const head = o.kernel ? `${words(t, o.outcome)}: ${o.kernel}` : words(t, o.outcome);
@@ -58,7 +55,7 @@ export function outcomePill(
 ): { outcome: Outcome; text: string; color: string; title: string; w: number } | null {
   const o = outcomeOf(snap, id);
   if (!o) return null;
-  const text = SHORT[o.outcome] ?? o.outcome;
+  const text = short(t, o.outcome);
   return {
     outcome: o.outcome,
     text,
@@ -88,10 +85,10 @@ export function backendLegend(doc: Document, snap: Snapshot, t: Tr): HTMLElement
   const b = backendOf(snap);
   if (!b) return null;
   const el = h(doc, 'span', { class: 'pl-backend-legend' }, `${truncate(b.name, 24)}: `);
-  for (const o of Object.keys(SHORT) as Outcome[]) {
+  for (const o of Object.keys(COLOR) as Outcome[]) {
     const n = b.counts[o];
     if (!n) continue;
-    el.appendChild(h(doc, 'span', { class: 'pl-outcome-chip', style: `background:${COLOR[o]}` }, SHORT[o]));
+    el.appendChild(h(doc, 'span', { class: 'pl-outcome-chip', style: `background:${COLOR[o]}` }, short(t, o)));
     el.appendChild(doc.createTextNode(`${words(t, o)} ${n}  `));
   }
   // the backend's own count of its ops (XNNPACK: get_delegation_info), which the node counts above are not

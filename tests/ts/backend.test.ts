@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, mount } from './helpers';
+
+/** A catalogue as the kernel ships it (the pills' words are compared with it, not spelt here). */
+const catalogue = (lang: string): Record<string, string> =>
+  JSON.parse(readFileSync(join(__dirname, '..', '..', 'kernel_pkg', 'pt2e_lens', 'locales', `${lang}.json`), 'utf8'));
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1">qconv & <b>relu</b>';
 
@@ -79,6 +85,22 @@ describe('backend overlay (snapshot.backend of a lowered stage)', () => {
     expect([sum.reduce((a, x) => a + x[0], 0), sum.reduce((a, x) => a + x[1], 0)]).toEqual([1, annotated]);
     expect(groups.some((g) => g.textContent!.includes('int8 1/'))).toBe(true);
   });
+
+  for (const lang of ['en', 'zh-TW']) {
+    it(`the pills and the legend's chips say each outcome in the view's language (${lang})`, async () => {
+      const view = lowered();
+      view.locale = lang;
+      const cat = catalogue(lang);
+      const { el } = await mount(view, { worker: false });
+      const pills = [...el.querySelectorAll('.pl-node .pl-outcome')];
+      expect(new Set(pills.map((p) => p.getAttribute('data-outcome')))).toEqual(new Set(['int8', 'fp32', 'folded']));
+      for (const p of pills)
+        expect(p.querySelector('text')!.textContent).toBe(cat[`ui.backend.pill.${p.getAttribute('data-outcome')}`]);
+      const chips = [...el.querySelectorAll('.pl-backend-legend .pl-outcome-chip')].map((c) => c.textContent);
+      expect(chips).toEqual(['int8', 'fp32', 'folded'].map((o) => cat[`ui.backend.pill.${o}`]));
+      if (lang !== 'en') expect(cat['ui.backend.pill.folded']).not.toBe(catalogue('en')['ui.backend.pill.folded']);
+    });
+  }
 
   it('a stage without a backend field draws no outcome marks', async () => {
     const { el } = await mount(fixture('conv_converted.json'), { worker: false });
