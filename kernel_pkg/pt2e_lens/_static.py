@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import gzip
+import lzma
 from functools import cache
 from pathlib import Path
 
@@ -23,26 +23,9 @@ def bundle(name: str) -> str | None:
 _ALPHABET = "".join(c for c in map(chr, range(0x21, 0x7F)) if c not in '"\\<')
 assert len(_ALPHABET) == 91
 
-# Unpacks the viewer (report.js, gzip + the base91 above; N its byte count) where no other copy of it has loaded,
-# then draws every output of the page. A page holds many outputs: the first one loads, the others wait for it.
-# An older viewer (0.1 outputs in the same page: no renderOutput) is replaced. Without DecompressionStream the
-# static fallback of each output stays.
-_UNPACKER = (
-    "(function(B,N){var g=globalThis,d=document,go=function(){g.pt2eLens.renderAll(d)};"
-    "if(g.pt2eLens&&g.pt2eLens.renderOutput)return go();if(g.__pt2eLensLoad)return g.__pt2eLensLoad.then(go);"
-    "if(typeof DecompressionStream==='undefined')return;"
-    f'var A="{_ALPHABET}",m={{}},u=new Uint8Array(N+2),j=0,a=0,b=0,i;'
-    "for(i=0;i<91;i++)m[A.charCodeAt(i)]=i;"
-    "for(i=0;i<B.length;i+=2)for(a|=(m[B.charCodeAt(i)]+91*m[B.charCodeAt(i+1)])<<b,b+=13;b>7;b-=8)u[j++]=a&255,a>>>=8;"
-    "g.__pt2eLensLoad=new Response(new Response(u.subarray(0,N)).body"
-    ".pipeThrough(new DecompressionStream('gzip'))).text()"
-    ".then(function(t){var e=d.createElement('script');e.textContent=t;(d.head||d.documentElement).appendChild(e)})"
-    "})"
-)
-
 
 def viewer_text(data: bytes) -> str:
-    """`data` in the unpacker's base91 (what `_UNPACKER` decodes, given `len(data)`)."""
+    """`data` in the unpacker's base91 (what src/report/unpacker.ts decodes, given `len(data)`)."""
     out: list[str] = []
     acc = bits = 0
     for byte in data:
@@ -57,11 +40,18 @@ def viewer_text(data: bytes) -> str:
     return "".join(out)
 
 
+# raw LZMA1 as src/report/unpacker.ts decodes it (one position state, lc=3): 12 % smaller than gzip -9 on
+# report.js, and its decoder (~1.7 kB, in every output) is far smaller than what it saves (docs/bench.md, "Weight")
+VIEWER_FILTERS = [{"id": lzma.FILTER_LZMA1, "preset": 6, "lc": 3, "lp": 0, "pb": 0}]
+
+
 @cache
 def packed_viewer() -> str | None:
-    """report.js as one self-unpacking `<script>` (gzip + base91: ~42 % of the raw size), or None if not built."""
-    js = bundle("report.js")
-    if js is None:
+    """report.js as one self-unpacking `<script>` (LZMA + base91: ~37 % of the raw size), or None if not built.
+    Compressed once per process (~0.4 s)."""
+    js, unpacker = bundle("report.js"), bundle("unpacker.js")
+    if js is None or unpacker is None:
         return None
-    data = gzip.compress(js.encode("utf-8"), compresslevel=9, mtime=0)
-    return f'<script>{_UNPACKER}("{viewer_text(data)}",{len(data)})</script>'
+    raw = js.encode("utf-8")
+    data = lzma.compress(raw, format=lzma.FORMAT_RAW, filters=VIEWER_FILTERS)
+    return f'<script>{unpacker.strip()}("{viewer_text(data)}",{len(data)},{len(raw)})</script>'

@@ -4,7 +4,7 @@ Every output carries three forms of the same View (docs/display.md), each holdin
 - `application/vnd.pt2e-lens.v1+json`: the View packed (gzip + base64 in an envelope, docs/contract.md
   "Packed transport"), for our JupyterLab / VS Code renderers;
 - `text/html`: a self-contained page fragment for any other host, nbconvert and saved notebooks: a static
-  fallback, the same packed View, and the viewer (report.js, gzip + base64, self-unpacking; no network);
+  fallback, the same packed View, and the viewer (report.js, LZMA + base91, self-unpacking; no network);
 - `text/plain`: a one-line summary for terminals.
 `PT2E_LENS_VIEWER=once` (read at each display) inlines the viewer in the first output only: for pages that
 show all outputs of a notebook executed top to bottom (nbconvert, Jupyter Book), not for Colab or VS Code.
