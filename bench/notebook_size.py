@@ -211,7 +211,7 @@ def main() -> int:
         return 2
     print(
         f"viewer (report.js): {kb(len(js.encode()))} raw, gzip -9 {kb(len(gzip.compress(js.encode(), 9)))}, "
-        f"as inlined (gzip + base91 + unpacker) {kb(len(viewer))}\n"
+        f"as inlined (LZMA + base91 + unpacker) {kb(len(viewer))}\n"
     )
     if not a.skip_quickstart:
         quickstart()

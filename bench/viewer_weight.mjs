@@ -1,19 +1,20 @@
 // What the viewer (report.js, inlined in every saved output) is made of, gzipped: each module's minified code
-// gzipped on its own (an upper bound of its share: gzip also finds repeats across modules), the whole bundle
-// gzipped, and its inlined form (gzip -9, then base91: 16 characters per 13 bytes; _static.py adds ~1 kB unpacker).
+// gzipped on its own (an upper bound of its share: gzip also finds repeats across modules) and the whole bundle
+// gzipped, as esbuild makes it (scripts/report-build.mjs; the build then runs terser over it, ~3 % less).
 //   npm run build:worker && node bench/viewer_weight.mjs [--top 25]
-// Node's zlib packs ~0.7 % worse than Python's: bench/notebook_size.py gives the exact inlined bytes. kB = 1,000 B.
+// A saved output carries it LZMA-compressed in base91 (16 characters per 13 bytes) with a ~1.7 kB unpacker:
+// bench/notebook_size.py gives those exact bytes. kB = 1,000 B.
 
 import { gzipSync } from 'node:zlib';
 import { build, transform } from 'esbuild';
+import { REPORT } from '../scripts/report-build.mjs';
 
 const top = Number(process.argv[process.argv.indexOf('--top') + 1]) || 25;
 const gz = (s) => gzipSync(Buffer.from(s), { level: 9 }).length;
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 const base = {
-  entryPoints: ['src/report/index.ts'],
+  ...REPORT,
   bundle: true,
-  format: 'iife',
   target: ['es2020'],
   legalComments: 'none',
   write: false,
@@ -36,9 +37,7 @@ for (let i = 1; i < parts.length; i += 2) {
 }
 rows.sort((a, b) => b.gzip - a.gzip);
 const total = gz(whole);
-console.log(
-  `report.js: ${kb(Buffer.byteLength(whole))} raw, gzip -9 ${kb(total)}, inlined ≈ ${kb(Math.ceil((total * 16) / 13))} + unpacker\n`,
-);
+console.log(`report.js (esbuild): ${kb(Buffer.byteLength(whole))} raw, gzip -9 ${kb(total)}\n`);
 console.log('| module | minified | gzip alone | share of the sum |\n|---|---|---|---|');
 const sum = rows.reduce((s, r) => s + r.gzip, 0);
 for (const r of rows.slice(0, top))

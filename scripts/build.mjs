@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { analyzeMetafile, build } from 'esbuild';
 import { minify } from 'terser';
 import { frontEndKeys } from './front-end-keys.mjs';
+import { REPORT } from './report-build.mjs';
 
 const what = process.argv[2] ?? 'all';
 const dev = process.argv.includes('--dev');
@@ -21,7 +22,12 @@ const common = {
 };
 
 async function worker() {
-  const r = await build({ ...common, entryPoints: ['src/core/layout-worker.ts'], format: 'iife', write: false });
+  const r = await build({
+    ...common,
+    stdin: { contents: "import { serveLayouts } from './layout-worker'; serveLayouts();", resolveDir: 'src/core' },
+    format: 'iife',
+    write: false,
+  });
   const code = r.outputFiles[0].text;
   if (analyze) console.log(await analyzeMetafile(r.metafile));
   writeFileSync(
@@ -57,7 +63,13 @@ function locales() {
 // The function that unpacks the viewer in a saved output (src/report/unpacker.ts) as one expression, for
 // _static.py to call: every output carries it, so it is minified and stands alone (its own source text).
 async function unpacker() {
-  const r = await build({ ...common, metafile: false, entryPoints: ['src/report/unpacker.ts'], format: 'esm', write: false });
+  const r = await build({
+    ...common,
+    metafile: false,
+    entryPoints: ['src/report/unpacker.ts'],
+    format: 'esm',
+    write: false,
+  });
   const mod = await import(`data:text/javascript,${encodeURIComponent(r.outputFiles[0].text)}`);
   const text = `(${mod.unpackViewer.toString()})`;
   if (/<\/|<!--|\\/.test(text)) throw new Error('the unpacker cannot close its <script> nor hold a backslash');
@@ -70,7 +82,7 @@ async function bundles() {
   const outs = [
     { entryPoints: ['src/widget/index.ts'], format: 'esm', outfile: 'kernel_pkg/pt2e_lens/_static/widget.js' },
     { entryPoints: ['src/widget/workbench.ts'], format: 'esm', outfile: 'kernel_pkg/pt2e_lens/_static/workbench.js' },
-    { entryPoints: ['src/report/index.ts'], format: 'iife', outfile: 'kernel_pkg/pt2e_lens/_static/report.js' },
+    { ...REPORT, outfile: 'kernel_pkg/pt2e_lens/_static/report.js' },
     { entryPoints: ['src/vscode/index.ts'], format: 'esm', outfile: 'extension/vscode/renderer.js' },
   ];
   for (const o of outs) {

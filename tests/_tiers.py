@@ -139,6 +139,7 @@ FAST: set[str] = {
     "test_tracker_follows.py",
     "test_typed_contract.py",
     "test_view_locale.py",
+    "test_viewer_weight.py",
     "test_why_accuracy.py",
     "test_why_check.py",
     "test_why_findings.py",

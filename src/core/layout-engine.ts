@@ -1,7 +1,8 @@
 // The worker's layout engine for one group's children: @dagrejs/dagre for small groups (its network
 // simplex gives the tidiest picture), the linear-time layered pass (layout-core.ts) above DAGRE_MAX
-// children, where dagre takes seconds. Bundled into the worker only (layout-client.ts).
-import dagre from '@dagrejs/dagre';
+// children, where dagre takes seconds. Bundled into the worker only (layout-client.ts; report.js is its own
+// worker: src/report/worker-self.ts).
+import { Graph, layout } from '@dagrejs/dagre';
 import {
   DAGRE_MAX,
   type LayoutRequest,
@@ -20,12 +21,12 @@ export function layoutGraph(req: LayoutRequest): LayoutResult {
   if (req.nodes.length === 0) return { id: req.id, pos: {}, width: 0, height: 0, routes: [], ms: 0, engine: 'dagre' };
   if (req.nodes.length > DAGRE_MAX) return layoutLayered(req);
   try {
-    const g = new dagre.graphlib.Graph();
+    const g = new Graph();
     g.setGraph({ rankdir: 'TB', nodesep: NODESEP, ranksep: RANKSEP, edgesep: 8, marginx: 0, marginy: 0 });
     g.setDefaultEdgeLabel(() => ({}));
     for (const n of req.nodes) g.setNode(n.id, { width: n.w, height: n.h });
     for (const [a, b] of req.edges) if (g.hasNode(a) && g.hasNode(b) && a !== b) g.setEdge(a, b);
-    dagre.layout(g);
+    layout(g);
     const pos: Record<string, [number, number]> = {};
     let minX = Infinity,
       minY = Infinity,

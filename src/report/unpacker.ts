@@ -1,10 +1,10 @@
 // The self-unpacking viewer of a saved output's text/html (kernel_pkg/pt2e_lens/_static.py): report.js,
-// compressed with LZMA (Python's lzma, raw LZMA1: lc=3, lp=0, pb=0, one ~12 % smaller than gzip -9), written in
+// compressed with LZMA (Python's lzma, raw LZMA1: lc=3, lp=0, pb=0; ~12 % smaller than gzip -9), written in
 // base91 pairs. Every output carries this function's text, so it is small and stands alone: scripts/build.mjs
-// writes its minified source (Function.prototype.toString) to _static/unpacker.js. It decodes in one task (no
-// DecompressionStream: any browser that runs the viewer runs this), appends report.js as a script, and the
-// viewer draws every output of the page. A page holds many outputs: the first one loads, the others find the
-// viewer. Outputs of an older pt2e-lens (gzip, async: `__pt2eLensLoad`) on the same page are waited for.
+// writes its minified source (Function.prototype.toString) to _static/unpacker.js. It decodes in one task,
+// appends report.js as a script, and the viewer draws every output of the page. A page holds many outputs: the
+// first one loads, the others find the viewer. Outputs of an older pt2e-lens (gzip, async: `__pt2eLensLoad`)
+// on the same page are waited for.
 
 /** `data`: base91 pairs of the LZMA stream (`size` bytes); `out`: the length of report.js in UTF-8 bytes. */
 export function unpackViewer(data: string, size: number, out: number): void {
@@ -13,18 +13,26 @@ export function unpackViewer(data: string, size: number, out: number): void {
     __pt2eLensLoad?: Promise<void>;
   };
   const doc = document;
-  if (g.pt2eLens?.renderOutput) return g.pt2eLens.renderAll(doc);
+  if (g.pt2eLens?.renderOutput) {
+    g.pt2eLens.renderAll(doc);
+    return;
+  }
   if (g.__pt2eLensLoad) {
     g.__pt2eLensLoad.then(() => g.pt2eLens?.renderAll(doc));
     return;
   }
-  // base91 pairs: every 13 bits (little-endian bit order) are two letters of printable ASCII without " \ <
-  const value: number[] = [];
-  for (let c = 33, v = 0; c < 127; c++) if (c !== 34 && c !== 92 && c !== 60) value[c] = v++;
+  // the packed Views need it (src/core/packed.ts): without it (browsers before 2023) the static fallback stays
+  if (typeof DecompressionStream === 'undefined') return;
+  // base91 pairs: every 13 bits (little-endian bit order) are two letters of printable ASCII from `!` without
+  // `"` (34), `<` (60) and `\` (92)
+  const value = (i: number): number => {
+    const c = data.charCodeAt(i);
+    return c - 33 - +(c > 34) - +(c > 60) - +(c > 92);
+  };
   const src = new Uint8Array(size + 2);
   let j = 0;
   for (let i = 0, acc = 0, bits = 0; i < data.length; i += 2) {
-    acc |= (value[data.charCodeAt(i)] + 91 * value[data.charCodeAt(i + 1)]) << bits;
+    acc |= (value(i) + 91 * value(i + 1)) << bits;
     for (bits += 13; bits > 7; bits -= 8) {
       src[j++] = acc & 255;
       acc >>>= 8;
@@ -133,7 +141,7 @@ export function unpackViewer(data: string, size: number, out: number): void {
       [rep3, rep2, rep1] = [rep2, rep1, rep0];
       len = length(LEN);
       state = state < 7 ? 7 : 10;
-      const slot = tree(POS_SLOT + 64 * (len < 3 ? len : 3), 6);
+      const slot = tree(POS_SLOT + 64 * Math.min(len, 3), 6);
       rep0 = slot;
       if (slot > 3) {
         const n2 = (slot >> 1) - 1;

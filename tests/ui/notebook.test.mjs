@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { executedQuickstart } from './executed.mjs';
-import { ARTIFACTS, MIME } from './pages.mjs';
+import { ARTIFACTS, MIME, ROOT } from './pages.mjs';
 
 let OUT;
 
@@ -115,7 +115,8 @@ describe('nbconvert page of the executed quickstart, offline', () => {
     await once.route(/^(?!file:|data:|blob:).*/, (route) => route.abort());
     const file = join(OUT, 'quickstart-once.html');
     const html = readFileSync(file, 'utf8');
-    assert.equal(html.split('__pt2eLensLoad=').length - 1, 1, 'one inlined viewer in the page');
+    const unpacker = readFileSync(join(ROOT, 'kernel_pkg', 'pt2e_lens', '_static', 'unpacker.js'), 'utf8').trim();
+    assert.equal(html.split(unpacker).length - 1, 1, 'one inlined viewer in the page');
     assert.equal(html.split(`type="${MIME}"`).length - 1, 6, 'six outputs');
     await once.goto(pathToFileURL(file).href);
     await once.waitForFunction(
