@@ -54,30 +54,32 @@ export function unpackViewer(data: string, size: number, out: number): void {
   const LITERAL = 1007; // 8 × 0x300
   const prob = new Uint16Array(LITERAL + 0x1800).fill(1024);
   const o = new Uint8Array(out);
-  let range = 0xffffffff;
+  // range and code are unsigned 32-bit values kept in int32s (fast small integers, no doubles): compared
+  // unsigned by flipping their top bits
+  let range = -1;
   let code = 0;
   let k = 5;
-  for (let i = 1; i < 5; i++) code = ((code << 8) | src[i]) >>> 0;
+  for (let i = 1; i < 5; i++) code = (code << 8) | src[i];
   const normalize = () => {
-    if (range < 0x1000000) {
-      range = (range << 8) >>> 0;
-      code = ((code << 8) | src[k++]) >>> 0;
+    if (!(range >>> 24)) {
+      range <<= 8;
+      code = (code << 8) | src[k++];
     }
   };
   const bit = (x: number): number => {
-    const bound = (range >>> 11) * prob[x];
-    let b = 0;
-    if (code < bound) {
+    const p = prob[x];
+    const bound = Math.imul(range >>> 11, p);
+    if ((code ^ 0x80000000) < (bound ^ 0x80000000)) {
       range = bound;
-      prob[x] += (2048 - prob[x]) >> 5;
-    } else {
-      range -= bound;
-      code -= bound;
-      prob[x] -= prob[x] >> 5;
-      b = 1;
+      prob[x] = p + ((2048 - p) >> 5);
+      normalize();
+      return 0;
     }
+    range = (range - bound) | 0;
+    code = (code - bound) | 0;
+    prob[x] = p - (p >> 5);
     normalize();
-    return b;
+    return 1;
   };
   const tree = (base: number, n: number): number => {
     let x = 1;
@@ -151,9 +153,10 @@ export function unpackViewer(data: string, size: number, out: number): void {
           let direct = 0;
           for (let i = n2 - 4; i > 0; i--) {
             range >>>= 1;
-            const b = code >= range ? 1 : 0;
-            if (b) code -= range;
-            direct = (direct << 1) | b;
+            code = (code - range) | 0;
+            const t = code >> 31; // -1 where code was below range
+            code = (code + (range & t)) | 0;
+            direct = (direct << 1) | (t + 1);
             normalize();
           }
           rep0 += (direct << 4) + reverse(ALIGN, 4);
