@@ -22,7 +22,7 @@ import { openLabNotebook } from './lab-page.mjs';
 import { overflowing } from './overflow.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
-import { idle, paneOf, settled } from './settled.mjs';
+import { afterFrame, idle, paneOf, settled } from './settled.mjs';
 
 // what the panel must show, from the kernel's own snapshots: the finding kinds and nodes, the why lines, the guard
 const CAPTURE = `import json, torch, pt2e_lens as pl
@@ -355,6 +355,16 @@ for (const [theme, slug, lang] of [
         assert.equal(await view().locator(`.pl-node[data-id="${id}"]`).count(), 0, `${id} not drawn`);
       assert.ok((await view().locator('.pl-node').count()) > 10);
       await shot(`exported-${slug}`);
+      // the tab already shown, clicked again, keeps the view being read: no second fetch, no new drawing (a test
+      // once read a view that this redraw was replacing). The panel's request, if it sent one, is answered before
+      // the execute that follows it.
+      await view().evaluate((v) => {
+        v.plReadHere = true;
+      });
+      await panel().locator('.pl-panel-stages .pl-tab[aria-selected="true"]').click();
+      await kernelRun('None');
+      await afterFrame(page);
+      assert.equal(await panel().locator('.pl-panel-view .pt2e-lens').evaluate((v) => v.plReadHere === true), true);
     });
   });
 }

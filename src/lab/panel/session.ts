@@ -307,6 +307,10 @@ export class SessionLens implements IDisposable {
   }
 
   pickTab(tab: string | null): void {
+    // the tab already shown (or on its way) at the whole stage: fetching it again would draw the same view anew
+    // under the user (and under a test reading it), so only a change of tab, a sub-group or an error fetches
+    const drawn = this._content !== null || this._loadingContent;
+    if (tab === this._tab && this._place === '' && drawn && !this._contentError) return;
     this._tab = tab;
     this.resetPlace();
     void this.fetch();
