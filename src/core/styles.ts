@@ -182,7 +182,6 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-table-wrap{margin:4px 0 10px}
 .pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid var(--pl-border)}
 .pt2e-lens .pl-table-frame{position:relative}
-.pt2e-lens .pl-table-frame button.pl-more-cols{top:2px}
 .pt2e-lens table.pl-table{border-collapse:collapse;font-size:12px;width:100%}
 .pt2e-lens table.pl-table th{position:sticky;top:0;background:var(--pl-raised);color:var(--pl-fg);text-align:left;padding:3px 6px;cursor:pointer;white-space:nowrap;border-bottom:1px solid var(--pl-border)}
 .pt2e-lens table.pl-table td{text-align:left;padding:2px 6px;border-bottom:1px solid var(--pl-border);font-family:ui-monospace,"DejaVu Sans Mono",monospace;vertical-align:top;max-width:28em;overflow-wrap:break-word}
@@ -190,6 +189,13 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens table.pl-table td.pl-pos{color:var(--pl-added);font-weight:600}
 .pt2e-lens table.pl-table td.pl-neg{color:var(--pl-removed);font-weight:600}
 .pt2e-lens table.pl-table tr:hover td{background:var(--pl-raised)}
+.pt2e-lens .pl-table-stacked table.pl-table,.pt2e-lens .pl-table-stacked table.pl-table>tbody,.pt2e-lens .pl-table-stacked table.pl-table>tbody>tr{display:block}
+.pt2e-lens .pl-table-stacked table.pl-table>thead>tr{display:flex;flex-wrap:wrap;gap:2px;position:sticky;top:0;background:var(--pl-raised);border-bottom:1px solid var(--pl-border)}
+.pt2e-lens .pl-table-stacked table.pl-table th{position:static;border:1px solid var(--pl-border);border-radius:3px;padding:1px 5px;white-space:normal;overflow-wrap:anywhere}
+.pt2e-lens .pl-table-stacked table.pl-table>tbody>tr{padding:3px 6px;border-bottom:2px solid var(--pl-border)}
+.pt2e-lens .pl-table-stacked table.pl-table td{display:block;max-width:none;padding:0;border:none;text-align:left;white-space:normal;overflow-wrap:anywhere}
+.pt2e-lens .pl-table-stacked table.pl-table td::before{content:attr(data-label) ": ";font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","DejaVu Sans",sans-serif;color:var(--pl-muted)}
+.pt2e-lens .pl-table-stacked table.pl-table td:empty{display:none}
 .pt2e-lens .pl-table-stage{font-size:12px;color:var(--pl-muted);margin:0 0 4px}
 .pt2e-lens svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","DejaVu Sans",sans-serif}
 .pt2e-lens .pl-node{cursor:pointer}
