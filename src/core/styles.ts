@@ -178,7 +178,7 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
 .pt2e-lens .pl-why{margin:0 0 4px;padding-left:16px}
 .pt2e-lens .pl-stage{container-type:inline-size}
-@container (max-width:720px){.pt2e-lens .pl-drawer{position:static;width:auto;max-height:240px;border-left:none;border-top:1px solid var(--pl-border);box-shadow:none}.pt2e-lens .pl-details dl{grid-template-columns:minmax(0,1fr)}.pt2e-lens .pl-details dd{padding-left:8px}}
+@container (max-width:720px){.pt2e-lens .pl-drawer{--pl-drawer-across:1;left:0;right:0;top:auto;bottom:0;width:auto;max-height:50%;border-left:none;border-top:1px solid var(--pl-border);box-shadow:0 -4px 10px rgba(0,0,0,.18)}.pt2e-lens .pl-drawer[data-dock="top"]{border-top:none;border-bottom:1px solid var(--pl-border);box-shadow:0 4px 10px rgba(0,0,0,.18)}.pt2e-lens .pl-details dl{grid-template-columns:minmax(0,1fr)}.pt2e-lens .pl-details dd{padding-left:8px}}
 .pt2e-lens .pl-table-wrap{margin:4px 0 10px}
 .pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid var(--pl-border)}
 .pt2e-lens .pl-table-frame{position:relative}
