@@ -2,7 +2,8 @@
 // `npm run test:lab`, after a build): the panel's model picker, stage tabs and summary fold into one line so the graph
 // starts within 120 px of the panel's top; the stages the line has no room for are in its menu, named in full; a
 // clicked node's details open inside the window (in the panel and in a notebook output scrolled so the canvas runs
-// past the window's bottom). Screenshots: tests/ui/artifacts/panel-fold-*.png.
+// past the window's bottom); a wide table in the panel stacks its rows, no column cut. Screenshots:
+// tests/ui/artifacts/panel-fold-*.png.
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -78,6 +79,10 @@ for (const [theme, slug] of [
       // one line: every part within the line's height, and the line within the panel's width
       for (const r of parts) assert.ok(r.top >= line.top - 1 && r.bottom <= line.bottom + 1, JSON.stringify(r));
       assert.ok(line.height < 40 && line.right <= p.right + 0.5, JSON.stringify({ line, p }));
+      const over = await panel()
+        .locator('.pl-panel-line')
+        .evaluate((l) => l.scrollWidth - l.clientWidth);
+      assert.ok(over <= 0, `the line's content runs ${over} px past its end`);
       // the graph: its pane (toolbar, then the drawing); the view's title is the line's choice, said to screen readers
       const pane = await rect(view().locator('.pl-pane').first());
       assert.ok(pane.top - p.top <= 120, `the graph starts ${pane.top - p.top} px below the panel top`);
@@ -122,6 +127,29 @@ for (const [theme, slug] of [
       assert.ok(cy < d.top || cy > d.bottom, `linear (${cy}) not under the drawer ${JSON.stringify(d)}`);
       await shot(`drawer-${slug}`);
       await view().locator('.pl-drawer-close').click();
+    });
+
+    it("a wide table (the q/dq) has no column cut at the panel's edge: its rows stacked", async () => {
+      await view()
+        .locator('.pl-main-tabs .pl-tab', { hasText: /^Q\/DQ$/ })
+        .click();
+      const wrap = view().locator('.pl-table-wrap[data-table="qdq"]');
+      await wrap.locator('tbody tr').first().waitFor();
+      await page.waitForFunction(() =>
+        document.querySelector('#pt2e-lens-panel .pl-table-wrap[data-table="qdq"].pl-table-stacked'),
+      );
+      const cut = await wrap.evaluate((w) => {
+        const s = w.querySelector('.pl-table-scroll');
+        const right = s.getBoundingClientRect().left + s.clientLeft + s.clientWidth;
+        const past = [...w.querySelectorAll('td, th')].filter((c) => c.getBoundingClientRect().right > right + 0.5);
+        return { scroll: s.scrollWidth - s.clientWidth, past: past.map((c) => c.textContent.slice(0, 30)) };
+      });
+      assert.deepEqual(cut, { scroll: 0, past: [] });
+      await shot(`table-${slug}`);
+      await view()
+        .locator('.pl-main-tabs .pl-tab', { hasText: /^Graph$/ })
+        .click();
+      await idle(page, view());
     });
 
     it("a notebook output's canvas past the window's bottom: the details open in the part on show", async (t) => {

@@ -139,6 +139,12 @@ for (const [theme, slug, lang] of [
       const w = await panel().evaluate((e) => e.getBoundingClientRect().width);
       assert.ok(w > 150 && w < 400, `default width ${w}`);
       assert.deepEqual(await overflowing(panel()), []);
+      // the head's one line (issue 26.4): nothing of it past its end, in either language
+      const line = await panel()
+        .locator('.pl-panel-line')
+        .evaluate((l) => ({ over: l.scrollWidth - l.clientWidth, count: l.querySelector('.pl-current').title }));
+      assert.ok(line.over <= 0, JSON.stringify(line));
+      assert.match(line.count, /\d/);
       await shot(`converted-${slug}`);
       await page.screenshot({ path: join(ARTIFACTS, `panel-reading-page-${slug}.png`) });
     });

@@ -32,7 +32,7 @@ const PANEL_CSS = `
 .jp-Pt2eLensPanel .pl-panel-line .pl-current{flex:none;white-space:nowrap}
 .jp-Pt2eLensPanel .pl-panel-line [hidden]{display:none}
 .jp-Pt2eLensPanel .pt2e-lens.pl-panel-head,.jp-Pt2eLensPanel .pl-panel-view>.pt2e-lens{border:none;padding:0;background:transparent}
-.jp-Pt2eLensPanel .pl-panel-view>.pt2e-lens>.pl-title{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.jp-Pt2eLensPanel .pl-panel-view:not(.pl-panel-part)>.pt2e-lens>.pl-title{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 `;
 const FOLLOW = '\u0000follow';
 
@@ -174,10 +174,16 @@ export class LensPanel extends Widget {
     const stages = stageTabs(doc, say, lens.tabs, active, (t) => lens.pickTab(t === lens.current?.stage ? null : t));
     line.append(stages.bar, stages.menu);
     const cur = lens.current;
-    if (cur)
-      line.appendChild(h(doc, 'span', { class: 'pl-status pl-current' }, say('ui.panel.nodes', { n: cur.node_count })));
+    const full = cur ? say('ui.panel.nodes', { n: cur.node_count }) : '';
+    const count = h(doc, 'span', { class: 'pl-status pl-current', title: full }, full);
+    if (cur) line.appendChild(count);
     this.head.appendChild(line);
-    this.fitLine = () => stages.fit(line);
+    this.fitLine = () => {
+      count.textContent = full;
+      stages.fit(line);
+      // no room left for the words: the number alone, its tooltip says what it counts
+      if (cur && line.scrollWidth > line.clientWidth) count.textContent = String(cur.node_count);
+    };
     this.fitLine();
     if (lens.loadingContent)
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.loading_content')));
@@ -223,7 +229,10 @@ export class LensPanel extends Widget {
       back.addEventListener('click', () => lens.openGroup(up));
       this.body.appendChild(back);
     }
-    const host = h(doc, 'div', { class: 'pl-panel-view' });
+    // a module of a large graph keeps its title on show (the line names only the model and stage)
+    const host = h(doc, 'div', {
+      class: up !== null && content.kind === 'stage' ? 'pl-panel-view pl-panel-part' : 'pl-panel-view',
+    });
     this.body.appendChild(host);
     const handle = render(host, r.view, { height: 480 });
     this.handle = handle;
