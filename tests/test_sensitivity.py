@@ -216,3 +216,21 @@ def test_a_serial_sweep_runs_at_the_thread_count_it_measured_fastest(monkeypatch
     assert out == [(float(len(c)), None) for c in configs]  # every configuration once, in order
     assert seen == [(1, 1), (2, 1), (faster, 4)]
     assert threads[-1] == 2  # torch's own count back afterwards
+
+
+@pytest.mark.parametrize("locale", [None, "zh-TW"])
+def test_an_exact_match_reads_identical_in_the_title(locale):
+    # issue 26.4: an output equal to the float one is SQNR inf; the title says "identical", never "inf dB"
+    x = [torch.randn(4, 3)]
+    exact = sqnr_db(x, [t.clone() for t in x])
+    assert exact == math.inf
+    site = pl.why.sites.Site("o", [], "t", [], [], [], False)
+    pl.set_locale(locale)
+    try:
+        title = Sensitivity([("o", "t", [], "activation", 1.0, None, None)], [site], baseline_db=exact).title
+        finite = Sensitivity([("o", "t", [], "activation", 1.0, None, None)], [site], baseline_db=12.345).title
+        word = pl.i18n.t("sensitivity.identical")
+    finally:
+        pl.set_locale(None)
+    assert word in title and "inf" not in title
+    assert "12.35 dB" in finite and word not in finite

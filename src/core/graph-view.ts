@@ -11,6 +11,7 @@ import { CANVAS_THRESHOLD, useCanvas } from './canvas-index';
 import { CanvasView } from './canvas-view';
 import { renderDetails } from './details';
 import { clear, h } from './dom';
+import { drawerAcross, placeDrawer } from './drawer-place';
 import { drawnGraph } from './drawn';
 import { EdgeHints } from './edge-hints';
 import { type Facts, factsOf } from './facts';
@@ -441,16 +442,30 @@ export class GraphView {
     if (this.selected && o.reveal) await this.reveal(this.selected);
     else this.applyClasses();
     if (this.selected) this.pz?.keepVisible(nodeKey(this.selected), this.drawerWidth());
+    this.placeDrawer(this.selected);
     // after the reveal: a compare's other panes centre their counterparts at the scale this pane ended at
     if (o.notify) this.opts.onSelect?.(this.selected);
   }
 
-  /** px of the canvas the drawer covers (none when it is docked below the canvas in a narrow pane) */
+  /** px of the canvas's right the drawer covers (none when it lies across a narrow pane's canvas) */
   private drawerWidth(): number {
-    if (this.drawer.hasAttribute('hidden')) return 0;
-    const win = this.doc.defaultView;
-    if (win && win.getComputedStyle(this.drawer).position !== 'absolute') return 0;
+    if (this.drawer.hasAttribute('hidden') || drawerAcross(this.drawer)) return 0;
     return this.drawer.getBoundingClientRect().width;
+  }
+
+  /** The open drawer over the part of the canvas on show, clear of node `id` (drawer-place.ts). */
+  private placeDrawer(id: Id | null): void {
+    const stage = this.drawer.parentElement;
+    if (!id || !this.area || !stage || this.drawer.hasAttribute('hidden')) return;
+    const b = this.placement?.boxes.get(nodeKey(id));
+    const t = this.pz?.t;
+    const y = b && t ? this.area.getBoundingClientRect().top + t.y + b.y * t.k : 0;
+    placeDrawer(
+      this.drawer,
+      stage,
+      this.area,
+      b && t ? { top: y - (b.h / 2) * t.k, bottom: y + (b.h / 2) * t.k } : null,
+    );
   }
 
   /** Highlight nodes that correspond to the node under the pointer in another pane (empty: clear). */
@@ -469,7 +484,7 @@ export class GraphView {
     const first = [...this.counter][0] ?? null;
     this.showDetails(first);
     // the counterpart is revealed and centred as the selection is in its own pane
-    if (first) void this.reveal(first, k);
+    if (first) void this.reveal(first, k).then(() => this.placeDrawer(first));
     else this.applyClasses();
   }
 
@@ -586,6 +601,7 @@ export class GraphView {
   shown(): void {
     this.settle.touch();
     if (this.pz && !this.pz.fitted) this.pz.fit();
+    this.placeDrawer(this.selected); // placed while hidden it had no room to measure
   }
 
   /** the canvas renderer, when the scene is large enough to use it */

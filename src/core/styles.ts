@@ -178,11 +178,10 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-details dd{margin:0;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
 .pt2e-lens .pl-why{margin:0 0 4px;padding-left:16px}
 .pt2e-lens .pl-stage{container-type:inline-size}
-@container (max-width:720px){.pt2e-lens .pl-drawer{position:static;width:auto;max-height:240px;border-left:none;border-top:1px solid var(--pl-border);box-shadow:none}.pt2e-lens .pl-details dl{grid-template-columns:minmax(0,1fr)}.pt2e-lens .pl-details dd{padding-left:8px}}
+@container (max-width:720px){.pt2e-lens .pl-drawer{--pl-drawer-across:1;left:0;right:0;top:auto;bottom:0;width:auto;max-height:50%;border-left:none;border-top:1px solid var(--pl-border);box-shadow:0 -4px 10px rgba(0,0,0,.18)}.pt2e-lens .pl-drawer[data-dock="top"]{border-top:none;border-bottom:1px solid var(--pl-border);box-shadow:0 4px 10px rgba(0,0,0,.18)}.pt2e-lens .pl-details dl{grid-template-columns:minmax(0,1fr)}.pt2e-lens .pl-details dd{padding-left:8px}}
 .pt2e-lens .pl-table-wrap{margin:4px 0 10px}
 .pt2e-lens .pl-table-scroll{max-height:420px;overflow:auto;border:1px solid var(--pl-border)}
 .pt2e-lens .pl-table-frame{position:relative}
-.pt2e-lens .pl-table-frame button.pl-more-cols{top:2px}
 .pt2e-lens table.pl-table{border-collapse:collapse;font-size:12px;width:100%}
 .pt2e-lens table.pl-table th{position:sticky;top:0;background:var(--pl-raised);color:var(--pl-fg);text-align:left;padding:3px 6px;cursor:pointer;white-space:nowrap;border-bottom:1px solid var(--pl-border)}
 .pt2e-lens table.pl-table td{text-align:left;padding:2px 6px;border-bottom:1px solid var(--pl-border);font-family:ui-monospace,"DejaVu Sans Mono",monospace;vertical-align:top;max-width:28em;overflow-wrap:break-word}
@@ -190,6 +189,13 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens table.pl-table td.pl-pos{color:var(--pl-added);font-weight:600}
 .pt2e-lens table.pl-table td.pl-neg{color:var(--pl-removed);font-weight:600}
 .pt2e-lens table.pl-table tr:hover td{background:var(--pl-raised)}
+.pt2e-lens .pl-table-stacked table.pl-table,.pt2e-lens .pl-table-stacked table.pl-table>tbody,.pt2e-lens .pl-table-stacked table.pl-table>tbody>tr{display:block}
+.pt2e-lens .pl-table-stacked table.pl-table>thead>tr{display:flex;flex-wrap:wrap;gap:2px;position:sticky;top:0;background:var(--pl-raised);border-bottom:1px solid var(--pl-border)}
+.pt2e-lens .pl-table-stacked table.pl-table th{position:static;border:1px solid var(--pl-border);border-radius:3px;padding:1px 5px;white-space:normal;overflow-wrap:anywhere}
+.pt2e-lens .pl-table-stacked table.pl-table>tbody>tr{padding:3px 6px;border-bottom:2px solid var(--pl-border)}
+.pt2e-lens .pl-table-stacked table.pl-table td{display:block;max-width:none;padding:0;border:none;text-align:left;white-space:normal;overflow-wrap:anywhere}
+.pt2e-lens .pl-table-stacked table.pl-table td::before{content:attr(data-label) ": ";font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","DejaVu Sans",sans-serif;color:var(--pl-muted)}
+.pt2e-lens .pl-table-stacked table.pl-table td:empty{display:none}
 .pt2e-lens .pl-table-stage{font-size:12px;color:var(--pl-muted);margin:0 0 4px}
 .pt2e-lens svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC","DejaVu Sans",sans-serif}
 .pt2e-lens .pl-node{cursor:pointer}

@@ -93,34 +93,23 @@ function compare(a: Cell, b: Cell): number {
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 }
 
-/** Issue 26.4: a table wider than its output says so at the edge that cuts it — "more ▸" / "◂ more" over the
- * header, as the graph's edge hints do; a click scrolls most of a width that way. Returns the update to call
- * after the rows change (scrolling and resizing update it themselves). */
-function columnHints(doc: Document, frame: HTMLElement, scroll: HTMLElement, say: Tr): () => void {
-  const make = (side: 'left' | 'right'): HTMLButtonElement => {
-    const b = h(doc, 'button', {
-      type: 'button',
-      class: `pl-btn pl-offscreen pl-offscreen-${side} pl-more-cols`,
-      title: say('ui.table_more_title'),
-      hidden: '',
-    });
-    b.textContent = say(side === 'left' ? 'ui.offscreen_left' : 'ui.offscreen_right');
-    b.addEventListener('click', () => {
-      scroll.scrollLeft += (side === 'left' ? -0.8 : 0.8) * scroll.clientWidth;
-      update();
-    });
-    frame.appendChild(b);
-    return b;
-  };
-  const left = make('left');
-  const right = make('right');
+/** Issue 26.4: no column cut at the output's edge. A table whose columns do not fit its output even wrapped is shown
+ * stacked — each row a block of "column: value" lines (the headers stay above as sort buttons) — and side by side
+ * again once the output is as wide as the table needs. Returns the update to call after the rows change. */
+function stackWhenCut(wrap: HTMLElement, scroll: HTMLElement, table: HTMLElement): () => void {
+  let natural = 0; // the width the table needed side by side when it was last stacked
   const update = (): void => {
-    const past = scroll.scrollWidth - scroll.clientWidth;
-    left.toggleAttribute('hidden', !(past > 1 && scroll.scrollLeft > 1));
-    right.toggleAttribute('hidden', !(past > 1 && scroll.scrollLeft < past - 1));
+    const w = scroll.clientWidth;
+    if (w === 0) return; // a hidden tab: its first layout updates it
+    if (wrap.classList.contains('pl-table-stacked')) {
+      if (w < natural) return;
+      wrap.classList.remove('pl-table-stacked');
+    }
+    if (scroll.scrollWidth > w + 1) {
+      natural = table.scrollWidth;
+      wrap.classList.add('pl-table-stacked');
+    }
   };
-  scroll.addEventListener('scroll', update, { passive: true });
-  // a table drawn in a hidden tab has no width yet: its first layout (and every resize) updates the hints
   if (typeof ResizeObserver !== 'undefined') new ResizeObserver(update).observe(scroll);
   return update;
 }
@@ -178,11 +167,12 @@ export function renderTable(
   const frame = h(doc, 'div', { class: 'pl-table-frame' });
   frame.appendChild(scroll);
   wrap.append(bar, frame);
-  const hints = columnHints(doc, frame, scroll, say);
+  const stack = stackWhenCut(wrap, scroll, table);
 
   let sortCol = -1;
   let sortDir = 1;
   const heads: HTMLElement[] = [];
+  const labels = t.columns.map((c) => columnHeader(say, c));
   const hr = h(doc, 'tr');
   order.forEach((i) => {
     const c = t.columns[i];
@@ -220,6 +210,7 @@ export function renderTable(
       }
       for (const i of order) {
         const v = r[i] ?? null;
+        const n = tr.childElementCount;
         if (i === deltaCol && typeof v === 'number') {
           const cls = v > 0 ? 'pl-num pl-pos' : v < 0 ? 'pl-num pl-neg' : 'pl-num';
           tr.appendChild(h(doc, 'td', { class: cls }, signed(v)));
@@ -228,6 +219,8 @@ export function renderTable(
         else if (typeof v === 'number' && !Number.isInteger(v))
           tr.appendChild(h(doc, 'td', { class: 'pl-num', title: String(v) }, numberText(v)));
         else tr.appendChild(cellWithBreaks(h(doc, 'td', isNumber(v) ? { class: 'pl-num' } : undefined), cellText(v)));
+        // stacked, a cell names its column (pl-table-stacked)
+        tr.children[n]?.setAttribute('data-label', labels[i]);
       }
       tbody.appendChild(tr);
     }
@@ -235,7 +228,7 @@ export function renderTable(
       rows.length > MAX_ROWS
         ? say('ui.rows_capped', { n: rows.length, total: t.rows.length, max: MAX_ROWS })
         : say('ui.rows', { n: rows.length, total: t.rows.length });
-    hints();
+    stack();
   };
   filter.addEventListener('input', draw);
   for (const { select } of choices) select.addEventListener('change', draw);

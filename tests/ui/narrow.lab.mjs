@@ -24,6 +24,7 @@ import {
   startLab,
 } from './lab_server.mjs';
 import { ARTIFACTS } from './pages.mjs';
+import { pickStage } from './panel-stage.mjs';
 import { nodePicker } from './pick-node.mjs';
 import { idle } from './settled.mjs';
 
@@ -138,8 +139,7 @@ describe('the side panel at its default width', () => {
     await setLabTheme(page, 'JupyterLab Light');
     const panel = page.locator('#pt2e-lens-panel');
     await panel.locator('select.pl-model-picker').selectOption('drun');
-    const tab = panel.locator('.pl-panel-stages .pl-tab[data-stage="exported → decomposed"]');
-    await tab.click();
+    await pickStage(panel, 'exported → decomposed'); // its tab, or the head line's menu (issue 26.4)
     const view = panel.locator('.pl-panel-view .pt2e-lens[data-state="ready"]');
     await view.locator('.pl-pane[data-pane="1"]').waitFor();
     await idle(page, view); // the first layout, Fit and paint of both panes

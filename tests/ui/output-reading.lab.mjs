@@ -17,6 +17,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { across, checkDrawerInView } from './drawer-view.mjs';
 import { checkDrawnColours } from './drawn-colours.mjs';
 import { checkFindingLines } from './finding-lines.mjs';
 import {
@@ -167,7 +168,7 @@ for (const [theme, slug] of [
         const b = await output().locator(`.pl-node[data-id="${target}"] rect.pl-box`).boundingBox();
         const d = await rectOf('.pl-drawer:not([hidden])');
         // centred in the canvas, or left of a drawer open over it
-        const right = d.top >= c.bottom - 1 ? c.right : Math.min(c.right, d.left);
+        const right = across({ d, c }) ? c.right : Math.min(c.right, d.left);
         assert.ok(b.x >= c.left - 1 && b.x + b.width <= right + 1, `${target} in view`);
         assert.ok(Math.abs(b.x + b.width / 2 - (c.left + right) / 2) < (right - c.left) / 4, `${target} centred`);
         await host().screenshot({ path: join(ARTIFACTS, `output-reading-finding-${slug}-${size}.png`) });
@@ -178,11 +179,9 @@ for (const [theme, slug] of [
       it("the drawer's why-not lines are pl.why_not's for add, linear and two observers (2)", async () => {
         const [obsFirst] = facts.observers;
         await checkWhyLines(output, facts, pick, async (id) => {
-          const c = await rectOf('.pl-canvas');
-          const d = await rectOf('.pl-drawer:not([hidden])');
-          if (width)
-            assert.ok(d.top >= c.bottom - 1, `docked below the canvas at ${width} px: ${JSON.stringify({ c, d })}`);
-          else assert.ok(d.width <= c.width / 3 + 1, `drawer ${d.width} px of a ${c.width} px canvas`);
+          // across the canvas's part on show at 280 px, beside it (a third at most) at the notebook's width
+          const placed = await checkDrawerInView(output());
+          assert.equal(placed.across, !!width);
           if (id === 'add' || id === obsFirst)
             await host().screenshot({ path: join(ARTIFACTS, `output-reading-drawer-${id}-${slug}-${size}.png`) });
         });

@@ -1,7 +1,7 @@
 // Issue 15's reading points in chromium, static report, light and dark, normal width and the side panel's 250 px:
 // findings one line per rule below the graph (an entry centres and selects its node), compare panes that pan and
-// open groups together and whose Fit keeps every callout inside, the drawer at most a third of a pane (docked below
-// the canvas when narrow) with zh-TW labels on one line, search stepping, the heat legend's range equal to the
+// open groups together and whose Fit keeps every callout inside, the drawer in view (a third of a wide pane at most,
+// across the canvas's part on show when narrow) with zh-TW labels on one line, search stepping, the heat legend's range equal to the
 // accuracy table's. Screenshots: artifacts/reading-*.png.
 
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { launch } from './browser.mjs';
 import { notedCompare } from './compare-stacking.mjs';
+import { across, checkDrawerInView } from './drawer-view.mjs';
 import { checkHeatRange } from './heat-range.mjs';
 import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
 import { idle, settled } from './settled.mjs';
@@ -132,13 +133,9 @@ describe('the details drawer', () => {
     },
     async (page, { scheme, width, obs }) => {
       await settled(page, page.locator('.pl-graph'), () => page.click(`.pl-node[data-id="${obs.id}"]`));
-      const c = await rect(page, '.pl-canvas');
-      const d = await rect(page, '.pl-drawer');
-      if (width > 720) {
-        assert.ok(d.width <= c.width / 3 + 1, `drawer ${d.width} px of a ${c.width} px canvas`);
-      } else {
-        assert.ok(d.top >= c.bottom - 1, 'docked below the canvas in a narrow pane');
-      }
+      // beside the canvas (a third at most) in a wide pane, across its part on show in a narrow one, in the window
+      const placed = await checkDrawerInView(page.locator('.pt2e-lens').first());
+      assert.equal(placed.across, width <= 720);
       const dts = await page.$$eval('.pl-details dt', (xs) =>
         xs.map((x) => ({
           t: x.textContent,
@@ -163,7 +160,7 @@ describe('the details drawer', () => {
       await shot(page, `drawer-${scheme}-${width}`);
     },
     (scheme, width) =>
-      `zh-TW, ${scheme} at ${width} px: at most a third of the pane, labels on one line, why lines in view`,
+      `zh-TW, ${scheme} at ${width} px: in view over the canvas, labels on one line, why lines in view`,
   );
 });
 
@@ -194,9 +191,8 @@ describe('search', () => {
         const b = await (await page.$('.pl-node.pl-selected rect.pl-box')).boundingBox();
         const c = await rect(page, '.pl-canvas');
         const d = await rect(page, '.pl-drawer');
-        // centred left of the drawer, or in the canvas when the drawer is docked below it (narrow pane)
-        const docked = d.top >= c.bottom - 1;
-        const cx = docked ? (c.left + c.right) / 2 : (c.left + Math.min(c.right, d.left)) / 2;
+        // centred left of the drawer, or in the canvas when the drawer lies across it (narrow pane)
+        const cx = across({ d, c }) ? (c.left + c.right) / 2 : (c.left + Math.min(c.right, d.left)) / 2;
         assert.ok(Math.abs(b.x + b.width / 2 - cx) < 40, `hit ${id} centred (${b.x + b.width / 2} vs ${cx})`);
         seen.push(id);
       }

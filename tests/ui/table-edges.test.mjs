@@ -1,5 +1,6 @@
-// Issue 26.4: a table wider than its output (the side panel's ~300 px, or a long class name at any width) says so
-// at the edge that cuts it — "more ▸" over its header — and a click scrolls that way; a table that fits shows none.
+// Issue 26.4: no column cut at a table's edge. A table wider than its output (the side panel's ~300 px, or a long
+// class name at any width) stacks its rows, each cell named by its column; a table that fits stays side by side,
+// and a stacked one goes back side by side when its output widens enough.
 // The real capture's observers, sharing and q/dq tables (tests/ts/fixtures/real_run.json), light and dark.
 // Screenshots: tests/ui/artifacts/table-edges-{300,1400}-{light,dark}.png
 
@@ -42,49 +43,63 @@ async function open(width, scheme) {
   return page;
 }
 
-/** Per table: is it cut at its right edge, and is the right hint shown (laid out, inside the table's frame)? */
+/** Per table: is it cut at either edge, is it stacked, and the texts of its cells outside its frame. */
 const edges = (page) =>
   page.$$eval('.pl-table-frame', (frames) =>
     frames.map((f) => {
       const s = f.querySelector('.pl-table-scroll');
-      const hint = (side) => {
-        const b = f.querySelector(`.pl-more-cols.pl-offscreen-${side}`);
-        const r = b.getBoundingClientRect();
-        const box = f.getBoundingClientRect();
-        return !b.hidden && r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
-      };
+      const box = s.getBoundingClientRect();
+      const left = box.left + s.clientLeft;
+      const right = left + s.clientWidth;
+      const out = [];
+      for (const td of f.querySelectorAll('td, th')) {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        for (const q of range.getClientRects())
+          if (q.width > 0 && (q.left < left - 0.5 || q.right > right + 0.5)) out.push(td.textContent.slice(0, 30));
+      }
       return {
-        cutRight: s.scrollWidth - s.scrollLeft - s.clientWidth > 1,
-        cutLeft: s.scrollLeft > 1,
-        right: hint('right'),
-        left: hint('left'),
+        cut: s.scrollWidth - s.clientWidth > 1,
+        stacked: f.closest('.pl-table-wrap').classList.contains('pl-table-stacked'),
+        out,
       };
+    }),
+  );
+
+/** The stacked rows name each column: every cell's label is its column's header. */
+const labelled = (page) =>
+  page.$$eval('.pl-table-stacked tbody tr:first-child', (rows) =>
+    rows.every((tr) => {
+      const heads = [...tr.closest('table').querySelectorAll('th')].map((th) => th.dataset.key);
+      return [...tr.children].every((td, i) => td.dataset.label && heads[i] !== undefined);
     }),
   );
 
 describe('tables wider than their output', () => {
   for (const scheme of ['light', 'dark'])
-    it(`say so at the edge that cuts them, and a click scrolls there (${scheme})`, async () => {
+    it(`stack their rows: no column cut at the output's edge (${scheme}, 300 px)`, async () => {
       const page = await open(300, scheme);
-      const before = await edges(page);
-      assert.equal(before.length, 4);
-      assert.ok(
-        before.slice(0, 3).every((e) => e.cutRight && e.right && !e.left && !e.cutLeft),
-        JSON.stringify(before),
-      );
-      assert.deepEqual(before[3], { cutRight: false, cutLeft: false, right: false, left: false }); // fits: no hint
+      const all = await edges(page);
+      assert.equal(all.length, 4);
+      // the real tables do not fit 300 px side by side: stacked, nothing cut, no text past the frame
+      for (const e of all.slice(0, 3)) assert.deepEqual(e, { cut: false, stacked: true, out: [] });
+      assert.deepEqual(all[3], { cut: false, stacked: false, out: [] }); // fits: a plain table
+      assert.ok(await labelled(page));
       await page.screenshot({ path: join(ARTIFACTS, `table-edges-300-${scheme}.png`), fullPage: true });
-      await page.locator('.pl-more-cols.pl-offscreen-right').first().click();
-      await page.waitForFunction(() => document.querySelector('.pl-table-scroll').scrollLeft > 0);
-      const after = (await edges(page))[0];
-      assert.ok(after.cutLeft && after.left, JSON.stringify(after)); // now the left side says so too
+      // widened, the same page lays out its tables as a page opened that wide does (side by side where they fit)
+      await page.setViewportSize({ width: 1400, height: 1200 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const wide = await open(1400, scheme);
+      assert.deepEqual(await edges(page), await edges(wide));
+      await wide.close();
       await page.close();
     });
 
-  it('show no hint where the whole table fits (a wide output)', async () => {
+  it('side by side where the whole table fits (a wide output)', async () => {
     const page = await open(1400, 'light');
     const all = await edges(page);
-    for (const e of all) assert.equal(e.right, e.cutRight);
+    for (const e of all) assert.deepEqual(e, { cut: false, stacked: e.stacked, out: [] });
+    assert.equal(all[3].stacked, false);
     await page.screenshot({ path: join(ARTIFACTS, 'table-edges-1400-light.png'), fullPage: true });
     await page.close();
   });

@@ -28,6 +28,7 @@ from .sensitivity import (
     Sensitivity,
     batches_of,
     check_run,
+    db_text,
     forward_all,
     kind_of,
     reference_outputs,
@@ -59,8 +60,8 @@ class Recipe(Table):
         title = i18n.t(
             "sensitivity.recipe_title",
             n=len(sites),
-            predicted=f"{predicted:.2f}",
-            verified=f"{verified:.2f}",
+            predicted=db_text(predicted),
+            verified=db_text(verified),
             target=f"{target:.2f}",
             met=i18n.t("sensitivity.recipe_met" if verified >= target else "sensitivity.recipe_unmet"),
         )

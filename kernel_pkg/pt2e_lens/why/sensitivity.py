@@ -60,6 +60,11 @@ def leaves(out: Any) -> list[torch.Tensor]:
     return []
 
 
+def db_text(db: float) -> str:
+    """An SQNR as a title says it: two decimals in dB, an exact match (inf) as "identical" (issue 26.4)."""
+    return i18n.t("sensitivity.identical") if db == math.inf else i18n.t("sensitivity.db", db=f"{db:.2f}")
+
+
 def sqnr_db(reference: Sequence[Any], outputs: Sequence[Any]) -> float:
     """End-to-end SQNR (dB) over every batch together: 10·log10(Σ ref² / Σ (ref − out)²); inf for an exact match."""
     signal = noise = 0.0
@@ -277,7 +282,7 @@ class Sensitivity(Table):
 
         order = sorted(range(len(rows)), key=lambda i: rank(rows[i]))
         columns = COLUMNS + (METRIC_COLUMNS if metric else [])
-        title = i18n.t("sensitivity.table", baseline=f"{baseline_db:.2f}")
+        title = i18n.t("sensitivity.table", baseline=db_text(baseline_db))
         title = reference.title(title) if reference else title
         super().__init__("sensitivity", columns, [rows[i] for i in order], title=title)
         self.reference = reference  # the float side of every SQNR (why/reference.py)

@@ -8,6 +8,7 @@ import { resolveLocale, type Tr, translator } from '../../core/i18n';
 import { type RenderHandle, render } from '../../core/index';
 import { injectStyles } from '../../core/styles';
 import type { GraphNode } from '../../core/types';
+import { pickerSelect, stageTabs } from './head-line';
 import type { LensModel } from './model';
 import type { GroupRow } from './outline';
 import type { ModelRow } from './protocol';
@@ -22,6 +23,16 @@ const PANEL_CSS = `
 .jp-Pt2eLensPanel .pl-groups button{display:block;width:100%;text-align:left;margin:2px 0;font:inherit;cursor:pointer}
 .jp-Pt2eLensPanel .pl-panel-error{color:#b91c1c;margin:4px 0}
 .jp-Pt2eLensPanel button.pl-load{max-width:100%;white-space:normal;height:auto;line-height:1.3;padding:4px 8px}
+.jp-Pt2eLensPanel .pl-panel-line{flex-wrap:nowrap;gap:4px;margin:0 0 4px;min-width:0}
+.jp-Pt2eLensPanel .pl-panel-line select.pl-model-picker{flex:1 1 0;min-width:3em;width:0}
+.jp-Pt2eLensPanel .pl-panel-line .pl-panel-stages{flex:none;flex-wrap:nowrap;margin:0;border-bottom:none;gap:1px}
+.jp-Pt2eLensPanel .pl-panel-line .pl-tab{padding:2px 6px;border-radius:4px}
+.jp-Pt2eLensPanel .pl-panel-line .pl-tab[aria-selected="true"]{border-bottom:1px solid var(--pl-border);margin-bottom:0}
+.jp-Pt2eLensPanel .pl-panel-line select.pl-stage-menu{flex:none;width:3.2em;padding:0 2px}
+.jp-Pt2eLensPanel .pl-panel-line .pl-current{flex:none;white-space:nowrap}
+.jp-Pt2eLensPanel .pl-panel-line [hidden]{display:none}
+.jp-Pt2eLensPanel .pt2e-lens.pl-panel-head,.jp-Pt2eLensPanel .pl-panel-view>.pt2e-lens{border:none;padding:0;background:transparent}
+.jp-Pt2eLensPanel .pl-panel-view:not(.pl-panel-part)>.pt2e-lens>.pl-title{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 `;
 const FOLLOW = '\u0000follow';
 
@@ -60,6 +71,9 @@ export class LensPanel extends Widget {
   private handle: RenderHandle | null = null;
   private drawn: Content | null | undefined = undefined;
   private drawnLens: SessionLens | null = null;
+  /** re-fits the head's line to the panel's width (set by renderHead) */
+  private fitLine: () => void = () => undefined;
+  private resizes: ResizeObserver | null = null;
 
   /** the UI's words: the locale given (JupyterLab's language, see ./locale.ts), else the page's `<html lang>` */
   private readonly t: Tr;
@@ -85,6 +99,12 @@ export class LensPanel extends Widget {
     this.body = h(doc, 'div', { class: 'pl-panel-body' });
     this.node.append(this.head, this.body);
     injectStyles(this.head);
+    // a wider or narrower panel shows more or fewer stage tabs on the head's line
+    const RO = doc.defaultView?.ResizeObserver;
+    if (RO) {
+      this.resizes = new RO(() => this.fitLine());
+      this.resizes.observe(this.head);
+    }
     model.changed.connect(this.refresh, this);
     this.refresh();
   }
@@ -121,12 +141,15 @@ export class LensPanel extends Widget {
     const doc = this.node.ownerDocument;
     const lens = this.model.lens;
     clear(this.head);
+    this.fitLine = () => undefined;
     if (!lens) {
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.open_notebook')));
       return;
     }
-    const status = h(doc, 'div', { class: 'pl-panel-status', 'data-status': lens.status }, statusText(this.t, lens));
-    this.head.appendChild(status);
+    const said = statusText(this.t, lens);
+    // ready with models it says nothing: no empty line above the picker
+    if (said || lens.status !== 'ready')
+      this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status', 'data-status': lens.status }, said));
     if (lens.status === 'not-loaded' || lens.status === 'error') {
       const load = h(doc, 'button', { type: 'button', class: 'jp-mod-styled pl-load' }, this.t('ui.panel.load'));
       load.title = this.t('ui.panel.load_title');
@@ -134,42 +157,38 @@ export class LensPanel extends Widget {
       this.head.appendChild(load);
     }
     if (lens.status !== 'ready' || !lens.models || !lens.models.models.length) return;
-    this.head.appendChild(this.picker(lens));
-    const tabs = lens.tabs;
+    // picker, stage tabs and the node count on one line (head-line.ts)
+    const line = h(doc, 'div', { class: 'pl-panel-row pl-panel-line' });
+    const say = this.words(lens);
+    const m = lens.models;
+    const options: Array<[string, string]> = [
+      [FOLLOW, say('ui.panel.newest', { name: m.current ?? '—' })],
+      ...m.models.map((r): [string, string] => [r.name, modelText(say, r)]),
+    ];
+    line.appendChild(
+      pickerSelect(doc, say('ui.panel.model'), options, lens.pinned ? lens.picked! : FOLLOW, (v) =>
+        lens.pick(v === FOLLOW ? null : v),
+      ),
+    );
     const active = lens.tab ?? lens.current?.stage ?? null;
-    const bar = h(doc, 'div', { class: 'pl-tabs pl-panel-stages', role: 'tablist' });
-    for (const t of tabs) {
-      const b = h(
-        doc,
-        'button',
-        { class: 'pl-tab', role: 'tab', type: 'button', 'aria-selected': String(t === active), 'data-stage': t },
-        t,
-      );
-      b.addEventListener('click', () => lens.pickTab(t === lens.current?.stage ? null : t));
-      bar.appendChild(b);
-    }
-    this.head.appendChild(bar);
+    const stages = stageTabs(doc, say, lens.tabs, active, (t) => lens.pickTab(t === lens.current?.stage ? null : t));
+    line.append(stages.bar, stages.menu);
+    const cur = lens.current;
+    const full = cur ? say('ui.panel.nodes', { n: cur.node_count }) : '';
+    const count = h(doc, 'span', { class: 'pl-status pl-current', title: full }, full);
+    if (cur) line.appendChild(count);
+    this.head.appendChild(line);
+    this.fitLine = () => {
+      count.textContent = full;
+      stages.fit(line);
+      // no room left for the words: the number alone, its tooltip says what it counts
+      if (cur && line.scrollWidth > line.clientWidth) count.textContent = String(cur.node_count);
+    };
+    this.fitLine();
     if (lens.loadingContent)
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.loading_content')));
     if (lens.contentError)
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError(this.t)));
-  }
-
-  private picker(lens: SessionLens): HTMLElement {
-    const doc = this.node.ownerDocument;
-    const m = lens.models!;
-    const say = this.words(lens);
-    const row = h(doc, 'div', { class: 'pl-panel-row' });
-    const select = h(doc, 'select', { 'aria-label': say('ui.panel.model'), class: 'pl-model-picker' });
-    select.appendChild(h(doc, 'option', { value: FOLLOW }, say('ui.panel.newest', { name: m.current ?? '—' })));
-    for (const r of m.models) select.appendChild(h(doc, 'option', { value: r.name }, modelText(say, r)));
-    select.value = lens.pinned ? lens.picked! : FOLLOW;
-    select.addEventListener('change', () => lens.pick(select.value === FOLLOW ? null : select.value));
-    row.appendChild(select);
-    const cur = lens.current;
-    if (cur)
-      row.appendChild(h(doc, 'span', { class: 'pl-status pl-current' }, say('ui.panel.nodes', { n: cur.node_count })));
-    return row;
   }
 
   /** The node selected in the view on show (with its `from_node` roots) and the model it belongs to. */
@@ -210,7 +229,10 @@ export class LensPanel extends Widget {
       back.addEventListener('click', () => lens.openGroup(up));
       this.body.appendChild(back);
     }
-    const host = h(doc, 'div', { class: 'pl-panel-view' });
+    // a module of a large graph keeps its title on show (the line names only the model and stage)
+    const host = h(doc, 'div', {
+      class: up !== null && content.kind === 'stage' ? 'pl-panel-view pl-panel-part' : 'pl-panel-view',
+    });
     this.body.appendChild(host);
     const handle = render(host, r.view, { height: 480 });
     this.handle = handle;
@@ -265,6 +287,7 @@ export class LensPanel extends Widget {
   dispose(): void {
     if (this.isDisposed) return;
     this.handle?.destroy();
+    this.resizes?.disconnect();
     this.model.dispose();
     super.dispose();
   }
