@@ -36,7 +36,8 @@ export PATH="$PWD/.venv/bin:$PATH" PT2E_LENS_PYTHON="$PWD/.venv/bin/python"
 export PT2E_LENS_PROGRESS=0
 mkdir -p tests/ui/artifacts
 # the quickstart executed once per run, in a fresh folder: pytest's notebook test, the nbconvert page test and the
-# real hosts (code-server with our .vsix, ...) read that one copy (tests/ui/notebook_page.py, executed.mjs)
+# real hosts (code-server with our .vsix, ...) read that one copy (tests/ui/notebook_page.py, executed.mjs); the
+# course chapters too: pytest's chapter test and the book the host tests build (tests/ui/book_build.py)
 export PT2E_LENS_EXECUTED="$PWD/tests/ui/artifacts/executed"
 rm -rf "$PT2E_LENS_EXECUTED"
 # one Inductor cache for the run, shared by every process (pytest, its subprocesses, notebook kernels): warm after

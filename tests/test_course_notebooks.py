@@ -1,11 +1,11 @@
 """Both course chapters, redone with pt2e-lens, run top to bottom; their asserts (every number the chapters
 print) run inside the notebooks, and the printed lines the chapters show are checked here."""
 
+import importlib.util
 import re
 from pathlib import Path
 
 import pytest
-from test_notebook import execute
 
 from pt2e_lens.display import MIME
 from pt2e_lens.schema.packed import unpack
@@ -46,9 +46,15 @@ EXERCISES = {
 
 
 @pytest.fixture(scope="module")
-def executed():
-    """Each chapter executed once (nbclient, as the book build does); the chapters choose their language."""
-    return {name: execute(NOTEBOOKS / name) for name in sorted(CHAPTERS)}
+def executed(tmp_path_factory):
+    """Each chapter executed once per test command (nbclient, tests/ui/book_build.py): the course's host tests
+    build the book from the same executed copies. The chapters choose their language."""
+    spec = importlib.util.spec_from_file_location("book_build", Path(__file__).parent / "ui" / "book_build.py")
+    assert spec and spec.loader
+    book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book)
+    out = book.shared_dir() or tmp_path_factory.mktemp("chapters")
+    return {name: book.executed_chapter(Path(name).stem, out) for name in sorted(CHAPTERS)}
 
 
 def _code_outputs(cell):

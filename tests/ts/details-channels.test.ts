@@ -1,3 +1,5 @@
+// @vitest-environment node
+// (no DOM here: the node environment spares this file the set-up of jsdom)
 import { describe, expect, it } from 'vitest';
 import { observerRows } from '../../src/core/details';
 import { translator } from '../../src/core/i18n';

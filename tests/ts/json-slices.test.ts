@@ -1,3 +1,5 @@
+// @vitest-environment node
+// (no DOM here: the node environment spares this file the set-up of jsdom)
 // parseJsonInSlices gives exactly JSON.parse's result (or its error), over several tasks for a big text.
 import { describe, expect, it } from 'vitest';
 import { parseJsonInSlices } from '../../src/core/json-slices';

@@ -1,3 +1,5 @@
+// @vitest-environment node
+// (no DOM here: the node environment spares this file the set-up of jsdom)
 // The TypeScript layers (docs/architecture.md): src/core is the one rendering core and imports no host; each host
 // (src/lab, src/widget, src/vscode, src/report) imports only the core and its own files, never another host; the
 // core uses no host's packages (JupyterLab, Lumino, anywidget, VS Code); no file of src/ is in an import cycle

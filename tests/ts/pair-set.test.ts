@@ -1,3 +1,5 @@
+// @vitest-environment node
+// (no DOM here: the node environment spares this file the set-up of jsdom)
 import { describe, expect, it } from 'vitest';
 import { PairSet } from '../../src/core/pair-set';
 

@@ -1,3 +1,5 @@
+// @vitest-environment node
+// (no DOM here: the node environment spares this file the set-up of jsdom)
 // WCAG contrast over the whole palette, in both themes: text ≥ 4.5:1, marks ≥ 3:1 against what they sit on.
 import { describe, expect, it } from 'vitest';
 import { heatFill } from '../../src/core/heat';

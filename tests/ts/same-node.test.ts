@@ -1,3 +1,5 @@
+// @vitest-environment node
+// (no DOM here: the node environment spares this file the set-up of jsdom)
 // The side panel fetches one stage at a time (no StageDiff between them): a selection follows to another stage's
 // node of the same name, else by `from_node` (sameNodeIn). Checked against the kernel's own stage alignment, the
 // diffs of real Views (counterparts: name and target first, then provenance), on every node of every stage pair.

@@ -1,3 +1,5 @@
+// @vitest-environment node
+// (no DOM here: the node environment spares this file the set-up of jsdom)
 import { describe, expect, it } from 'vitest';
 import { drawnGraph } from '../../src/core/drawn';
 import { factsOf } from '../../src/core/facts';

@@ -1,6 +1,7 @@
 // The two course chapters executed and built (tests/ui/book_build.py: the Jupyter Book and each chapter's
 // nbconvert page), once per test command: scripts/test.sh names a fresh PT2E_LENS_EXECUTED folder, and the first
-// host test that needs the build makes it there; alone, a test builds into tests/ui/artifacts/book
+// host test that needs the build makes it there (from the chapters pytest's tests/test_course_notebooks.py
+// executed into it, when it ran first); alone, a test builds into tests/ui/artifacts/book
 // (PT2E_LENS_BOOK_BUILT=1 reuses that while iterating on a test).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
