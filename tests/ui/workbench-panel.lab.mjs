@@ -80,7 +80,10 @@ describe('pl.workbench in the side panel', () => {
     await panel().locator('.pl-panel-stages .pl-tab[data-stage="converted"]').waitFor();
     await panel().locator('.pl-panel-view .pt2e-lens').first().waitFor();
     await idle(page, panel().locator('.pl-panel-view .pt2e-lens'));
-    assert.equal(await inPanel().locator('.pl-wb-sqnr').textContent(), await inWidget().locator('.pl-wb-sqnr').textContent());
+    assert.equal(
+      await inPanel().locator('.pl-wb-sqnr').textContent(),
+      await inWidget().locator('.pl-wb-sqnr').textContent(),
+    );
     assert.equal(await inPanel().locator('.pl-wb-error').count(), 0);
     await panel().screenshot({ path: join(ARTIFACTS, 'workbench-panel-light.png') });
     await setLabTheme(page, 'JupyterLab Dark');
@@ -90,7 +93,9 @@ describe('pl.workbench in the side panel', () => {
   });
 
   it('a kernel restart: one line in the widget and the panel, every button off, the run still drawn', async () => {
-    const restarted = page.evaluate(() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart());
+    const restarted = page.evaluate(() =>
+      window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(),
+    );
     for (const bar of [inWidget(), inPanel()]) {
       await bar.locator('.pl-wb-gone').waitFor();
       assert.equal(await bar.getAttribute('data-gone'), 'true');
@@ -138,10 +143,16 @@ describe('pl.workbench in the side panel', () => {
         `no ${stage} tab in the saved view: ${tabs}`,
       );
     assert.ok((await saved_view.locator('canvas, svg').count()) > 0);
-    await page.locator('.jp-OutputArea').first().screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-light.png') });
+    await page
+      .locator('.jp-OutputArea')
+      .first()
+      .screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-light.png') });
     await setLabTheme(page, 'JupyterLab Dark');
     await idle(page, saved_view);
-    await page.locator('.jp-OutputArea').first().screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-dark.png') });
+    await page
+      .locator('.jp-OutputArea')
+      .first()
+      .screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-dark.png') });
     await setLabTheme(page, 'JupyterLab Light');
     assert.deepEqual(errors, []);
   });

@@ -44,4 +44,3 @@ class Interruptible:
                 return False
             _post(self._thread, KeyboardInterrupt)
             return True
-
