@@ -263,7 +263,7 @@ class Backend:
         if widget not in self._watched:
             self._watched.add(widget)
             ref = weakref.ref(widget)
-            widget.observe(lambda _change: self._bench_changed(ref()), names="state_json")
+            widget.observe(lambda _change: self._bench_changed_safely(ref()), names="state_json")
         if "action" in data:
             content = {"action": data["action"]}
             key = _ACTION_FIELD.get(data["action"])
@@ -272,12 +272,19 @@ class Backend:
             widget._on_msg(widget, content, None)  # as the widget's button: long steps go to its worker thread
         return {"name": entry.name, "state": json.loads(widget.state_json)}
 
+    def _bench_changed_safely(self, widget: Any) -> None:
+        try:
+            self._bench_changed(widget)
+        except Exception:  # a panel's copy must never break the widget's own update (it runs inside it)
+            pass
+
     def _bench_changed(self, widget: Any) -> None:
         """A watched workbench changed (maybe in its worker thread): its state to the panels; a step that ended
         changed its Run, so the models too (no cell ran to tell them), with the workbench touched last."""
         bench = getattr(widget, "bench", None)
-        name = next((e.name for e in self.tracker.entries.values() if bench is not None and e.get() is bench), None)
-        if name is None:
+        # list(): one step in C, so a cell's scan in the main thread cannot change the dict under this loop
+        name = next((e.name for e in list(self.tracker.entries.values()) if e.get() is bench), None)
+        if bench is None or name is None:  # the widget went, or its workbench is no longer a name in the namespace
             return
         state = json.loads(widget.state_json)
         event = {"protocol": PROTOCOL, "type": "event", "event": "workbench", "result": {"name": name, "state": state}}

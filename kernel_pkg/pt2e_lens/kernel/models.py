@@ -38,7 +38,7 @@ def _made_from_another(node: torch.fx.Node) -> bool:
     return bool(node.meta.get("from_node")) and node.name not in provenance(node)
 
 
-def workbench_class() -> type | None:
+def workbench_class() -> Any:
     """pl.workbench's class once something imported it (no Workbench exists before): not imported for every cell."""
     return getattr(sys.modules.get("pt2e_lens.stepwise.bench"), "Workbench", None)
 
