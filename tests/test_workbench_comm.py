@@ -4,8 +4,21 @@ and a step that ends moves the model's stages for the panel's stage tabs."""
 
 import json
 
+import jsonschema
 import pytest
 from kernel_client import kernel_fixture, run, subscribed_comm, value
+from referencing import Registry, Resource
+
+from pt2e_lens.schema import PROTOCOL_SCHEMA
+
+REGISTRY = Registry().with_resources([(PROTOCOL_SCHEMA["$id"], Resource.from_contents(PROTOCOL_SCHEMA))])
+
+
+def _valid(data, definition):
+    ref = {"$ref": f"{PROTOCOL_SCHEMA['$id']}#/$defs/{definition}"}
+    jsonschema.Draft202012Validator(ref, registry=REGISTRY).validate(data)
+    return data
+
 
 kernel = kernel_fixture()
 
@@ -26,7 +39,7 @@ def comm(kernel):
 
 
 def _event(kernel, comm, event, match):
-    """The next event of that kind on the comm that `match`es its result."""
+    """The next event of that kind on the comm that `match`es its result (valid by the schema)."""
     msg = kernel.wait_for(
         lambda m: (
             m["msg_type"] == "comm_msg"
@@ -36,7 +49,7 @@ def _event(kernel, comm, event, match):
         ),
         timeout=300,
     )
-    return msg["content"]["data"]["result"]
+    return _valid(msg["content"]["data"], "Event")["result"]
 
 
 def test_a_workbench_is_a_model_with_no_stage_before_export(kernel, comm):
@@ -48,7 +61,7 @@ def test_a_workbench_is_a_model_with_no_stage_before_export(kernel, comm):
 
 
 def test_the_panel_reads_the_widgets_state_and_its_actions_drive_the_same_workbench(kernel, comm):
-    got = ok(kernel.request(comm, {"type": "workbench", "name": "wb"}))
+    got = _valid(ok(kernel.request(comm, {"type": "workbench", "name": "wb"})), "WorkbenchResult")
     assert got["name"] == "wb" and got["state"] == value(kernel, "_j.loads(wb.widget.state_json)")
     assert [s["name"] for s in got["state"]["steps"]] == value(kernel, "list(pl.stepwise.STEPS)")
 

@@ -173,9 +173,8 @@ class Workbench:
         except KeyboardInterrupt:
             if self._finished(step, before):  # the cancel came after the step's work: it counts, as it is kept
                 self.done.append(step)
-            elif self.run is before[0] and self.run is not None:  # landed between two stages of one step
-                for name in set(self.run.stages) - set(before[1]):
-                    self.run._stages.pop(name)
+            elif step != "calibrate":  # (a calibration keeps the batches its observers saw: its stage stays)
+                self._drop_new_stages(before)
             self.error = i18n.t("workbench.cancelled", step=self._step_name(step), kept=self._kept())
             raise
         except Pt2eLensError as e:
@@ -212,6 +211,13 @@ class Workbench:
         self._cancel = True
         if self.running not in (None, "calibrate"):
             self._guard.interrupt()
+
+    def _drop_new_stages(self, before: tuple) -> None:
+        """An interrupt that landed between two stages of one step (prepare adds annotated, then prepared)."""
+        run, stages = before
+        if self.run is run and run is not None:
+            for name in set(run.stages) - set(stages):
+                run._stages.pop(name)
 
     def _finished(self, step: str, before: tuple) -> bool:
         """Whether `step` added its stage to the run before a KeyboardInterrupt landed."""
