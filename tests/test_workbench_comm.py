@@ -79,6 +79,7 @@ def test_the_panel_reads_the_widgets_state_and_its_actions_drive_the_same_workbe
     nodes = stage["view"]["panes"][0]["snapshot"]["nodes"]
     assert len(nodes) == value(kernel, "len(wb.run['exported'].graph_module.graph.nodes)")
 
+    run(kernel, "wb.widget._worker.join()")  # its last redraw done: the widget takes one action at a time
     ok(kernel.request(comm, {"type": "workbench", "name": "wb", "action": "use", "value": "xnnpack_per_tensor"}))
     assert value(kernel, "wb.preset") == "xnnpack_per_tensor"
 
