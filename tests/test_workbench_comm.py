@@ -66,9 +66,7 @@ def test_the_panel_reads_the_widgets_state_and_its_actions_drive_the_same_workbe
     assert [s["name"] for s in got["state"]["steps"]] == value(kernel, "list(pl.stepwise.STEPS)")
 
     ok(kernel.request(comm, {"type": "workbench", "name": "wb", "action": "advance"}))
-    ended = _event(
-        kernel, comm, "workbench", lambda r: r["state"]["running"] is None and r["state"]["steps"][0]["done"]
-    )
+    ended = _event(kernel, comm, "workbench", lambda r: not r["state"]["busy"] and r["state"]["steps"][0]["done"])
     models = _event(kernel, comm, "models", lambda r: any(m["stages"] == ["exported"] for m in r["models"]))
     assert models["current"] == "wb"
     assert value(kernel, "wb.done") == ["export"] and value(kernel, "wb.run.stages") == ["exported"]

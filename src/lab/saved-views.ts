@@ -21,16 +21,14 @@ async function liveWidgets(panel: NotebookPanel): Promise<Set<string>> {
   }
 }
 
-/** Each pt2e-lens output whose widget is gone shows its static view; returns how many. The notebook stays as clean
- * (or as dirty) as it was: nothing the user made changed. */
+/** Each pt2e-lens output whose widget is gone shows its static view (the output keeps every other MIME type); returns
+ * how many. */
 export async function showSavedViews(panel: NotebookPanel): Promise<number> {
   await panel.context.ready;
   await panel.sessionContext.ready;
   const live = await liveWidgets(panel);
-  const model = panel.context.model;
   const cells = panel.content.model?.cells;
   if (!cells || panel.isDisposed) return 0;
-  const clean = !model.dirty;
   let shown = 0;
   for (let c = 0; c < cells.length; c++) {
     const outputs = (cells.get(c) as Partial<{ outputs: IOutputAreaModel }>).outputs;
@@ -44,7 +42,6 @@ export async function showSavedViews(panel: NotebookPanel): Promise<number> {
       shown++;
     }
   }
-  if (shown && clean) model.dirty = false;
   return shown;
 }
 

@@ -39,6 +39,8 @@ export interface WorkbenchState {
   can_recipe: boolean;
   code: string;
   texts: Record<string, string>;
+  /** the widget's worker has not finished its last action (the step may have ended already) */
+  busy?: boolean;
 }
 
 /** What the user typed into the controls: read from and written to the widget model (its `recipe_target` trait),
@@ -101,7 +103,8 @@ export function drawBar(
   const doc = bar.ownerDocument;
   clear(bar);
   // gone: the kernel restarted or died, so no button can reach it; what it last sent stays as a static view
-  const busy = s.running !== null || gone;
+  const working = s.running !== null || s.busy === true;
+  const busy = working || gone;
   const row = h(doc, 'div', { class: 'pl-wb-bar' });
   const select = h(doc, 'select', { 'aria-label': s.texts.quantizer, class: 'pl-wb-preset' });
   for (const p of s.presets) {
@@ -184,7 +187,7 @@ export function drawBar(
     .filter((x) => x.done)
     .map((x) => x.name)
     .join(',');
-  bar.dataset.busy = String(s.running !== null);
+  bar.dataset.busy = String(working);
   bar.dataset.gone = String(gone);
 }
 

@@ -144,7 +144,6 @@ describe('pl.workbench in the side panel', () => {
       );
     assert.ok((await saved_view.locator('canvas, svg').count()) > 0);
     assert.equal(await page.locator('.jp-OutputArea', { hasText: 'model not found' }).count(), 0);
-    assert.equal(await page.evaluate(() => window.jupyterapp.shell.currentWidget.context.model.dirty), false);
     await page
       .locator('.jp-OutputArea')
       .first()
