@@ -128,9 +128,10 @@ describe('pl.workbench in the side panel', () => {
     await page.waitForFunction(() => window.jupyterapp?.commands?.hasCommand('docmanager:open'));
     await cmd('docmanager:open', { path: 'wb.ipynb' });
     await dismissKernelDialogs(page);
+    // the new kernel's start-up requests answered first (shutting it down under them rejects JupyterLab's own)
+    await kernelIdle(page, 120000);
     await page.evaluate(async () => {
       const w = window.jupyterapp.shell.currentWidget;
-      await w.sessionContext.ready;
       await w.sessionContext.shutdown(); // no kernel: what is drawn comes from the saved file alone
     });
     const saved_view = page.locator('.jp-OutputArea .jp-Pt2eLens .pt2e-lens').first();
@@ -155,6 +156,9 @@ describe('pl.workbench in the side panel', () => {
       .first()
       .screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-dark.png') });
     await setLabTheme(page, 'JupyterLab Light');
-    assert.deepEqual(errors, []);
+    // JupyterLab's own: a kernel shut down or restarted while its start-up asked for a subshell rejects that
+    // request's future (it comes and goes with timing; nothing of pt2e-lens is in it)
+    const ours = errors.filter((e) => !e.includes('Canceled future for create_subshell_request'));
+    assert.deepEqual(ours, []);
   });
 });
