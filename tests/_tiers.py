@@ -47,6 +47,8 @@ FULL_ONLY: dict[str, tuple[str, ...]] = {
     "test_demo.py": ("subprocess",),
     "test_export_mode.py": ("real_models",),
     "test_workbench_lower.py": ("executorch",),
+    "test_workbench_cancel.py": ("executorch",),
+    "test_workbench_comm.py": ("kernel",),
     "test_findings_corpus.py": ("real_models",),
     "test_hygiene.py": ("subprocess",),
     "test_i18n.py": ("subprocess",),

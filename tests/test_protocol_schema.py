@@ -27,6 +27,7 @@ RESULT = {
     "get_node": "NodeResult",
     "get_diff": "DiffResult",
     "get_report": "ReportResult",
+    "workbench": "WorkbenchResult",
 }
 REFUSALS = {"malformed", "unknown_request", "bad_field"}
 

@@ -39,6 +39,8 @@ export interface WorkbenchState {
   can_recipe: boolean;
   code: string;
   texts: Record<string, string>;
+  /** the widget's worker has not finished its last action (the step may have ended already) */
+  busy?: boolean;
 }
 
 /** What the user typed into the controls: read from and written to the widget model (its `recipe_target` trait),
@@ -96,10 +98,13 @@ export function drawBar(
   act: (action: string, extra?: Record<string, string>) => void,
   pick: () => string | null,
   typed: Typed = {},
+  gone = false,
 ): void {
   const doc = bar.ownerDocument;
   clear(bar);
-  const busy = s.running !== null;
+  // gone: the kernel restarted or died, so no button can reach it; what it last sent stays as a static view
+  const working = s.running !== null || s.busy === true;
+  const busy = working || gone;
   const row = h(doc, 'div', { class: 'pl-wb-bar' });
   const select = h(doc, 'select', { 'aria-label': s.texts.quantizer, class: 'pl-wb-preset' });
   for (const p of s.presets) {
@@ -120,7 +125,7 @@ export function drawBar(
   }
   row.append(
     button(doc, s.texts.run_all, () => act('run_all'), busy || s.next === null, 'pl-wb-run-all'),
-    button(doc, s.texts.cancel, () => act('cancel'), !busy, 'pl-wb-cancel'),
+    button(doc, s.texts.cancel, () => act('cancel'), s.running === null || gone, 'pl-wb-cancel'),
   );
   bar.appendChild(row);
 
@@ -132,7 +137,8 @@ export function drawBar(
   status.appendChild(h(doc, 'span', { class: 'pl-wb-status' }, s.status));
   if (s.sqnr) status.appendChild(h(doc, 'span', { class: 'pl-wb-sqnr' }, s.sqnr));
   bar.appendChild(status);
-  if (s.error) bar.appendChild(h(doc, 'div', { class: 'pl-wb-error', role: 'alert' }, s.error));
+  if (gone) bar.appendChild(h(doc, 'div', { class: 'pl-wb-error pl-wb-gone', role: 'alert' }, s.texts.kernel_gone));
+  else if (s.error) bar.appendChild(h(doc, 'div', { class: 'pl-wb-error', role: 'alert' }, s.error));
 
   const picks = h(doc, 'div', { class: 'pl-wb-line pl-wb-picks' });
   picks.appendChild(h(doc, 'span', {}, s.picks_text));
@@ -181,7 +187,8 @@ export function drawBar(
     .filter((x) => x.done)
     .map((x) => x.name)
     .join(',');
-  bar.dataset.busy = String(busy);
+  bar.dataset.busy = String(working);
+  bar.dataset.gone = String(gone);
 }
 
 /** A target field and "recipe"; the sites it offers, each a button that takes it as a pick, and "accept all". */
@@ -231,7 +238,8 @@ function recipeRow(
   return row;
 }
 
-function style(el: HTMLElement): void {
+/** The controls' styles (the core's and their own), once per document: the widget and the side panel draw them. */
+export function styleWorkbench(el: HTMLElement): void {
   injectStyles(el);
   const doc = el.ownerDocument;
   if (doc.getElementById('pt2e-lens-workbench-style')) return;
@@ -241,7 +249,7 @@ function style(el: HTMLElement): void {
 
 export const render: Render<WorkbenchTraits> = ({ model, el }) => {
   const doc = el.ownerDocument;
-  style(el);
+  styleWorkbench(el);
   const root = h(doc, 'div', { class: 'pt2e-lens pl-workbench' });
   const bar = h(doc, 'div', { class: 'pl-wb-controls' });
   const graph = h(doc, 'div', { class: 'pl-wb-graph' });
@@ -259,9 +267,16 @@ export const render: Render<WorkbenchTraits> = ({ model, el }) => {
       model.save_changes();
     },
   };
+  // the widget's comm goes when the kernel restarts or dies (ipywidgets sets comm_live false: the only change of it
+  // after the view exists); the controls then say so once and take no clicks, the run stays drawn below
+  let gone = false;
   const drawState = (): void => {
     const s = parse(model.get('state_json'));
-    if (s) drawBar(bar, s, act, pick, typed);
+    if (s) drawBar(bar, s, act, pick, typed, gone);
+  };
+  const lost = (): void => {
+    gone = true;
+    drawState();
   };
   const drawGraph = (): void => {
     held = selected(handle);
@@ -273,11 +288,13 @@ export const render: Render<WorkbenchTraits> = ({ model, el }) => {
   };
   model.on('change:state_json', drawState);
   model.on('change:view_json', drawGraph);
+  model.on('comm_live_update' as `change:${string}`, lost);
   drawState();
   drawGraph();
   return () => {
     model.off('change:state_json', drawState);
     model.off('change:view_json', drawGraph);
+    model.off('comm_live_update' as `change:${string}`, lost);
     handle?.destroy();
   };
 };

@@ -127,3 +127,31 @@ describe('workbench controls', () => {
     expect(bar.querySelectorAll('img').length).toBe(0);
   });
 });
+
+describe('workbench controls after the kernel went', () => {
+  it('say so in one line, take no click, and keep the last state drawn', () => {
+    const bar = document.createElement('div');
+    const sent: string[] = [];
+    const gone = 'The kernel restarted or stopped.';
+    const s = state({ error: 'an older error', texts: { ...state().texts, kernel_gone: gone } });
+    drawBar(
+      bar,
+      s,
+      (a) => sent.push(a),
+      () => 'conv2d',
+      {},
+      true,
+    );
+    expect(bar.querySelector('.pl-wb-gone')!.textContent).toBe(gone);
+    expect(bar.querySelectorAll('[role="alert"]').length).toBe(1); // the one line, not the older error too
+    const live = Array.from(bar.querySelectorAll('button, select, input')).filter(
+      (e) => e.tagName !== 'INPUT' && !(e as HTMLButtonElement).disabled,
+    );
+    expect(live).toEqual([]);
+    for (const b of Array.from(bar.querySelectorAll('button'))) b.click();
+    expect(sent).toEqual([]);
+    expect(bar.dataset.gone).toBe('true');
+    expect(bar.dataset.done).toBe('export,prepare');
+    expect(bar.querySelector('.pl-wb-status')!.textContent).toBe(s.status);
+  });
+});

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -82,7 +83,9 @@ class Backend:
             "get_report": self.get_report,
             "subscribe": lambda c, d: self._subscribe(c, True),
             "unsubscribe": lambda c, d: self._subscribe(c, False),
+            "workbench": self.workbench,
         }
+        self._watched: weakref.WeakSet = weakref.WeakSet()  # workbench widgets whose changes go to the panels
         assert set(self.handlers) == set(REQUESTS)
 
     # -- comm plumbing
@@ -194,10 +197,11 @@ class Backend:
     def _snapshot(self, data: dict):
         entry = self._entry(data.get("name"))
         names = self.tracker.cached(entry.name, "info", lambda obj: models.info(entry.name, entry.kind, obj))["stages"]
-        stage = data.get("stage") or names[-1]
-        if stage not in names:
+        stage = data.get("stage") or (names[-1] if names else "")
+        if stage not in names:  # a workbench not yet exported has none
             raise RequestError(
-                "no_stage", i18n.t("course.comm.no_stage", name=entry.name, stage=repr(stage), stages=", ".join(names))
+                "no_stage",
+                i18n.t("course.comm.no_stage", name=entry.name, stage=repr(stage), stages=", ".join(names) or "—"),
             )
         snap = self.tracker.cached(entry.name, ("snapshot", stage), lambda obj: models.snapshot_of(obj, stage))
         return entry, stage, snap
@@ -247,5 +251,48 @@ class Backend:
     def get_report(self, client: Client, data: dict) -> dict:
         """The self-contained HTML report of a model, for the panel to save (the kernel may be remote)."""
         entry = self._entry(data.get("name"))
-        page = report.html_page(entry.get(), title=f"pt2e-lens report: {entry.name}")
+        page = report.html_page(models.model_of(entry.get()), title=f"pt2e-lens report: {entry.name}")
         return {"name": entry.name, "filename": f"{entry.name}-pt2e-lens.html", "html": page}
+
+    # -- pl.workbench: the widget's controls in the panel, driving the same widget (so both stay in step)
+    def workbench(self, client: Client, data: dict) -> dict:
+        entry = self._entry(data.get("name"))
+        if entry.kind != "Workbench":
+            raise RequestError("no_model", i18n.t("course.comm.not_workbench", name=entry.name, kind=entry.kind))
+        widget = entry.get().widget
+        if widget not in self._watched:
+            self._watched.add(widget)
+            ref = weakref.ref(widget)
+            widget.observe(lambda _change: self._bench_changed_safely(ref()), names="state_json")
+        if "action" in data:
+            content = {"action": data["action"]}
+            key = _ACTION_FIELD.get(data["action"])
+            if key and "value" in data:
+                content[key] = data["value"]
+            widget._on_msg(widget, content, None)  # as the widget's button: long steps go to its worker thread
+        return {"name": entry.name, "state": json.loads(widget.state_json)}
+
+    def _bench_changed_safely(self, widget: Any) -> None:
+        try:
+            self._bench_changed(widget)
+        except Exception:  # a panel's copy must never break the widget's own update (it runs inside it)
+            pass
+
+    def _bench_changed(self, widget: Any) -> None:
+        """A watched workbench changed (maybe in its worker thread): its state to the panels; a step that ended
+        changed its Run, so the models too (no cell ran to tell them), with the workbench touched last."""
+        bench = getattr(widget, "bench", None)
+        # list(): one step in C, so a cell's scan in the main thread cannot change the dict under this loop
+        name = next((e.name for e in list(self.tracker.entries.values()) if e.get() is bench), None)
+        if bench is None or name is None:  # the widget went, or its workbench is no longer a name in the namespace
+            return
+        state = json.loads(widget.state_json)
+        event = {"protocol": PROTOCOL, "type": "event", "event": "workbench", "result": {"name": name, "state": state}}
+        for c in [c for c in self.clients.values() if c.subscribed]:
+            c.comm.send(event)
+        if bench.running is None and self.tracker.touch(name):
+            self.notify()
+
+
+# the one field of each widget action that takes the request's `value`
+_ACTION_FIELD = {"use": "name", "keep_fp32": "id", "quantize": "label", "recipe": "target", "accept": "id"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import torch
@@ -37,7 +38,21 @@ def _made_from_another(node: torch.fx.Node) -> bool:
     return bool(node.meta.get("from_node")) and node.name not in provenance(node)
 
 
+def workbench_class() -> Any:
+    """pl.workbench's class once something imported it (no Workbench exists before): not imported for every cell."""
+    return getattr(sys.modules.get("pt2e_lens.stepwise.bench"), "Workbench", None)
+
+
+def model_of(obj: Any) -> Any:
+    """What a tracked object shows: a workbench its Run (None before export), any other model itself."""
+    wb = workbench_class()
+    return obj.run if wb is not None and isinstance(obj, wb) else obj
+
+
 def stages(obj: Any) -> list[str]:
+    obj = model_of(obj)
+    if obj is None:  # a workbench not yet exported
+        return []
     if isinstance(obj, Run):
         return obj.stages
     if isinstance(obj, torch.export.ExportedProgram):
@@ -48,6 +63,9 @@ def stages(obj: Any) -> list[str]:
 def info(name: str, kind: str, obj: Any) -> dict:
     """One model-picker row: name, type, node count and stages (the newest last)."""
     names = stages(obj)
+    obj = model_of(obj)
+    if obj is None:
+        return {"name": name, "type": kind, "node_count": 0, "stages": [], "stage": ""}
     if isinstance(obj, Run):
         count = len(obj.latest.graph_module.graph.nodes)
     elif isinstance(obj, torch.export.ExportedProgram):
@@ -60,9 +78,10 @@ def info(name: str, kind: str, obj: Any) -> dict:
 def snapshot_of(obj: Any, stage: str | None) -> Snapshot:
     """The snapshot of one stage of a model (a Run's own cached stage snapshot, or a fresh build)."""
     names = stages(obj)
-    stage = stage or names[-1]
+    stage = stage or (names[-1] if names else "")
     if stage not in names:
-        raise Pt2eLensError(i18n.t("error.no_stage_in_model", stage=repr(stage), stages=", ".join(names)))
+        raise Pt2eLensError(i18n.t("error.no_stage_in_model", stage=repr(stage), stages=", ".join(names) or "—"))
+    obj = model_of(obj)
     if isinstance(obj, Run):
         return obj[stage].snapshot
     if isinstance(obj, torch.export.ExportedProgram):

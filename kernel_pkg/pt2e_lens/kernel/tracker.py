@@ -18,20 +18,30 @@ import torch
 
 from .._touched import take as take_touched
 from ..capture import Run
+from .models import workbench_class
 
 KINDS = ((Run, "Run"), (torch.export.ExportedProgram, "ExportedProgram"), (torch.fx.GraphModule, "GraphModule"))
 _TYPES = tuple(cls for cls, _ in KINDS)
 
 
+def _kinds() -> tuple:
+    wb = workbench_class()
+    return KINDS + ((wb, "Workbench"),) if wb is not None else KINDS
+
+
 def kind_of(obj: Any) -> str | None:
-    for cls, name in KINDS:
+    for cls, name in _kinds():
         if issubclass(type(obj), cls):
             return name
     return None
 
 
 def version(obj: Any) -> tuple:
-    """Changes when the object's graph is replaced or gains/loses nodes (or a Run gains a stage)."""
+    """Changes when the object's graph is replaced or gains/loses nodes (or a Run gains a stage; a workbench's
+    Run, or the workbench gets a new one)."""
+    wb = workbench_class()
+    if wb is not None and isinstance(obj, wb):
+        return (id(obj.run),) + (version(obj.run) if obj.run is not None else ())
     if isinstance(obj, Run):
         return tuple(id(s) for s in obj)
     graph = obj.graph  # GraphModule.graph; ExportedProgram.graph
@@ -82,9 +92,10 @@ class Tracker:
         self.tick += 1
         drawn = take_touched() + ([id(shown)] if shown is not None else [])
         seen = set()
+        types = tuple(cls for cls, _ in _kinds())
         for position, (name, obj) in enumerate(self.user_ns.items()):
             # type(obj), not isinstance: no user code (a __class__ property) runs after every cell
-            if not issubclass(type(obj), _TYPES) or not isinstance(name, str) or name.startswith("_"):
+            if not issubclass(type(obj), types) or not isinstance(name, str) or name.startswith("_"):
                 continue
             if name in self.hidden and self.hidden[name] is obj:
                 continue
@@ -122,6 +133,17 @@ class Tracker:
         if not self.entries:
             return None
         return max(self.entries.values(), key=lambda e: (e.changed_at, e.drawn, e.kind == "Run", e.position)).name
+
+    def touch(self, name: str) -> bool:
+        """A model changed outside a cell (a workbench's step from its widget or the panel): True when its version
+        moved, and then it is the model touched last."""
+        entry = self.entries.get(name)
+        obj = entry.get() if entry is not None else None
+        if entry is None or obj is None or version(obj) == entry.version:
+            return False
+        self.tick += 1
+        entry.version, entry.changed_at, entry.cache, entry.drawn = version(obj), self.tick, {}, 0
+        return True
 
     def pin(self, name: str | None) -> None:
         if name is not None and name not in self.entries:

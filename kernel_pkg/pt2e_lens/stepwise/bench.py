@@ -5,7 +5,8 @@ on a `pl.Run` (`wb.run`), so every stage is kept and shown as pl.show shows a Ru
 and batches are only read: the Run works on copies, a preset quantizer is built anew for each run, and fp32
 picks wrap the quantizer in `pl.KeepFp32` instead of changing it. A step that fails or is cancelled leaves
 the steps before it as they were (`wb.error` says what happened in one line); a calibration stopped half way
-keeps the batches its observers saw, and the next `advance()` feeds the rest.
+keeps the batches its observers saw, and the next `advance()` feeds the rest. `cancel()` stops any other step
+mid-way as Ctrl-C does (interrupt.py), so the widget's cancel works on every step.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..why.sweep_args import check_iterable
 from .choices import Pick, merged, pick_of, site_pick
 from .code import run_code
 from .compare import RunComparison
+from .interrupt import Interruptible
 from .measure import output_sqnr, summary
 from .steps import STEPS
 
@@ -80,6 +82,7 @@ class Workbench:
         self.picks: list[Pick] = []
         self.offered: Recipe | None = None  # the last recipe(): its sites, to accept()
         self._cancel = False
+        self._guard = Interruptible()  # the body of the step under way, for cancel() to interrupt
         self._sqnr: dict[int, float | None] = {}
         self._made_with: dict[str, Any] = {}  # the preset, picks and backend the current run was made with
         self._widget: Any = None
@@ -160,9 +163,18 @@ class Workbench:
             raise Pt2eLensError(i18n.t("workbench.error.all_done"))
         self.running, self.error, self._cancel = step, None, False
         self._told("state")
+        before = (self.run, tuple(self.run.stages) if self.run is not None else ())
         try:
-            getattr(self, f"_{step}")()
+            if step == "calibrate":  # stopped between batches (_Counted): a batch is never half observed
+                self._calibrate()
+            else:
+                with self._guard.body():
+                    getattr(self, f"_{step}")()
         except KeyboardInterrupt:
+            if self._finished(step, before):  # the cancel came after the step's work: it counts, as it is kept
+                self.done.append(step)
+            elif step != "calibrate":  # (a calibration keeps the batches its observers saw: its stage stays)
+                self._drop_new_stages(before)
             self.error = i18n.t("workbench.cancelled", step=self._step_name(step), kept=self._kept())
             raise
         except Pt2eLensError as e:
@@ -194,8 +206,26 @@ class Workbench:
         return self
 
     def cancel(self) -> None:
-        """Stop the calibration under way before its next batch (the widget's cancel; Ctrl-C works anywhere)."""
+        """Stop the step under way, as Ctrl-C does (the widget's cancel, from another thread): calibration before
+        its next batch, any other step at once. The steps before it stay; the interrupted one is not recorded."""
         self._cancel = True
+        if self.running not in (None, "calibrate"):
+            self._guard.interrupt()
+
+    def _drop_new_stages(self, before: tuple) -> None:
+        """An interrupt that landed between two stages of one step (prepare adds annotated, then prepared)."""
+        run, stages = before
+        if self.run is run and run is not None:
+            for name in set(run.stages) - set(stages):
+                run._stages.pop(name)
+
+    def _finished(self, step: str, before: tuple) -> bool:
+        """Whether `step` added its stage to the run before a KeyboardInterrupt landed."""
+        run, stages = before
+        made = {"export": "exported", "prepare": "prepared", "convert": "converted", "lower": "lowered"}.get(step)
+        if made is None or self.run is None or made not in self.run:
+            return False
+        return self.run is not run or made not in stages
 
     def _export(self) -> None:
         self.run, self.seen = Run(self.model, self.example_inputs), 0

@@ -13,7 +13,19 @@ from ..errors import Pt2eLensError
 from ..prepare.presets import PRESETS
 from .steps import STEPS
 
-_TEXTS = ("run_all", "cancel", "rerun", "keep_fp32", "quantize", "quantizer", "title", "recipe", "accept_all", "target")
+_TEXTS = (
+    "run_all",
+    "cancel",
+    "rerun",
+    "keep_fp32",
+    "quantize",
+    "quantizer",
+    "title",
+    "recipe",
+    "accept_all",
+    "target",
+    "kernel_gone",
+)
 
 
 def _number(x: Any) -> Any:

@@ -53,6 +53,7 @@ class WorkbenchWidget(anywidget.AnyWidget):
         self.view: dict | None = None
         self._shown: tuple | None = None  # (run, stages) the view was made of
         self._worker: threading.Thread | None = None
+        self._busy = False  # a long action's worker has not finished (its output not yet replaced): no new one
         self._display_id = uuid.uuid4().hex
         self._locale = i18n.get_locale()
         bench._listeners.append(self._changed)
@@ -64,7 +65,7 @@ class WorkbenchWidget(anywidget.AnyWidget):
         with i18n.using(self._locale):  # a step in the worker thread speaks the language the widget was made in
             if what == "state" and self.bench.running is None:
                 self._redraw_graph()
-            self.state_json = json.dumps(state(self.bench, self.comparison))
+            self.state_json = json.dumps({**state(self.bench, self.comparison), "busy": self._busy})
 
     def _redraw_graph(self) -> None:
         run = self.bench.run
@@ -87,6 +88,7 @@ class WorkbenchWidget(anywidget.AnyWidget):
         if self._worker is not None and self._worker.is_alive():
             return  # one step at a time: the buttons are disabled meanwhile
         if action in _LONG:
+            self._busy = True
             self._worker = threading.Thread(target=self._act, args=(action, content), daemon=True)
             self._worker.start()
         else:
@@ -124,6 +126,9 @@ class WorkbenchWidget(anywidget.AnyWidget):
         finally:
             self._changed("state")
             self._update_output()
+            if self._busy:  # only now may a button start the next action (it is ignored while the worker lives)
+                self._busy = False
+                self._changed("state")
 
     # -- the cell's output
     def _bundle(self) -> dict:

@@ -4,7 +4,15 @@ import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 import type { Tr } from '../../core/i18n';
-import { type Hello, type Incoming, type Models, PROTOCOL, RequestFailed, TARGET } from './protocol';
+import {
+  type Hello,
+  type Incoming,
+  type Models,
+  PROTOCOL,
+  RequestFailed,
+  TARGET,
+  type WorkbenchResult,
+} from './protocol';
 
 const OPEN_TIMEOUT_MS = 15000;
 
@@ -24,6 +32,7 @@ export class LensConnection implements IDisposable {
   private _isDisposed = false;
   private readonly _models = new Signal<this, Models>(this);
   private readonly _closed = new Signal<this, void>(this);
+  private readonly _workbench = new Signal<this, WorkbenchResult>(this);
 
   private constructor(
     private comm: Kernel.IComm,
@@ -33,6 +42,11 @@ export class LensConnection implements IDisposable {
   /** Models events (after cells that change models); emitted only while subscribed. */
   get models(): ISignal<this, Models> {
     return this._models;
+  }
+
+  /** A workbench's state changed (a step, a batch, a pick: from its widget or a panel); while subscribed. */
+  get workbench(): ISignal<this, WorkbenchResult> {
+    return this._workbench;
   }
 
   /** The kernel closed this comm (kernel shut down, extension unloaded). */
@@ -112,6 +126,7 @@ export class LensConnection implements IDisposable {
     if (!data || typeof data !== 'object') return;
     if (data.type === 'event') {
       if (data.event === 'models') this._models.emit(data.result);
+      else if (data.event === 'workbench') this._workbench.emit(data.result);
       return;
     }
     if (data.type !== 'reply' || typeof data.id !== 'string') return;

@@ -8,6 +8,7 @@ import { resolveLocale, type Tr, translator } from '../../core/i18n';
 import { type RenderHandle, render } from '../../core/index';
 import { injectStyles } from '../../core/styles';
 import type { GraphNode } from '../../core/types';
+import { drawBar, styleWorkbench, type Typed } from '../../widget/workbench';
 import { pickerSelect, stageTabs } from './head-line';
 import type { LensModel } from './model';
 import type { GroupRow } from './outline';
@@ -67,7 +68,10 @@ function groupText(t: Tr, g: GroupRow): string {
 
 export class LensPanel extends Widget {
   private head: HTMLElement;
+  /** the current model's workbench controls, when it is a pl.workbench (the widget's own step bar) */
+  private bench: HTMLElement;
   private body: HTMLElement;
+  private readonly typed: Typed = {};
   private handle: RenderHandle | null = null;
   private drawn: Content | null | undefined = undefined;
   private drawnLens: SessionLens | null = null;
@@ -96,9 +100,11 @@ export class LensPanel extends Widget {
       doc.head.appendChild(style);
     }
     this.head = h(doc, 'div', { class: 'pt2e-lens pl-panel-head' });
+    this.bench = h(doc, 'div', { class: 'pt2e-lens pl-workbench pl-panel-bench' });
     this.body = h(doc, 'div', { class: 'pl-panel-body' });
-    this.node.append(this.head, this.body);
+    this.node.append(this.head, this.bench, this.body);
     injectStyles(this.head);
+    styleWorkbench(this.bench);
     // a wider or narrower panel shows more or fewer stage tabs on the head's line
     const RO = doc.defaultView?.ResizeObserver;
     if (RO) {
@@ -133,6 +139,7 @@ export class LensPanel extends Widget {
     if (lens !== this.drawnLens) this.drawn = undefined;
     this.drawnLens = lens;
     this.renderHead();
+    this.renderBench(lens);
     const content = lens?.content ?? null;
     if (content !== this.drawn) this.renderBody(content);
   }
@@ -189,6 +196,23 @@ export class LensPanel extends Widget {
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-status' }, this.t('ui.panel.loading_content')));
     if (lens.contentError)
       this.head.appendChild(h(doc, 'div', { class: 'pl-panel-error', role: 'alert' }, lens.contentError(this.t)));
+  }
+
+  /** The workbench's step bar, drawn by the widget's own code and sent to the same kernel object. */
+  private renderBench(lens: SessionLens | null): void {
+    const shown = lens?.bench ?? null;
+    this.bench.hidden = shown === null;
+    if (!shown || !lens) {
+      clear(this.bench);
+      return;
+    }
+    const act = (action: string, extra: Record<string, string> = {}): void => {
+      const value = Object.values(extra)[0];
+      void lens.benchAct(action, value);
+    };
+    // "keep fp32" takes the node or group selected in the panel's graph, as the widget's takes its own
+    const pick = (): string | null => this.handle?.panes.find((p) => p?.selected)?.selected ?? null;
+    drawBar(this.bench, shown.state, act, pick, this.typed, shown.gone);
   }
 
   /** The node selected in the view on show (with its `from_node` roots) and the model it belongs to. */

@@ -13,7 +13,7 @@ export type ProtocolVersion = 1;
 export type RequestId = string | number;
 
 /** Panel → kernel: one of the allow-listed requests. */
-export type Request = HelloRequest | ListModelsRequest | SelectModelRequest | GetStageRequest | GetNodeRequest | GetDiffRequest | GetReportRequest | SubscribeRequest | UnsubscribeRequest;
+export type Request = HelloRequest | ListModelsRequest | SelectModelRequest | GetStageRequest | GetNodeRequest | GetDiffRequest | GetReportRequest | SubscribeRequest | UnsubscribeRequest | WorkbenchRequest;
 
 /** Versions and limits; `max_bytes` lowers this comm's reply cap (16 KiB … 4 MiB). */
 export interface HelloRequest {
@@ -92,6 +92,18 @@ export interface UnsubscribeRequest {
   id?: RequestId;
 }
 
+/** A `pl.workbench` model's controls (the widget's step bar, in the panel): its state, or one action on it as the widget's button does it (steps run in a worker thread; the reply comes at once). Every subscribed comm gets `workbench` events while it changes (result: WorkbenchResult). */
+export interface WorkbenchRequest {
+  type: 'workbench';
+  id?: RequestId;
+  /** A tracked workbench's name; omitted = the current model. */
+  name?: string;
+  /** What the widget's button does; omitted = only the state. */
+  action?: 'advance' | 'run_all' | 'cancel' | 'rerun' | 'use' | 'keep_fp32' | 'quantize' | 'recipe' | 'accept';
+  /** The action's one argument: a preset's name (use), a node or group id (keep_fp32), a pick's label (quantize), the target SQNR as typed (recipe), a site id (accept; omitted: all). */
+  value?: string;
+}
+
 /** Kernel → panel, exactly one per request. */
 export type Reply = OkReply | ErrorReply;
 
@@ -126,7 +138,7 @@ export interface ErrorInfo {
 export type ErrorCode = 'malformed' | 'unknown_request' | 'bad_field' | 'protocol_mismatch' | 'no_model' | 'no_stage' | 'no_node' | 'too_large' | 'model_error' | 'internal';
 
 /** Kernel → panel, unsolicited. */
-export type KernelEvent = HelloEvent | ModelsEvent;
+export type KernelEvent = HelloEvent | ModelsEvent | WorkbenchEvent;
 
 /** Sent on open. */
 export interface HelloEvent {
@@ -142,6 +154,14 @@ export interface ModelsEvent {
   type: 'event';
   event: 'models';
   result: Models;
+}
+
+/** To every subscribed comm when a workbench's state changes (a step starts or ends, a calibration batch, a pick), whoever pressed the button: the widget or a panel. */
+export interface WorkbenchEvent {
+  protocol: ProtocolVersion;
+  type: 'event';
+  event: 'workbench';
+  result: WorkbenchResult;
 }
 
 export interface Hello {
@@ -162,12 +182,12 @@ export interface Models {
 
 export interface ModelRow {
   name: string;
-  type: 'Run' | 'ExportedProgram' | 'GraphModule';
+  type: 'Run' | 'ExportedProgram' | 'GraphModule' | 'Workbench';
   /** Nodes of the graph PT2E works on (`ep.module()` for an ExportedProgram). */
   node_count: number;
   /** A Run's stages in pipeline order; `["exported"]` for an ExportedProgram; what a bare GraphModule looks like. */
   stages: string[];
-  /** The last of `stages`. */
+  /** The last of `stages` ("" for a workbench not yet exported). */
   stage: string;
   /** Changes whenever the kernel sees this model created, replaced or changed. */
   revision: number;
@@ -211,6 +231,14 @@ export interface ReportResult {
   name: string;
   filename: string;
   html: string;
+}
+
+export interface WorkbenchResult {
+  name: string;
+  /** The widget's state (kernel_pkg/pt2e_lens/stepwise/state.py): steps, status, presets, picks, every text in the kernel's locale. */
+  state: {
+    [k: string]: unknown;
+  };
 }
 
 /** What grouping needs, compactly: module stacks interned, edges and annotations as node positions (a node's position is its index in `nodes`, graph order). */

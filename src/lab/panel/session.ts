@@ -7,6 +7,7 @@ import type { ISessionContext } from '@jupyterlab/apputils';
 import type { KernelMessage } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
+import type { WorkbenchState } from '../../widget/workbench';
 import { LensConnection, type Say } from './connection';
 import { OutlineGroups } from './outline';
 import {
@@ -16,7 +17,15 @@ import {
   type ReportResult,
   RequestFailed,
   type StageResult,
+  type WorkbenchResult,
 } from './protocol';
+
+/** A workbench's controls as the panel draws them; `gone`: the kernel restarted or died, the last state stays. */
+export interface BenchShown {
+  name: string;
+  state: WorkbenchState;
+  gone: boolean;
+}
 
 export type Status = 'no-kernel' | 'connecting' | 'not-loaded' | 'loading' | 'ready' | 'error';
 
@@ -60,6 +69,9 @@ export class SessionLens implements IDisposable {
   private _content: Content | null = null;
   private _contentError: Say | null = null;
   private _loadingContent = false;
+  private _bench: WorkbenchResult | null = null;
+  private _benchGone = false;
+  private benchRevision = -1;
 
   private conn: LensConnection | null = null;
   private opening = false;
@@ -118,6 +130,45 @@ export class SessionLens implements IDisposable {
     return this._loadingContent;
   }
 
+  /** The workbench controls to draw: the current model's when it is a pl.workbench, or the last one's after the
+   * kernel went (until another model shows). */
+  get bench(): BenchShown | null {
+    const b = this._bench;
+    if (!b) return null;
+    if (this._benchGone) return { name: b.name, state: b.state as unknown as WorkbenchState, gone: true };
+    const cur = this.current;
+    if (cur?.type !== 'Workbench' || cur.name !== b.name) return null;
+    return { name: b.name, state: b.state as unknown as WorkbenchState, gone: false };
+  }
+
+  /** One of the workbench widget's actions on the kernel's workbench (the widget sees it too). */
+  async benchAct(action: string, value?: string): Promise<void> {
+    const b = this.bench;
+    if (!this.conn || !b || b.gone) return;
+    const fields: Record<string, unknown> = { name: b.name, action };
+    if (value !== undefined) fields.value = value;
+    try {
+      this.onBench(await this.conn.request<WorkbenchResult>('workbench', fields));
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private onBench(r: WorkbenchResult): void {
+    this._bench = r;
+    this._benchGone = false;
+    this.emit();
+  }
+
+  private async fetchBench(name: string): Promise<void> {
+    if (!this.conn) return;
+    try {
+      this.onBench(await this.conn.request<WorkbenchResult>('workbench', { name }));
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
   /** The model shown: the user's pick while it exists, else the kernel's current one (the model touched last). */
   get current(): ModelRow | null {
     const m = this._models;
@@ -142,6 +193,7 @@ export class SessionLens implements IDisposable {
   // -- kernel lifecycle
   private onKernelChanged(): void {
     this.drop();
+    this._bench = null; // another kernel: nothing of the last one's workbench applies
     this._restarted = false;
     this._status = 'connecting';
     this.emit();
@@ -226,6 +278,9 @@ export class SessionLens implements IDisposable {
     this.openAgain = false;
     this.conn = r.connection;
     this.conn.models.connect((_, m) => this.onModels(m), this);
+    this.conn.workbench.connect((_, r) => {
+      if (r.name === this.current?.name) this.onBench(r);
+    }, this);
     this.conn.closed.connect(() => {
       this.drop();
       this._status = 'not-loaded';
@@ -244,6 +299,7 @@ export class SessionLens implements IDisposable {
 
   /** Forget the comm and everything it told us (kernel restart, kernel change, comm closed). The pick stays. */
   private drop(): void {
+    this._benchGone = this._bench !== null; // its controls stay drawn, disabled, with one line saying why
     this.conn?.dispose();
     this.conn = null;
     this._models = null;
@@ -285,6 +341,13 @@ export class SessionLens implements IDisposable {
   private onModels(m: Models): void {
     this._models = m;
     const cur = this.current;
+    // a new kernel's models: the old bar goes
+    if (this._benchGone && m.models.length) [this._bench, this._benchGone] = [null, false];
+    // a workbench made again under the same name is another object: its state is asked for at each revision
+    if (cur?.type === 'Workbench' && (this._bench?.name !== cur.name || this.benchRevision !== cur.revision)) {
+      this.benchRevision = cur.revision;
+      void this.fetchBench(cur.name);
+    }
     const same = cur && this.shown && this.shown.name === cur.name;
     if (!cur) {
       this.shown = null;
@@ -342,6 +405,11 @@ export class SessionLens implements IDisposable {
   private async fetch(): Promise<void> {
     const cur = this.current;
     if (!this.conn || !cur) return;
+    if (!cur.stages.length) {
+      this._content = null; // a workbench not yet exported: its controls only
+      this.emit();
+      return;
+    }
     const mine = ++this.seq;
     const place = this._place;
     this._loadingContent = true;
