@@ -369,7 +369,12 @@ for (const [theme, slug, lang] of [
       await panel().locator('.pl-panel-stages .pl-tab[aria-selected="true"]').click();
       await kernelRun('None');
       await afterFrame(page);
-      assert.equal(await panel().locator('.pl-panel-view .pt2e-lens').evaluate((v) => v.plReadHere === true), true);
+      assert.equal(
+        await panel()
+          .locator('.pl-panel-view .pt2e-lens')
+          .evaluate((v) => v.plReadHere === true),
+        true,
+      );
     });
   });
 }
