@@ -14,6 +14,7 @@ import { launch } from './browser.mjs';
 import { notedCompare } from './compare-stacking.mjs';
 import { checkHeatRange } from './heat-range.mjs';
 import { ARTIFACTS, fixture, ROOT, writePage } from './pages.mjs';
+import { nodePicker } from './pick-node.mjs';
 import { idle, settled } from './settled.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
 import { eachPage, withPage } from './with-page.mjs';
@@ -131,7 +132,11 @@ describe('the details drawer', () => {
       return { url: writePage(`reading-drawer-${scheme}-${width}.html`, [view]), obs };
     },
     async (page, { scheme, width, obs }) => {
-      await settled(page, page.locator('.pl-graph'), () => page.click(`.pl-node[data-id="${obs.id}"]`));
+      // found as a user finds a node the first view may not show (readable labels pan a wide graph)
+      await nodePicker(
+        () => page,
+        () => page.locator('.pt2e-lens').first(),
+      ).pick(obs.id);
       const c = await rect(page, '.pl-canvas');
       const d = await rect(page, '.pl-drawer');
       if (width > 720) {

@@ -4,6 +4,7 @@
 // drawer shows.
 // Uses tests/ts/fixtures/run.json (exported → prepared → calibrated → converted).
 import assert from 'node:assert/strict';
+import { nodePicker } from './pick-node.mjs';
 import { idle } from './settled.mjs';
 
 /** Click stage tab `label` of the Run drawn in `root` and wait until that stage's pane is drawn and on show. */
@@ -43,8 +44,13 @@ async function assertCentred(root, id) {
 
 /** The whole check; `shot(name)` takes a screenshot at each step worth looking at. */
 export async function checkStageTabs(page, root, shot) {
+  // a node is found as a user finds one the first view may not show (readable labels pan a wide graph)
+  const { pick } = nodePicker(
+    () => page,
+    () => root.locator('.pl-pane:visible'),
+  );
   await stage(page, root, 'converted');
-  await root.locator('.pl-pane:visible .pl-node[data-id="relu"]').click();
+  await pick('relu');
   await stage(page, root, 'exported');
   let v = await visible(root);
   assert.equal(v.panes, 1);
@@ -56,7 +62,7 @@ export async function checkStageTabs(page, root, shot) {
   // a q/dq node exists only from convert on: back in exported nothing is selected and no drawer is left open
   await stage(page, root, 'converted');
   assert.deepEqual((await visible(root)).selected, ['relu'], 'and back again');
-  await root.locator('.pl-pane:visible .pl-node[data-id="quantize_per_tensor_default_1"]').click();
+  await pick('quantize_per_tensor_default_1');
   await stage(page, root, 'exported');
   v = await visible(root);
   assert.deepEqual(v.selected, [], 'no counterpart: the selection clears');
@@ -64,7 +70,7 @@ export async function checkStageTabs(page, root, shot) {
   await shot('clears');
   // an observer from prepare on: prepared → calibrated keeps it, the drawer shows its statistics there
   await stage(page, root, 'prepared');
-  await root.locator('.pl-pane:visible .pl-node[data-id="activation_post_process_2"]').click();
+  await pick('activation_post_process_2');
   await stage(page, root, 'calibrated');
   v = await visible(root);
   assert.deepEqual(v.selected, ['activation_post_process_2']);
