@@ -2,8 +2,8 @@
 // their executed notebooks saved them) opened in JupyterLab at a laptop's size with the file browser open, as it
 // first shows, light and dark: node labels at ≥ 11 px on screen, no group title over a node, each pane no taller
 // than its drawing needs (M00-3's first draw_stages showed 5 px text in panes two-thirds empty). Read off the
-// SVG's geometry (course graphs are small: the SVG painter). Screenshots:
-// tests/ui/artifacts/course-fit-<chapter>-<n>-<theme>.png.
+// SVG's geometry (course graphs are small: the SVG painter). Screenshots, one per pane:
+// tests/ui/artifacts/course-fit-<chapter>-<cell>-<pane>-<theme>.png.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -108,7 +108,12 @@ describe('every course graph at its default layout in JupyterLab, file browser o
             if (!seen.panes.length) continue; // tables only
             seenGraphs.add(`${ci}.${v}`);
             const where = `${chapter} cell ${ci} «${seen.title}» ${slug}`;
-            await root.screenshot({ path: join(ARTIFACTS, `course-fit-${chapter}-${ci}-${slug}.png`) });
+            // pane by pane: a stacked compare is taller than the page, and JupyterLab scrolls its notebook itself
+            const panes = root.locator('.pl-pane:has(.pl-canvas svg)');
+            for (let j = 0; j < (await panes.count()); j++) {
+              await panes.nth(j).evaluate((e) => e.scrollIntoView({ block: 'center' }));
+              await panes.nth(j).screenshot({ path: join(ARTIFACTS, `course-fit-${chapter}-${ci}-${j}-${slug}.png`) });
+            }
             for (const [j, p] of seen.panes.entries()) {
               assert.equal(p.canvas, false, `${where} pane ${j}: a course graph is drawn as SVG`);
               assert.ok(p.ids.length > 0, `${where} pane ${j}: nodes on screen`);
