@@ -29,8 +29,6 @@ export async function showSavedViews(panel: NotebookPanel): Promise<number> {
   const live = await liveWidgets(panel);
   const cells = panel.content.model?.cells;
   if (!cells || panel.isDisposed) return 0;
-  // the swap is a view of what the file holds, not an edit: a notebook that opened clean stays clean
-  const clean = !panel.context.model.dirty;
   let shown = 0;
   for (let c = 0; c < cells.length; c++) {
     const outputs = (cells.get(c) as Partial<{ outputs: IOutputAreaModel }>).outputs;
@@ -44,7 +42,6 @@ export async function showSavedViews(panel: NotebookPanel): Promise<number> {
       shown++;
     }
   }
-  if (shown && clean) panel.context.model.dirty = false;
   return shown;
 }
 
