@@ -65,14 +65,15 @@ def summary(view: dict) -> str:
 # of untrusted outputs keeps `style=` but drops <style>) and wins over nbconvert's `table-layout: fixed`.
 _TABLE = "table-layout:auto;width:auto;border-collapse:collapse;margin:6px 0;font-size:12px"
 # The cells' look is one <style> per output (CELL_STYLE), not an inline style per cell: that cost ~86 B of each
-# cell of a saved notebook (~15 kB of an average quickstart output). Its selectors, (0,1,2), win over nbconvert's
-# and JupyterLab's right-aligned `.jp-RenderedHTMLCommon td` (0,1,1) and touch only these tables, never the
-# viewer's. Where <style> is stripped the cells take the host's own table look (as a pandas DataFrame does).
-# Cells never wrap, so they need no vertical-align; a findings table's message cell (its second) wraps.
-_CELLS = "table.pt2e-lens-table td,table.pt2e-lens-table th,table.pt2e-lens-ftable td"
+# cell of a saved notebook (~15 kB of an average quickstart output). Its selectors, (0,2,3), win over nbconvert's
+# and JupyterLab's right-aligned `:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td` (0,2,1) and touch only these
+# tables, never the viewer's. Where <style> is stripped the cells take the host's own table look (as a pandas
+# DataFrame's do). Cells never wrap, so they need no vertical-align; a findings table's message cell (its second) wraps.
+_IN = "div.pt2e-lens-root table"
+_CELLS = f"{_IN}.pt2e-lens-table td,{_IN}.pt2e-lens-table th,{_IN}.pt2e-lens-ftable td"
 CELL_STYLE = (
     f"<style>{_CELLS}{{text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:nowrap}}"
-    "table.pt2e-lens-ftable td+td{white-space:normal}</style>"
+    f"{_IN}.pt2e-lens-ftable td+td{{white-space:normal}}</style>"
 )
 # rows of a table in the script-free fallback: a 4.7k-node Run's tables would cost ~1.4 kB per node as HTML
 # (docs/bench.md, "Weight"); the viewer, where scripts run, shows every row from the packed View
