@@ -1,7 +1,7 @@
 """What the viewer adds to every saved output (issue 9, "Weight"; issue 28 point 5): a budget in bytes, no clock.
 bench/notebook_size.py measures the executed quickstart: besides the viewer its outputs carry 12.2 kB on average
-(12,211 B: two copies of the packed View and the script-free fallback, its cells styled once per output; 2026-12-07),
-so a viewer within this budget keeps the average at or under the goal's 120 kB (107,500 + 12,211 = 119,711 B).
+(12,262 B: two copies of the packed View and the script-free fallback, its cells styled once per output; 2026-12-07),
+so a viewer within this budget keeps the average at or under the goal's 120 kB (107,500 + 12,262 = 119,762 B).
 docs/bench.md, "Weight", has the figures."""
 
 import json
