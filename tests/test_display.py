@@ -152,6 +152,18 @@ def test_script_free_tables_stop_after_their_first_rows_and_say_how_many_more():
     assert len(unpack(mimebundle(pl.Table("t", ["node", "x"], rows))[MIME])["tables"][0]["rows"]) == len(rows)
 
 
+def test_script_free_cells_are_styled_once_per_output_and_parse_as_the_table():
+    rows = [["conv2d", 1.5], ["relu", None]]
+    frag = mimebundle(pl.Table("t", ["op", "x"], rows))["text/html"]
+    fallback = frag.split("<script", 1)[0]
+    # one <style> for every cell of the output, none per cell; the table keeps its own inline style
+    assert fallback.count(display.CELL_STYLE) == 1 and fallback.count("<style") == 1
+    assert not re.search(r"<t[dh] [^>]*style=", fallback) and "style='table-layout:auto" in fallback
+    # the omitted </td> and </tr> are implied: each row holds its own cells only (HTML's optional end tags)
+    cells = [re.findall(r"<t[dh]>([^<]*)", r) for r in re.split(r"<tr>", fallback.split("<thead>", 1)[1])[1:]]
+    assert cells == [["op", "x"], ["conv2d", "1.5"], ["relu", ""]]
+
+
 def test_viewer_once_per_page_inlines_it_in_the_first_output_only(monkeypatch):
     table = pl.Table("t", ["node"], [["a"]])
     viewer = packed_viewer()

@@ -61,11 +61,20 @@ def summary(view: dict) -> str:
         return i18n.t("course.summary.head", mode=view["mode"], title=title, panes=" | ".join(parts))
 
 
-# Inline styles, not a stylesheet: they survive script- and style-stripping viewers, and they win over
-# nbconvert's `table-layout: fixed` and right-aligned cells and over Jupyter Book / JupyterLab table themes.
-# Cells never wrap, so they need no vertical-align: each byte here is paid once per cell of a saved notebook.
+# A table's own look rides on its one inline style: it survives style-stripping viewers (JupyterLab's sanitizer
+# of untrusted outputs keeps `style=` but drops <style>) and wins over nbconvert's `table-layout: fixed`.
 _TABLE = "table-layout:auto;width:auto;border-collapse:collapse;margin:6px 0;font-size:12px"
-_CELL = "text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:nowrap"
+# The cells' look is one <style> per output (CELL_STYLE), not an inline style per cell: that cost ~86 B of each
+# cell of a saved notebook (~15 kB of an average quickstart output). Its selectors, (0,2,3), win over nbconvert's
+# and JupyterLab's right-aligned `:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td` (0,2,1) and touch only these
+# tables, never the viewer's. Where <style> is stripped the cells take the host's own table look (as a pandas
+# DataFrame's do). Cells never wrap, so they need no vertical-align; a findings table's message cell (its second) wraps.
+_IN = "div.pt2e-lens-root table"
+_CELLS = f"{_IN}.pt2e-lens-table td,{_IN}.pt2e-lens-table th,{_IN}.pt2e-lens-ftable td"
+CELL_STYLE = (
+    f"<style>{_CELLS}{{text-align:left;padding:2px 8px;border:1px solid #e2e8f0;white-space:nowrap}}"
+    f"{_IN}.pt2e-lens-ftable td+td{{white-space:normal}}</style>"
+)
 # rows of a table in the script-free fallback: a 4.7k-node Run's tables would cost ~1.4 kB per node as HTML
 # (docs/bench.md, "Weight"); the viewer, where scripts run, shows every row from the packed View
 FALLBACK_ROWS = 20
@@ -84,19 +93,18 @@ def findings_html(findings: list[tuple], caption: str, max_rows: int | None = FA
     for _, title, rows in groups(findings):
         shown = rows if max_rows is None else rows[:max_rows]
         body = "".join(
-            f'<tr><td style="{_CELL}">{html.escape(", ".join(r[1]))}</td>'
-            f'<td style="{_CELL};white-space:normal">{html.escape(r[2])}</td></tr>'
+            f"<tr><td>{html.escape(', '.join(r[1]))}<td>{html.escape(r[2])}"  # </td>, </tr>: implied by the next
             for r in shown
         )
         if len(shown) < len(rows):
             more = i18n.t("table.more_rows", n=len(rows) - len(shown))
-            body += f'<tr><td colspan="2" style="{_CELL}">{html.escape(more)}</td></tr>'
+            body += f"<tr><td colspan='2'>{html.escape(more)}"
         parts.append(
-            f'<details class="pt2e-lens-finding"><summary>⚠ {html.escape(group_line(title, rows))}</summary>'
-            f'<table style="{_TABLE}"><tbody>{body}</tbody></table></details>'
+            f"<details class='pt2e-lens-finding'><summary>⚠ {html.escape(group_line(title, rows))}</summary>"
+            f"<table class='pt2e-lens-ftable' style='{_TABLE}'><tbody>{body}</tbody></table></details>"
         )
     return (
-        f'<div class="pt2e-lens-findings"><p style="margin:6px 0 2px">{html.escape(caption)}</p>{"".join(parts)}</div>'
+        f"<div class='pt2e-lens-findings'><p style='margin:6px 0 2px'>{html.escape(caption)}</p>{''.join(parts)}</div>"
     )
 
 
@@ -123,18 +131,18 @@ def table_html(t: dict, max_rows: int | None = FALLBACK_ROWS) -> str:
     if t["name"] == "findings" and t["rows"] and {"kind", "nodes", "message", "title"} <= set(t["columns"]):
         return findings_html(_findings_rows(t), t["title"] or t["name"], max_rows)
     rows = t["rows"] if max_rows is None else t["rows"][:max_rows]
-    head = "".join(f'<th style="{_CELL}">{html.escape(i18n.named("col.", str(c)))}</th>' for c in t["columns"])
-    body = "".join(
-        "<tr>" + "".join(f'<td style="{_CELL}">{html.escape(_cell_text(v))}</td>' for v in r) + "</tr>" for r in rows
-    )
+    # single-quoted attributes (a saved notebook escapes each `"`); no </th>, </td>, </tr>: the next cell, row or
+    # </tbody> closes them (HTML's optional end tags, also in JupyterLab's sanitizer)
+    head = "".join(f"<th>{html.escape(i18n.named('col.', str(c)))}" for c in t["columns"])
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_cell_text(v))}" for v in r) for r in rows)
     if len(rows) < len(t["rows"]):
         more = i18n.t("table.more_rows", n=len(t["rows"]) - len(rows))
-        body += f'<tr><td colspan="{max(1, len(t["columns"]))}" style="{_CELL}">{html.escape(more)}</td></tr>'
+        body += f"<tr><td colspan='{max(1, len(t['columns']))}'>{html.escape(more)}"
 
     return (
-        f'<table class="pt2e-lens-table" style="{_TABLE}">'
-        f'<caption style="text-align:left">{html.escape(t["title"] or t["name"])}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        f"<table class='pt2e-lens-table' style='{_TABLE}'>"
+        f"<caption style='text-align:left'>{html.escape(t['title'] or t['name'])}</caption>"
+        f"<thead><tr>{head}</thead><tbody>{body}</tbody></table>"
     )
 
 
@@ -159,7 +167,8 @@ def html_fragment(view: dict, picture: str | None = None, packed: dict | None = 
         tables = "".join(table_html(t) for t in view["tables"])
     # the picture in its own block, so the JupyterLab renderer (src/core/html-picture.ts) can replace it
     shown = f'<div class="pt2e-lens-picture">{picture}</div>' if picture else ""
-    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{shown}{tables}"
+    styled = CELL_STYLE + tables if tables else ""  # after the summary: src/core/html-picture.ts finds it first
+    fallback = f"<p class='pt2e-lens-loading'>{html.escape(summary(view))}</p>{shown}{styled}"
     envelope = script_json(packed or pack(view))  # base64 and fixed keys: nothing to escape, but stay safe
     lang = f' lang="{html.escape(loc)}"' if (loc := view_locale(view)) else ""  # the page may say lang="en"
     parts = [f'<div class="pt2e-lens-root"{lang}>{fallback}</div>', f'<script type="{MIME}">{envelope}</script>']
