@@ -182,6 +182,12 @@ def _mb(value: float | None) -> str:
 def _cpu_note(r: ZooRow) -> str:
     """Why a row's CPU ratio is over the goal, from its own processes: within their spread, or not."""
     b, lens = r.cpu_bare_runs, r.cpu_lens_runs
+    if len(b) < 2:
+        return (
+            f"CPU over the goal in one process per flow (bare {b[0]:.1f} s, lens {lens[0]:.1f} s, load "
+            f"{r.load or 0:.0f} on {os.cpu_count()} cores), not repeated: two processes of one flow differ by more "
+            "than that at such a load"
+        )
     spread = (
         f"CPU s of the {len(b)} processes per flow: bare {min(b):.1f}–{max(b):.1f}, lens {min(lens):.1f}–"
         f"{max(lens):.1f} (load {r.load or 0:.0f} on {os.cpu_count()} cores)"
