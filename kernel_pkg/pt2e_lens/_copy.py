@@ -158,3 +158,27 @@ def own_program(ep: torch.export.ExportedProgram, share_parameters: bool = False
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         return copy.deepcopy(ep, memo)
+
+
+def own_state(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """`ep` itself, given its own buffers, tensor constants and example inputs, in place; its Parameters stay
+    the model's own objects (never written: capture/_shared.py).
+
+    For a program pt2e-lens just exported: its graph and module are nobody else's, only its tensors are the
+    model's (torch.export shares them). What own_program(ep, share_parameters=True) makes, without copying the
+    graph (node metadata, FakeTensors) and recompiling its code: the copy cost more than the tensors."""
+    memo: dict[int, Any] = {}  # one for all: tensors tied to each other stay tied
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        for store in (ep.state_dict, ep.constants):
+            for name, t in list(store.items()):
+                if isinstance(t, torch.Tensor) and not isinstance(t, torch.nn.Parameter):
+                    store[name] = copy.deepcopy(t, memo)
+        for mod in ep.graph_module.modules():  # none after export lifts them; taken as the deep copy took them
+            for store in (mod._buffers, vars(mod)):
+                for name, t in list(store.items()):
+                    if isinstance(t, torch.Tensor) and not isinstance(t, torch.nn.Parameter):
+                        store[name] = copy.deepcopy(t, memo)
+        if ep.example_inputs is not None:
+            ep.example_inputs = copy.deepcopy(ep.example_inputs, memo)
+    return ep

@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from .. import i18n
-from .._copy import own_program, private_copy
+from .._copy import own_program, own_state, private_copy
 from .._progress import task, total_of
 from .._torchao import Quantizer, convert_pt2e, is_observer_module
 from ..analyses.decomposition import decomposition_table
@@ -87,10 +87,8 @@ class Run(HasSnapshot, Displayable):
                 raise Pt2eLensError(i18n.t("error.run_needs_inputs"))
             inputs = check_example_inputs(example_inputs)
             # torch.export shares the model's parameters and buffers with the program: take our own
-            theirs = export(model, inputs, dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes)
-            ep = own_program(theirs, share_parameters=True)  # the model's Parameters, never written (see above)
-            self._shared.add_theirs(ep)
-            del theirs
+            ep = own_state(export(model, inputs, dynamic_batch, strict=strict, dynamic_shapes=dynamic_shapes))
+            self._shared.add_theirs(ep)  # the model's Parameters, never written (see above)
             self.export_mode = export_mode(strict)
             self._example_inputs = inputs
             self._add(Stage("exported", make=ep.module, exported_program=ep, shared=self._shared))
@@ -377,11 +375,10 @@ class Run(HasSnapshot, Displayable):
         # q/dq are what each observer's convert() inserted, whatever their op names (fp16 casts, custom int4 ops)
         record = dataclasses.replace(self._stages["prepared"].record, qdq_roles=roles_from_diff(converted, sites))
         stage = Stage("converted", converted, record, info={"calibrated": self._calibrated}, shared=self._shared)
+        stage.snapshot_before_handout = True  # taken when first read, from the graph convert made
         self._add(stage)
         if self._calibrated:
-            self._stages["calibrated"].record.qparams.update(
-                {q["from_observer"]: (q["scale"], q["zero_point"]) for q in stage.snapshot.qdq if q["from_observer"]}
-            )
+            self._stages["calibrated"].qparams_from(stage)
         return self
 
     @frozen_step

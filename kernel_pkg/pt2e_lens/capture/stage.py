@@ -53,6 +53,10 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         self.handed_out = False  # its graph went to someone who may have changed it since
         # the Run's SharedWeights (capture/_shared.py): weights this stage's graph may share with other stages
         self._shared = shared
+        # the converted stage whose q/dq give this (calibrated) stage's qparams: read when its snapshot is built
+        self._qparams_from: Stage | None = None
+        # a stage whose snapshot is taken lazily, but before its graph is handed out (the user may change it)
+        self.snapshot_before_handout = False
 
     @property
     def graph_module(self) -> torch.fx.GraphModule:
@@ -60,6 +64,8 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         for later in list(self._dependents):
             later.own_graph()
         self._dependents.clear()
+        if self.snapshot_before_handout:
+            self.snapshot  # noqa: B018  # built (and cached) from the graph as it is now
         gm = self.own_graph()
         if not self.handed_out and self._shared is not None:
             self._shared.unshare(gm)  # whatever the user does with it stays in this stage
@@ -85,6 +91,11 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         self._shared = shared
         return self
 
+    def qparams_from(self, converted: Stage) -> None:
+        """convert_pt2e computed this stage's observers' qparams: its snapshot reads them from `converted`'s q/dq
+        (HistogramObserver's calculate_qparams costs ~0.3 s per observer) when it is built, not before."""
+        self._qparams_from = converted
+
     def made_from(self, base: Stage) -> Stage:
         """This stage's graph is made from `base`'s when first asked for: `base` makes it before handing its own out."""
         base._dependents.add(self)
@@ -109,6 +120,12 @@ class Stage(HasGraph, HasSnapshot, Displayable):
 
     @cached_property
     def snapshot(self) -> Snapshot:
+        if self._qparams_from is not None:
+            converted, self._qparams_from = self._qparams_from, None
+            qdq = converted.snapshot.qdq
+            self.record.qparams.update(
+                {q["from_observer"]: (q["scale"], q["zero_point"]) for q in qdq if q["from_observer"]}
+            )
         if self._taken is not None:
             snap, self._taken = self._taken, None
         else:  # the findings run here, where the problems prepare recorded are known
