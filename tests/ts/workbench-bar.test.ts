@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drawBar, type WorkbenchState } from '../../src/widget/workbench';
+import { drawBar, type WorkbenchState } from '../../src/core/workbench-bar';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 

@@ -8,7 +8,7 @@ import { resolveLocale, type Tr, translator } from '../../core/i18n';
 import { type RenderHandle, render } from '../../core/index';
 import { injectStyles } from '../../core/styles';
 import type { GraphNode } from '../../core/types';
-import { drawBar, styleWorkbench, type Typed } from '../../widget/workbench';
+import { drawBar, styleWorkbench, type Typed } from '../../core/workbench-bar';
 import { pickerSelect, stageTabs } from './head-line';
 import type { LensModel } from './model';
 import type { GroupRow } from './outline';

@@ -7,7 +7,7 @@ import type { ISessionContext } from '@jupyterlab/apputils';
 import type { KernelMessage } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
-import type { WorkbenchState } from '../../widget/workbench';
+import type { WorkbenchState } from '../../core/workbench-bar';
 import { LensConnection, type Say } from './connection';
 import { OutlineGroups } from './outline';
 import {
