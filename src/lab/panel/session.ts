@@ -135,10 +135,9 @@ export class SessionLens implements IDisposable {
   get bench(): BenchShown | null {
     const b = this._bench;
     if (!b) return null;
-    if (this._benchGone) return { name: b.name, state: b.state as unknown as WorkbenchState, gone: true };
     const cur = this.current;
-    if (cur?.type !== 'Workbench' || cur.name !== b.name) return null;
-    return { name: b.name, state: b.state as unknown as WorkbenchState, gone: false };
+    if (!this._benchGone && (cur?.type !== 'Workbench' || cur.name !== b.name)) return null;
+    return { name: b.name, state: b.state as unknown as WorkbenchState, gone: this._benchGone };
   }
 
   /** One of the workbench widget's actions on the kernel's workbench (the widget sees it too). */
