@@ -14,11 +14,13 @@
 //   node bench/views.mjs [--repeats N] [--only synth-5k,resnet-1000,…] [--docs DIR] [--json-out FILE] [--no-me]
 //   node bench/views.mjs --from-json FILE      (print the tables of a saved run again)
 //   node bench/views.mjs --bundle old.js,new.js (before/after: each repeat measures each bundle in turn)
+//   node bench/views.mjs --bundle old,new [--old REF] (old: report.js built from git REF, default main, in
+//                                              out/bench-old/<commit>; new: this checkout's build)
 // Real graphs are written by bench/view_docs.py with $PT2E_LENS_PYTHON (default .venv/bin/python);
 // --docs DIR keeps them there and reuses them on the next run.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,7 +43,16 @@ const CANVAS_PX = 760;
 
 function args() {
   const a = process.argv.slice(2);
-  const opt = { repeats: 3, only: null, docs: null, jsonOut: null, me: true, fromJson: null, bundles: [BUNDLE] };
+  const opt = {
+    repeats: 3,
+    only: null,
+    docs: null,
+    jsonOut: null,
+    me: true,
+    fromJson: null,
+    bundles: [BUNDLE],
+    old: 'main',
+  };
   for (let i = 0; i < a.length; i++) {
     if (a[i] === '--repeats') opt.repeats = Number(a[++i]);
     else if (a[i] === '--only') opt.only = a[++i].split(',');
@@ -49,13 +60,45 @@ function args() {
     else if (a[i] === '--json-out') opt.jsonOut = a[++i];
     else if (a[i] === '--no-me') opt.me = false;
     else if (a[i] === '--from-json') opt.fromJson = a[++i];
-    else if (a[i] === '--bundle') opt.bundles = a[++i].split(',').map((b) => resolve(b));
+    else if (a[i] === '--bundle') opt.bundles = a[++i].split(',');
+    else if (a[i] === '--old') opt.old = a[++i];
     else
       throw new Error(
-        `unknown argument ${a[i]}: --repeats N, --only a,b, --docs DIR, --json-out FILE, --no-me, --from-json FILE, --bundle A.js,B.js`,
+        `unknown argument ${a[i]}: --repeats N, --only a,b, --docs DIR, --json-out FILE, --no-me, --from-json FILE, --bundle A.js,B.js|old,new, --old REF`,
       );
   }
+  opt.labels = opt.bundles.map((b) => (b === 'old' || b === 'new' ? b : basename(b, '.js')));
+  opt.bundles = opt.bundles.map((b) => (b === 'new' ? BUNDLE : b === 'old' ? oldBundle(opt.old) : resolve(b)));
   return opt;
+}
+
+// `--bundle old`: the report bundle of git REF, built once per commit in a copy of that commit's tree (this
+// checkout's node_modules linked in), kept in out/bench-old/<commit>/ for the next run.
+function oldBundle(ref) {
+  const git = (...a) => {
+    const r = spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${a.join(' ')}: ${r.stderr.trim()}`);
+    return r.stdout.trim();
+  };
+  const sha = git('rev-parse', '--verify', `${ref}^{commit}`);
+  const dir = join(ROOT, 'out/bench-old', sha.slice(0, 12));
+  const out = join(dir, 'kernel_pkg/pt2e_lens/_static/report.js');
+  if (existsSync(out)) return out;
+  console.log(`building the report bundle of ${ref} (${sha.slice(0, 12)}) in ${dir} …`);
+  mkdirSync(dir, { recursive: true });
+  const tar = spawnSync('sh', ['-c', `git archive ${sha} | tar -x -C "${dir}"`], { cwd: ROOT, encoding: 'utf8' });
+  if (tar.status !== 0) throw new Error(`git archive ${sha}: ${tar.stderr.trim()}`);
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  for (const step of [
+    ['scripts/gen-contract.mjs'],
+    ['scripts/build.mjs', 'worker'],
+    ['scripts/build.mjs', 'bundles'],
+  ]) {
+    const r = spawnSync(process.execPath, step, { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`node ${step.join(' ')} in ${dir}: ${r.stderr.trim()}`);
+  }
+  if (!existsSync(out)) throw new Error(`${out} was not built`);
+  return out;
 }
 
 const median = (xs) => {
@@ -305,7 +348,12 @@ async function measure(browser, url, doc) {
   await pg.waitForFunction(() => window.pt2eLens);
   const cdp = await ctx.newCDPSession(pg);
   const r = { nodes: doc.nodes };
+  // the page's main-thread CPU while it opens the output (Chromium's TaskDuration: every task of the renderer's
+  // main thread, whatever its length): work moved to a worker leaves it
+  await cdp.send('Performance.enable');
+  const cpu0 = await mainThreadSeconds(cdp);
   const ins = await pg.evaluate(inPage.insert, [CANVAS_PX]);
+  const openCpu = (await mainThreadSeconds(cdp)) - cpu0;
   const exp = await pg.evaluate(inPage.expandBiggest);
   const all = await pg.evaluate(inPage.expandAll);
   const shown = await pg.evaluate(inPage.showAll);
@@ -314,6 +362,7 @@ async function measure(browser, url, doc) {
   Object.assign(r, {
     layoutMode: ins.mode,
     interactive: ins.ms,
+    openCpu: openCpu * 1000,
     renderSync: ins.sync,
     firstLayout: ins.layoutMs,
     firstDraw: ins.draw,
@@ -346,6 +395,11 @@ async function measure(browser, url, doc) {
   });
   await ctx.close();
   return r;
+}
+
+async function mainThreadSeconds(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? Number.NaN;
 }
 
 // ---- report -------------------------------------------------------------------------------------
@@ -394,7 +448,7 @@ async function main() {
   try {
     for (const doc of docs) {
       // several bundles (--bundle): each repeat measures each in turn, so that they see the same machine load
-      const label = (b) => (opt.bundles.length > 1 ? `${doc.name} [${basename(b, '.js')}]` : doc.name);
+      const label = (k) => (opt.bundles.length > 1 ? `${doc.name} [${opt.labels[k]}]` : doc.name);
       const urls = opt.bundles.map((b, k) => page(dir, doc, b, k));
       const runs = opt.bundles.map(() => []);
       const g = meGraphOf(doc.name);
@@ -408,15 +462,15 @@ async function main() {
           if (mr) meRuns.get(g).push(mr);
         }
       }
-      for (const [k, b] of opt.bundles.entries()) {
-        const name = label(b);
+      for (const k of opt.bundles.keys()) {
+        const name = label(k);
         results[name] = medians(runs[k]);
         results[name].runs = runs[k];
         const r = results[name];
         const lt = Math.max(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan ?? 0);
         console.log(
           `${name} (${doc.nodes} nodes): interactive ${fmt(r.interactive)}, expand ${fmt(r.expand)}, ` +
-            `expand all ${fmt(r.expandAll)}, pan/zoom ${r.fps?.toFixed(1) ?? '—'} fps, longest task ${fmt(lt)}` +
+            `expand all ${fmt(r.expandAll)}, open CPU ${fmt(r.openCpu)}, pan/zoom ${r.fps?.toFixed(1) ?? '—'} fps, longest task ${fmt(lt)}` +
             `${r.errors.length ? `, page errors: ${r.errors.join(' | ')}` : ''}`,
         );
       }
@@ -431,6 +485,7 @@ async function main() {
     if (mr.length) r.me = mr.some((x) => x.error) ? mr.find((x) => x.error) : { ...medians(mr), runs: mr.length };
   }
   const meta = {
+    bundles: opt.labels,
     load: [load0, loadavg()[0]],
     repeats: opt.repeats,
     seconds: ((Date.now() - started) / 1000).toFixed(0),
@@ -461,13 +516,13 @@ function report(results, meta) {
       ' and paint until two frames later; full draw = a crisp canvas draw of the whole expanded graph (sliced).\n',
   );
   console.log(
-    '| graph | interactive: sync / layout / DOM / paint | expand: layout / DOM / paint | group expanded | expand all: layout / DOM / paint | nodes drawn, renderer (elements) | full draw | frames: median / p90 / worst (count; display interval) | longest task: open / expand / all / pan |',
+    '| graph | interactive: sync / layout / DOM / paint | main-thread CPU during open | expand: layout / DOM / paint | group expanded | expand all: layout / DOM / paint | nodes drawn, renderer (elements) | full draw | frames: median / p90 / worst (count; display interval) | longest task: open / expand / all / pan |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   const parts = (...xs) => xs.map(fmt).join(' / ');
   for (const [name, r] of Object.entries(results)) {
     console.log(
-      `| ${name} | ${parts(r.renderSync, r.firstLayout, r.firstDraw, r.firstPaint)} | ${parts(r.expandLayout, r.expandDraw, r.expandPaint)} | \`${r.expandKey}\` | ` +
+      `| ${name} | ${parts(r.renderSync, r.firstLayout, r.firstDraw, r.firstPaint)} | ${fmt(r.openCpu ?? null)} | ${parts(r.expandLayout, r.expandDraw, r.expandPaint)} | \`${r.expandKey}\` | ` +
         `${parts(r.expandAllLayout, r.expandAllDraw, r.expandAllPaint)} | ${r.drawn}, ${r.renderer ?? 'svg'} (${r.elements}) | ${fmt(r.fullDraw ?? null)} | ${parts(r.medianFrame, r.p90Frame, r.worstFrame)} (${r.framesSeen}; ${fmt(r.frameInterval ?? null)}) | ` +
         `${parts(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan)} |`,
     );
@@ -476,7 +531,38 @@ function report(results, meta) {
     `\nlayout ran ${Object.values(results)[0]?.layoutMode === 'worker' ? 'in a Web Worker' : `in mode ${Object.values(results)[0]?.layoutMode}`}`,
   );
   console.log('');
+  if (meta.bundles?.length === 2) console.log(ratioTable(results, meta.bundles));
   console.log(anchorTable(results));
+}
+
+// Two bundles measured interleaved: each figure of the second ÷ the first (below 1: the second is faster;
+// fps: the second's frame rate ÷ the first's, above 1 is better).
+function ratioTable(results, [a, b]) {
+  const figures = [
+    ['interactive', (r) => r.interactive],
+    ['main-thread CPU during open', (r) => r.openCpu],
+    ['expand', (r) => r.expand],
+    ['expand all', (r) => r.expandAll],
+    ['fps', (r) => r.fps],
+    ['longest task', (r) => Math.max(r.ltInteractive, r.ltExpand, r.ltExpandAll, r.ltPan ?? 0)],
+  ];
+  const lines = [
+    `${b} ÷ ${a} (medians; fps: higher is better, the rest lower)\n`,
+    `| graph | ${figures.map(([n]) => n).join(' | ')} |`,
+    `|---|${figures.map(() => '---|').join('')}`,
+  ];
+  const cell = (x, y) => (x && y !== null && y !== undefined ? `${fmt(x)} → ${fmt(y)} (${(y / x).toFixed(2)})` : '—');
+  const fpsCell = (x, y) => (x && y ? `${x.toFixed(1)} → ${y.toFixed(1)} (${(y / x).toFixed(2)})` : '—');
+  for (const name of Object.keys(results)) {
+    if (!name.endsWith(` [${a}]`)) continue;
+    const graph = name.slice(0, -a.length - 3);
+    const ra = results[name];
+    const rb = results[`${graph} [${b}]`];
+    if (!rb) continue;
+    const cells = figures.map(([n, f]) => (n === 'fps' ? fpsCell(f(ra), f(rb)) : cell(f(ra), f(rb))));
+    lines.push(`| ${graph} | ${cells.join(' | ')} |`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 await main();

@@ -21,12 +21,23 @@ const common = {
   logLevel: 'warning',
 };
 
+// The worker words nothing (a document it refuses is checked again on the page, which says why: open-doc.ts),
+// so the catalogues the checks' imports reach are left out of its string.
+const noWords = {
+  name: 'no-words',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\.generated$/ }, () => ({ path: 'catalogues', namespace: 'no-words' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-words' }, () => ({ contents: 'export const CATALOGUES = {};' }));
+  },
+};
+
 async function worker() {
   const r = await build({
     ...common,
     stdin: { contents: "import { serveLayouts } from './layout-worker'; serveLayouts();", resolveDir: 'src/core' },
     format: 'iife',
     write: false,
+    plugins: [noWords],
   });
   const code = r.outputFiles[0].text;
   if (analyze) console.log(await analyzeMetafile(r.metafile));

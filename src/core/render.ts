@@ -1,6 +1,7 @@
 // render(el, viewDoc, options): the one entry every host (widget, report, JupyterLab, VS Code) calls.
-// A big document (thousands of nodes) is parsed, checked and drawn in separate page tasks, so the page
-// never freezes on it: render() returns at once, `ready` resolves when the first layout is drawn.
+// A big document (thousands of nodes) is parsed and checked in the layout worker (its text; an object in page
+// tasks) and drawn in separate page tasks, so the page never freezes on it: render() returns at once, `ready`
+// resolves when the first layout is drawn.
 import { prepareSummary } from './badges';
 import { counterparts, diffMarks } from './compare';
 import { stackWhenNarrow } from './compare-stack';
@@ -230,6 +231,26 @@ function renderTables(ctx: Ctx, host: HTMLElement, list: Table[]): void {
 }
 
 export function render(el: HTMLElement, input: unknown, options: RenderOptions = {}): RenderHandle {
+  if (!isBigDoc(input)) return start(el, options, checkDoc(input));
+  // a text is opened (parsed and checked) in a layout worker, an object here in slices
+  return start(el, options, (client) =>
+    typeof input === 'string' ? client.open(input) : checkDocInSlices(input, nextTask),
+  );
+}
+
+/** A View checked already (a packed output opened in the layout worker: render-output.ts), drawn as render()
+ * draws it: a big one in page tasks after render() returned. */
+export function renderChecked(el: HTMLElement, view: View, options: RenderOptions = {}): RenderHandle {
+  const checked: Checked = { ok: true, view };
+  return start(el, options, isBigDoc(view) ? () => Promise.resolve(checked) : checked);
+}
+
+/** The output's root, then the View drawn: at once when checked, else once `open` has checked it. */
+function start(
+  el: HTMLElement,
+  options: RenderOptions,
+  open: Checked | ((client: LayoutClient) => Promise<Checked>),
+): RenderHandle {
   const doc = el.ownerDocument;
   injectStyles(el);
   clear(el);
@@ -250,19 +271,20 @@ export function render(el: HTMLElement, input: unknown, options: RenderOptions =
       for (const f of disposers.splice(0)) f();
     },
   };
-  if (!isBigDoc(input)) {
-    handle.ready = show(root, checkDoc(input), handle, options, tr, disposers);
+  if (typeof open !== 'function') {
+    handle.ready = show(root, open, handle, options, tr, disposers);
     return handle;
   }
   root.appendChild(h(doc, 'div', { class: 'pl-empty pl-loading' }, tr('ui.laying_out')));
   handle.ready = nextTask()
-    .then(() => checkDocInSlices(input, nextTask))
-    .then(async (checked) => {
-      if (checked.ok) await prepareShownPanes(checked.view);
+    .then(async () => {
+      // the layout workers start in a task of their own (~15 ms: the worker source is compiled)
+      const client = getLayoutClient(options.worker !== false);
       await nextTask();
-      // the layout workers start in a task of their own (~15 ms: the worker source is compiled), not in the
-      // one that builds the pane; show() finds them made
-      getLayoutClient(options.worker !== false);
+      return open(client);
+    })
+    .then(async (checked) => {
+      if (checked.ok && !destroyed) await prepareShownPanes(checked.view);
       await nextTask();
       if (destroyed) return;
       clear(root);

@@ -1,9 +1,9 @@
 // Checks a document against the contract (view.schema.json, structurally, every field) before anything
-// is drawn: a bad document shows one line, never a broken view. Never throws. Big documents are checked
-// in slices (`checkDocInSlices`), one page task each, so a 20k-node graph never blocks the page for long.
+// is drawn: a bad document shows one line, never a broken view. Never throws. A big document's text is opened
+// in the layout worker (open-doc.ts); without one, or given an object, it is checked here in slices
+// (`checkDocInSlices`), one page task each (JSON.parse itself is one task).
 import { checkTextSize, checkTree, checkTreeSteps } from './bounds';
 import type { Tr } from './i18n';
-import { parseJsonInSlices } from './json-slices';
 import { OutputProblem, prefixed } from './problem';
 import { itemsError, type Key, schemaError } from './schema-check';
 import { runStepsInSlices, taskStart } from './slicer';
@@ -138,7 +138,8 @@ export async function checkDocInSlices(input: unknown, pause: () => Promise<void
   if (typeof input === 'string' && input.trim() !== '') {
     try {
       checkTextSize(input.length);
-      input = await parseJsonInSlices(input, pause);
+      input = JSON.parse(input);
+      await pause();
     } catch {
       // too long or not JSON: parse() below says so in its own words
     }
