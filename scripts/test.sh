@@ -50,14 +50,17 @@ step "ruff format" ruff format --check kernel_pkg tests bench notebooks
 step mypy mypy # the files and settings are in pyproject.toml
 step "npm run lint" npm run lint
 if [ "$fast" = 1 ]; then
-  step "pytest (fast tier)" env PT2E_LENS_HYPOTHESIS=fast python -m pytest -q tests -m "$(python tests/_tiers.py)" --durations=15
+  step "pytest (fast tier)" env PT2E_LENS_HYPOTHESIS=fast python -m pytest -q tests -m "$(python tests/_tiers.py)" -n 2 --dist loadfile --durations=15
   step vitest npm test
   # one smoke test per host: the same files as tests/_tiers.py UI_FAST
   step "browser smoke" bash -c 'bash scripts/ensure-chromium.sh && node scripts/build-fresh.mjs &&
     node --test --test-concurrency=1 --test-timeout=1800000 tests/ui/packed.test.mjs tests/ui/hosts.test.mjs tests/ui/lab.test.mjs'
   exit 0
 fi
-step pytest python -m pytest -q tests
+# two workers (this machine's two cores), each taking whole files: a file's module fixtures (a kernel, an Inductor
+# compile, an executed notebook) are still made once; the shared folders above are safe between them (Inductor's
+# cache locks its entries; each notebook copy is written by one file and read back whole)
+step pytest python -m pytest -q tests -n 2 --dist loadfile
 step vitest npm test
 step "browser tests" npm run test:browser
 step "lab tests" npm run test:lab

@@ -68,7 +68,7 @@ def test_the_full_command_runs_every_test() -> None:
     sh = (ROOT / "scripts/test.sh").read_text()
     full = sh.split("\nfi\n", 1)[1]
     # every Python test (no -m, no -k, no file list), every TS test, every browser file through the npm scripts
-    assert "step pytest python -m pytest -q tests\n" in full
+    assert "step pytest python -m pytest -q tests -n 2 --dist loadfile\n" in full
     for script in ("npm test", "npm run test:browser", "npm run test:lab", "npm run test:hosts"):
         assert script in full, script
     scripts = json.loads((ROOT / "package.json").read_text())["scripts"]

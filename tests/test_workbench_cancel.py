@@ -77,9 +77,21 @@ def _torchao_converted(model, batches):
         return convert_pt2e(prepared)
 
 
-@pytest.mark.parametrize("step", STEPS)
-def test_cancel_mid_step_keeps_the_run_as_it_was_and_the_step_then_goes_as_torchao_goes(step, monkeypatch):
+@pytest.fixture(scope="module")
+def uninterrupted():
+    """One model (never changed: each test checks its fingerprint), its batches, and what an uninterrupted
+    workbench, torchao and the backend make of it: built once for the module, not once per step cancelled."""
     model, batches = ResBlock().eval(), _batches()
+    whole = pl.workbench(model, batches[0], calibration=batches).run_all()
+    torchao_qdq = _qdq(_torchao_converted(model, batches))
+    return model, batches, whole.run["converted"].graph_module, torchao_qdq, pl.backend(whole.run).counts
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_cancel_mid_step_keeps_the_run_as_it_was_and_the_step_then_goes_as_torchao_goes(
+    step, monkeypatch, uninterrupted
+):
+    model, batches, whole_converted, torchao_qdq, whole_counts = uninterrupted
     before_model = fingerprint(model)
     wb = pl.workbench(model, batches[0], calibration=batches)
     while wb.next_step != step:
@@ -97,14 +109,13 @@ def test_cancel_mid_step_keeps_the_run_as_it_was_and_the_step_then_goes_as_torch
 
     wb.run_all()  # the interrupted step again, then the rest: as an uninterrupted run
     assert wb.done == ["export", "prepare", "calibrate", "convert", "lower"] and wb.error is None
-    whole = pl.workbench(model, batches[0], calibration=batches).run_all()
-    ours, uninterrupted = wb.run["converted"].graph_module, whole.run["converted"].graph_module
+    ours = wb.run["converted"].graph_module
     with torch.no_grad():
         for b in batches:
-            torch.testing.assert_close(ours(*b), uninterrupted(*b), rtol=0, atol=0)
+            torch.testing.assert_close(ours(*b), whole_converted(*b), rtol=0, atol=0)
     # and as torchao converts it: the same q/dq ops, op for op
-    assert _qdq(ours) == _qdq(_torchao_converted(model, batches))
-    assert pl.backend(wb.run).counts == pl.backend(whole.run).counts
+    assert _qdq(ours) == torchao_qdq
+    assert pl.backend(wb.run).counts == whole_counts
     assert fingerprint(model) == before_model
 
 
