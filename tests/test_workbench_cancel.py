@@ -138,9 +138,13 @@ def test_the_widgets_cancel_stops_a_step_in_its_worker_thread(monkeypatch):
     widget._on_msg(widget, {"action": "advance"}, None)  # the prepare button: a worker thread
     assert hook.inside.wait(600), "prepare never reached recompile"
     widget._on_msg(widget, {"action": "cancel"}, None)
+    heard = json.loads(widget.state_json)  # the press is heard before the step stops: the controls say so
+    assert heard["cancelling"] is True and heard["running"] == "prepare"
+    assert heard["status"] == pl.i18n.t("workbench.cancelling", step=pl.i18n.t("workbench.step.prepare"))
     hook.pressed.set()
     widget._worker.join()
     state = json.loads(widget.state_json)
     assert wb.done == ["export"] and wb.run.stages == ["exported"] and state["running"] is None
     assert state["error"] == wb.error and pl.i18n.t("workbench.step.prepare") in state["error"]
     assert [s["done"] for s in state["steps"]] == [True, False, False, False, False]
+    assert state["cancelling"] is False

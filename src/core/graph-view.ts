@@ -32,7 +32,7 @@ import { searchNodes, worstNode } from './search';
 import { Settle } from './settle';
 import { nextTask, Slicer } from './slicer';
 import { SvgView } from './svg-view';
-import { toolbar } from './toolbar';
+import { type Toolbar, toolbar } from './toolbar';
 import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
 export interface GraphViewOptions {
@@ -84,7 +84,7 @@ export class GraphView {
   /** each closed group's badges, made once: the layout's sizes, the renderer switch and the painters share them */
   private badges: GroupBadges | null = null;
   private notes = new Map<Id, NoteBox>();
-  private status: HTMLElement | null = null;
+  private status: Toolbar | null = null;
   private results: HTMLElement;
   private busy: Promise<void> = Promise.resolve();
   private destroyed = false;
@@ -191,14 +191,14 @@ export class GraphView {
       raster: () => (this.canvasMode ? (this.cv?.el ?? null) : null),
       viewSvg: () => (this.canvasMode ? (this.cv?.svgOfView() ?? null) : null),
     });
-    this.status = bar.status;
+    this.status = bar;
     this.mapSlot = bar.mapSlot;
     const stage = h(d, 'div', { class: 'pl-stage' });
     const area = h(d, 'div', { class: 'pl-canvas' });
     this.svg = new SvgView(d, this.host, this.t('ui.graph_label'));
     this.settle.attach(this.svg.el);
     area.appendChild(this.svg.el);
-    stage.append(area, this.drawer);
+    stage.append(area, this.drawer, bar.foot);
     this.area = area;
     this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
     const order = new Map([...this.facts.nodes.keys()].map((id, i) => [id, i]));
@@ -250,7 +250,7 @@ export class GraphView {
       .catch(() => undefined)
       .then(async () => {
         if (this.destroyed || !this.layout) return;
-        this.status!.textContent = this.t('ui.laying_out');
+        this.status!.say(this.t('ui.laying_out'));
         const t0 = typeof performance !== 'undefined' ? performance.now() : Date.now();
         this.placement = await this.layout.place(this.expanded);
         const t1 = typeof performance !== 'undefined' ? performance.now() : Date.now();
@@ -344,8 +344,8 @@ export class GraphView {
         v.el.setAttribute('data-groups', String(groupCount));
       }
     const stage = this.facts.snap.stage ? `${this.facts.snap.stage} · ` : '';
-    this.status!.textContent = stage + this.t('ui.status', { total: this.total, shown: nodeCount, groups: groupCount });
-    this.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status!.textContent}`);
+    this.status!.say(stage + this.t('ui.status', { total: this.total, shown: nodeCount, groups: groupCount }));
+    this.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status!.said()}`);
     this.applyClasses(false);
   }
 

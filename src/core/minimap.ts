@@ -8,6 +8,7 @@ import { bucket } from './canvas-index';
 import { h } from './dom';
 import type { Box, Placement } from './hier-layout';
 import type { Tr } from './i18n';
+import { ICONS, icon } from './icons';
 import type { PanZoom } from './pan-zoom';
 
 export const MAP_W = 168;
@@ -92,7 +93,14 @@ export class Minimap {
   setOpen(open: boolean): void {
     this.el.classList.toggle('pl-closed', !open);
     this.toggleBtn.setAttribute('aria-expanded', String(open));
-    this.toggleBtn.textContent = open ? '×' : this.t('ui.minimap_toggle');
+    // closed in the toolbar: an icon button there, as Fit is (the icon shows where the toolbar is compact)
+    const label = this.t('ui.minimap_toggle');
+    if (open) this.toggleBtn.textContent = '×';
+    else
+      this.toggleBtn.replaceChildren(icon(this.doc, ICONS.map), h(this.doc, 'span', { class: 'pl-btn-label' }, label));
+    this.toggleBtn.classList.toggle('pl-icon-btn', !open);
+    if (open) this.toggleBtn.removeAttribute('aria-label');
+    else this.toggleBtn.setAttribute('aria-label', label);
     this.toggleBtn.title = this.t('ui.minimap');
     if (open || !this.dock) this.el.appendChild(this.toggleBtn);
     else this.dock.appendChild(this.toggleBtn);

@@ -132,6 +132,10 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-export{color:var(--pl-muted);font-size:12px;white-space:nowrap}
 .pt2e-lens .pl-toolbar{container-type:inline-size}
 @container (max-width:360px){.pt2e-lens .pl-export-label{display:none}}
+.pt2e-lens .pl-btn-icon{display:none;width:14px;height:14px;vertical-align:-2px;fill:none;stroke:currentColor;stroke-width:1.4;stroke-linecap:round;stroke-linejoin:round}
+.pt2e-lens .pl-status-foot{display:none}
+@container (max-width:400px){.pt2e-lens .pl-graph-bar>input[type=search]{flex:1 1 2.5em;width:auto;min-width:2.5em;padding:2px 4px 2px 20px;background:var(--pl-bg) url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 14 14'%3E%3Cpath d='M6 2a4 4 0 1 1 0 8 4 4 0 0 1 0-8zM9 9l3.5 3.5' fill='none' stroke='%23888' stroke-width='1.5' stroke-linecap='round'/%3E%3C/svg%3E") no-repeat 4px 50%/13px}.pt2e-lens .pl-graph-bar>input[type=search]::placeholder{color:transparent}.pt2e-lens .pl-graph-bar>:not(:first-child),.pt2e-lens .pl-graph-bar>.pl-map-slot>*{margin-left:-3px}.pt2e-lens .pl-graph-bar .pl-export{font-size:0}.pt2e-lens .pl-graph-bar .pl-export .pl-btn+.pl-btn{margin-left:3px}.pt2e-lens .pl-graph-bar .pl-btn-icon{display:inline-block}.pt2e-lens .pl-graph-bar .pl-btn-label{display:none}.pt2e-lens .pl-graph-bar .pl-icon-btn{padding:3px 4px;line-height:1}.pt2e-lens .pl-graph-bar .pl-export .pl-btn{padding:2px 3px;font-size:11px}.pt2e-lens .pl-graph-bar>.pl-status{display:none}}
+@container (max-width:412px){.pt2e-lens .pl-status-foot{display:block;padding:2px 6px;font-size:12px;color:var(--pl-muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}}
 .pt2e-lens .pl-results{display:flex;flex-wrap:wrap;gap:4px;padding:0 6px 4px}
 .pt2e-lens .pl-result[aria-current="true"]{border-color:var(--pl-match);font-weight:600}
 .pt2e-lens .pl-result{font:inherit;font-size:12px;border:1px solid var(--pl-border);border-radius:3px;background:var(--pl-raised);color:var(--pl-fg);cursor:pointer;padding:1px 5px}

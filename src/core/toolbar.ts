@@ -1,8 +1,14 @@
 // A pane's toolbar: search (typing filters after a pause, Enter steps through the hits), Fit, Collapse all,
 // the overlay's worst node, Expand all, Export and the status line. It only calls back into its pane.
+// In a narrow pane (the side panel's ~250 px; styles.ts, container queries) it is one compact row so the drawing
+// starts near the pane's top (issue 26.4): the buttons show their icons (name in aria-label, what they do in the
+// title), the search field takes the room the row has left (never over a button: a mouse user clicks Fit while
+// typing), and the status moves to a line under the drawing (`foot`, put below the canvas). Wide panes look as
+// before.
 import { h } from './dom';
 import { exportButtons } from './export-image';
 import type { Tr } from './i18n';
+import { ICONS, icon } from './icons';
 
 export interface ToolbarHost {
   search(q: string): void;
@@ -23,15 +29,23 @@ export interface ToolbarHost {
   viewSvg(): string | null;
 }
 
-export function toolbar(
-  doc: Document,
-  pane: HTMLElement,
-  t: Tr,
-  host: ToolbarHost,
-): { el: HTMLElement; status: HTMLElement; mapSlot: HTMLElement } {
-  const bar = h(doc, 'div', { class: 'pl-toolbar' });
-  const button = (label: string, title: string, onClick: () => void, cls = 'pl-btn'): HTMLElement => {
-    const b = h(doc, 'button', { class: cls, type: 'button', title }, label);
+export interface Toolbar {
+  el: HTMLElement;
+  /** a closed minimap's toggle goes here */
+  mapSlot: HTMLElement;
+  /** the status line under the drawing, shown only where the toolbar is compact */
+  foot: HTMLElement;
+  /** the status, in the toolbar and under the drawing */
+  say(text: string): void;
+  /** the status as said last */
+  said(): string;
+}
+
+export function toolbar(doc: Document, pane: HTMLElement, t: Tr, host: ToolbarHost): Toolbar {
+  const bar = h(doc, 'div', { class: 'pl-toolbar pl-graph-bar' });
+  const button = (label: string, title: string, onClick: () => void, path: string, cls = 'pl-btn'): HTMLElement => {
+    const b = h(doc, 'button', { class: `${cls} pl-icon-btn`, type: 'button', title, 'aria-label': label });
+    b.append(icon(doc, path), h(doc, 'span', { class: 'pl-btn-label' }, label));
     b.addEventListener('click', onClick);
     return b;
   };
@@ -53,8 +67,8 @@ export function toolbar(
   const mapSlot = h(doc, 'span', { class: 'pl-map-slot' });
   bar.append(
     search,
-    button(t('ui.fit'), t('ui.fit_title'), () => host.fit()),
-    button(t('ui.collapse_all'), t('ui.collapse_all_title'), () => host.collapseAll()),
+    button(t('ui.fit'), t('ui.fit_title'), () => host.fit(), ICONS.fit),
+    button(t('ui.collapse_all'), t('ui.collapse_all_title'), () => host.collapseAll(), ICONS.collapse),
     mapSlot,
   );
   const w = host.worst;
@@ -64,11 +78,19 @@ export function toolbar(
         t('ui.views.worst', { name: w.name }),
         t('ui.views.worst_title', { name: w.name }),
         w.go,
+        ICONS.worst,
         'pl-btn pl-worst',
       ),
     );
-  if (host.expandAll) bar.appendChild(button(t('ui.expand_all'), t('ui.expand_all_title'), host.expandAll));
+  if (host.expandAll)
+    bar.appendChild(button(t('ui.expand_all'), t('ui.expand_all_title'), host.expandAll, ICONS.expand));
   const status = h(doc, 'span', { class: 'pl-status' });
   bar.append(exportButtons(doc, pane, { raster: () => host.raster(), viewSvg: () => host.viewSvg() }, t), status);
-  return { el: bar, status, mapSlot };
+  const foot = h(doc, 'div', { class: 'pl-status-foot' });
+  const say = (text: string): void => {
+    status.textContent = text;
+    foot.textContent = text;
+    foot.title = text; // cut with … where the line is short
+  };
+  return { el: bar, mapSlot, foot, say, said: () => status.textContent ?? '' };
 }

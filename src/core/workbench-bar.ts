@@ -17,6 +17,8 @@ export interface WorkbenchState {
   steps: Step[];
   next: string | null;
   running: string | null;
+  /** cancel was pressed and the step under way has not stopped yet */
+  cancelling?: boolean;
   error: string | null;
   status: string;
   progress: [number, number] | null;
@@ -117,7 +119,13 @@ export function drawBar(
   }
   row.append(
     button(doc, s.texts.run_all, () => act('run_all'), busy || s.next === null, 'pl-wb-run-all'),
-    button(doc, s.texts.cancel, () => act('cancel'), s.running === null || gone, 'pl-wb-cancel'),
+    button(
+      doc,
+      s.texts.cancel,
+      () => act('cancel'),
+      s.running === null || s.cancelling === true || gone,
+      'pl-wb-cancel',
+    ),
   );
   bar.appendChild(row);
 
@@ -181,6 +189,7 @@ export function drawBar(
     .join(',');
   bar.dataset.busy = String(working);
   bar.dataset.gone = String(gone);
+  bar.dataset.cancelling = String(s.cancelling === true);
 }
 
 /** A target field and "recipe"; the sites it offers, each a button that takes it as a pick, and "accept all". */

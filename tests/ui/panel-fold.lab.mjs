@@ -1,6 +1,8 @@
 // Issue 26.4's panel and outputs, in a real JupyterLab at the side panel's default width, light and dark (run with
 // `npm run test:lab`, after a build): the panel's model picker, stage tabs and summary fold into one line so the graph
-// starts within 120 px of the panel's top; the stages the line has no room for are in its menu, named in full; a
+// starts within 120 px of the panel's top, and the pane's toolbar is one compact row (icon buttons named for screen
+// readers, reached by Tab; the status on a line under the drawing) so the drawing itself starts within 120 px too;
+// the stages the line has no room for are in its menu, named in full; a
 // clicked node's details open inside the window (in the panel and in a notebook output scrolled so the canvas runs
 // past the window's bottom); a wide table in the panel stacks its rows, no column cut. Screenshots:
 // tests/ui/artifacts/panel-fold-*.png.
@@ -83,12 +85,57 @@ for (const [theme, slug] of [
         .locator('.pl-panel-line')
         .evaluate((l) => l.scrollWidth - l.clientWidth);
       assert.ok(over <= 0, `the line's content runs ${over} px past its end`);
-      // the graph: its pane (toolbar, then the drawing); the view's title is the line's choice, said to screen readers
+      // the graph: its pane (a one-row toolbar, then the drawing); the view's title is the line's choice, said to
+      // screen readers. The drawing itself (the svg or canvas the graph is painted on) starts within 120 px.
       const pane = await rect(view().locator('.pl-pane').first());
-      assert.ok(pane.top - p.top <= 120, `the graph starts ${pane.top - p.top} px below the panel top`);
-      const canvas = await rect(view().locator('.pl-canvas'));
+      const drawing = await rect(view().locator('.pl-canvas > :is(svg, canvas)').first());
+      await shot(`default-${slug}`);
+      const tops = await panel().evaluate((p) =>
+        [
+          ...p.querySelectorAll(
+            '.pl-panel-line, .pl-main-tabs, .pl-pane, .pl-graph-bar, .pl-canvas, .pl-panel-bench, .pl-title, .pl-tabs',
+          ),
+        ]
+          .map(
+            (e) =>
+              `${e.className.baseVal ?? e.className}:${Math.round(e.getBoundingClientRect().top - p.getBoundingClientRect().top)}+${Math.round(e.getBoundingClientRect().height)}`,
+          )
+          .join(' | '),
+      );
+      console.log(`# ${slug} tops: ${tops}`);
+      assert.ok(drawing.height > 100, `the drawing is on show: ${JSON.stringify(drawing)}`);
+      assert.ok(drawing.top - p.top <= 120, `the drawing starts ${drawing.top - p.top} px below the panel top`);
+      // the toolbar is one row, every control of it on show and inside the panel
+      const bar = view().locator('.pl-graph-bar').first();
+      const b = await rect(bar);
+      assert.ok(b.height < 40, `the toolbar is one row: ${b.height} px`);
+      const controls = await bar
+        .locator(':scope > :is(input, button), :scope > .pl-map-slot > button, :scope > .pl-export > button')
+        .evaluateAll((es) =>
+          es.map((e) => [e.getAttribute('aria-label') ?? e.textContent, e.getBoundingClientRect().toJSON()]),
+        );
+      assert.ok(controls.length >= 6, `${controls.length} controls`);
+      for (const [name, r] of controls) {
+        assert.ok(
+          r.width > 10 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1,
+          `${name} on the row: ${JSON.stringify(r)}`,
+        );
+        assert.ok(r.right <= p.right + 0.5, `${name} inside the panel: ${JSON.stringify(r)}`);
+      }
+      // by keyboard: from the search field, Tab reaches the buttons in their order
+      await bar.locator('input[type="search"]').focus();
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Fit');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Collapse all');
+      await page.evaluate(() => document.activeElement?.blur());
+      // the status, which the row has no room for, is the line under the drawing
+      const foot = view().locator('.pl-status-foot').first();
+      assert.equal(await foot.isVisible(), true);
+      assert.match(await foot.textContent(), /\d+ nodes · showing/);
+      assert.ok((await rect(foot)).top >= drawing.bottom - 1, 'the status under the drawing');
       console.log(
-        `# ${slug}: panel ${p.width} px wide; graph pane at +${pane.top - p.top} px, drawing at +${canvas.top - p.top} px`,
+        `# ${slug}: panel ${p.width} px wide; graph pane at +${pane.top - p.top} px, drawing at +${drawing.top - p.top} px`,
       );
       await shot(`default-${slug}`);
     });

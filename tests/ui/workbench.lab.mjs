@@ -1,9 +1,14 @@
 // pl.workbench in JupyterLab with a real kernel (issue 26.1): the steps clicked one by one (export, prepare,
 // calibrate, convert), each finished step a stage tab of the run drawn below; a node selected in the graph is
 // kept fp32 and "rerun" shows the comparison; a recipe is asked for; then "lower" in the dark theme. Waits on the controls' `data-done`
-// / `data-busy` and the panes' ready signal (settled.mjs). Screenshots: tests/ui/artifacts/workbench-*.png.
+// / `data-busy` and the panes' ready signal (settled.mjs). Then cancel mid-step (a second workbench): its calibration
+// waits on a named pipe the test writes to, so cancel is pressed while a step is truly half way (a wait on a
+// condition, not on time), and the controls say when the kernel has heard it (`data-cancelling`): one line, the
+// earlier stages kept, and the next press of calibrate feeds the rest. Screenshots: tests/ui/artifacts/workbench-*.png.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch } from './browser.mjs';
@@ -18,6 +23,23 @@ from pt2e_lens.examples import get_model, example_inputs, calibration_batches
 model = get_model("conv_relu").eval()
 wb = pl.workbench(model, example_inputs(2), calibration=calibration_batches(6, 2))
 wb`;
+
+const BATCHES = 6;
+const GATE = 3; // the batch calibration waits on: the bar reads GATE/BATCHES while it waits
+// pl.workbench reads its calibration iterable once, when made (a generator could not be fed again on rerun), so
+// the wait is in a batch: the first time calibration unpacks batch GATE it blocks until the test writes to 'go'
+const GATED = `from pt2e_lens.examples import calibration_batches
+class Gate(tuple):
+    waited = False
+    def __iter__(self):
+        if not Gate.waited:
+            Gate.waited = True
+            with open('go') as f: f.read()
+        return super().__iter__()
+batches = calibration_batches(${BATCHES}, 2)
+batches[${GATE}] = Gate(batches[${GATE}])
+wb2 = pl.workbench(model, example_inputs(2), calibration=batches)
+wb2`;
 
 let lab;
 let browser;
@@ -42,10 +64,33 @@ async function press(button, ready) {
   await idle(page, graph());
 }
 
+const second = () => page.locator('.jp-OutputArea .pl-workbench').nth(1);
+const gated = () => second().locator('.pl-wb-controls');
+const gatedGraph = () => second().locator('.pl-wb-graph .pt2e-lens');
+
+/** Until the second workbench's controls show `want`: data-busy / data-cancelling, the steps done, the status. */
+const gatedUntil = (want) =>
+  page.waitForFunction(
+    (w) => {
+      const c = document.querySelectorAll('.jp-OutputArea .pl-workbench')[1]?.querySelector('.pl-wb-controls');
+      if (!c) return false;
+      const status = c.querySelector('.pl-wb-status')?.textContent;
+      return (
+        (w.busy === undefined || c.dataset.busy === w.busy) &&
+        (w.cancelling === undefined || c.dataset.cancelling === w.cancelling) &&
+        (w.done === undefined || c.dataset.done === w.done) &&
+        (w.status === undefined || status === w.status)
+      );
+    },
+    want,
+    { timeout: 0 },
+  );
+
 const done = (step) => `.pl-wb-step[data-step="${step}"][data-done="true"]`;
 
 before(async () => {
-  lab = await startLab({ 'wb.ipynb': notebook([CELL]) });
+  lab = await startLab({ 'wb.ipynb': notebook([CELL, GATED]) });
+  execFileSync('mkfifo', [join(lab.root, 'go')]);
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1300, height: 1100 } });
   page.setDefaultTimeout(120000);
@@ -55,6 +100,7 @@ before(async () => {
   await dismissKernelDialogs(page);
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   await controls().waitFor({ timeout: 180000 });
+  await gated().waitFor({ timeout: 180000 });
   await dismissNewsToast(page);
 });
 after(async () => {
@@ -106,6 +152,54 @@ describe('pl.workbench in JupyterLab', () => {
     assert.equal(await controls().locator('.pl-wb-error').count(), 0);
     await bench().screenshot({ path: join(ARTIFACTS, 'workbench-dark-lowered.png') });
     await setLabTheme(page, 'JupyterLab Light');
+    assert.deepEqual(errors, []);
+  });
+
+  it('cancel mid-calibration: one line, the earlier stages kept, and the controls take the next step', async () => {
+    const c = gated();
+    for (const [step, done] of [
+      ['export', 'export'],
+      ['prepare', 'export,prepare'],
+    ]) {
+      await c.locator(`.pl-wb-step[data-step="${step}"]`).click();
+      await gatedUntil({ busy: 'false', done });
+    }
+    await c.locator('.pl-wb-step[data-step="calibrate"]').click();
+    // half way: the kernel waits on the pipe before batch GATE; the bar says so
+    await gatedUntil({ status: `calibrate ${GATE}/${BATCHES} batches` });
+    assert.equal(Number(await c.locator('progress.pl-wb-progress').getAttribute('value')), GATE);
+    await c.locator('.pl-wb-cancel').click();
+    await gatedUntil({ cancelling: 'true' }); // the kernel has heard it: the status says "cancelling"
+    assert.equal(await c.locator('.pl-wb-status').textContent(), 'cancelling calibrate…');
+    assert.equal(await c.locator('.pl-wb-cancel').isDisabled(), true);
+    writeFileSync(join(lab.root, 'go'), 'go'); // the batch under way goes on; the cancel lands before the next
+    await gatedUntil({ busy: 'false', cancelling: 'false' });
+    const error = c.locator('.pl-wb-error');
+    assert.equal(await error.count(), 1);
+    const line = await error.textContent();
+    assert.match(line, /^calibrate cancelled — kept: export, prepare; advance\(\) continues from there\.$/);
+    assert.equal(await c.getAttribute('data-done'), 'export,prepare');
+    // the batches seen before the cancel are kept as the calibrated stage, beside the stages before it
+    await idle(page, gatedGraph());
+    const tabs = await gatedGraph().locator('.pl-tab').allTextContents();
+    for (const stage of ['exported', 'prepared', 'calibrated'])
+      assert.ok(
+        tabs.some((t) => t.includes(stage)),
+        `no ${stage} tab after the cancel: ${tabs}`,
+      );
+    assert.equal(await c.locator('.pl-wb-step[data-step="calibrate"]').isEnabled(), true);
+    await second().screenshot({ path: join(ARTIFACTS, 'workbench-cancelled-light.png') });
+    await setLabTheme(page, 'JupyterLab Dark');
+    await idle(page, gatedGraph());
+    await second().screenshot({ path: join(ARTIFACTS, 'workbench-cancelled-dark.png') });
+    await setLabTheme(page, 'JupyterLab Light');
+    // the controls work again: calibrate feeds the batches left, then convert
+    await c.locator('.pl-wb-step[data-step="calibrate"]').click();
+    await gatedUntil({ busy: 'false', done: 'export,prepare,calibrate' });
+    assert.equal(await c.locator('.pl-wb-error').count(), 0);
+    await c.locator('.pl-wb-step[data-step="convert"]').click();
+    await gatedUntil({ busy: 'false', done: 'export,prepare,calibrate,convert' });
+    assert.match(await c.locator('.pl-wb-sqnr').textContent(), /SQNR [\d.]+ dB/);
     assert.deepEqual(errors, []);
   });
 });

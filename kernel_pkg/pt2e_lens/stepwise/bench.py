@@ -211,6 +211,8 @@ class Workbench:
         self._cancel = True
         if self.running not in (None, "calibrate"):
             self._guard.interrupt()
+        if self.running is not None:
+            self._told("state")  # "cancelling …": the press is heard (a calibration batch may take a while)
 
     def _drop_new_stages(self, before: tuple) -> None:
         """An interrupt that landed between two stages of one step (prepare adds annotated, then prepared)."""

@@ -37,7 +37,10 @@ def _number(x: Any) -> Any:
 def state(wb: Any, comparison: Any = None) -> dict[str, Any]:
     total = len(wb.batches)
     nxt = wb.next_step
-    if wb.running == "calibrate":
+    cancelling = wb.running is not None and wb._cancel
+    if cancelling:  # heard: a calibration stops after the batch under way, any other step at once
+        status = i18n.t("workbench.cancelling", step=i18n.t(f"workbench.step.{wb.running}"))
+    elif wb.running == "calibrate":
         status = i18n.t("workbench.calibrating", seen=wb.seen, total=total)
     elif wb.running is not None:
         status = i18n.t("workbench.running", step=i18n.t(f"workbench.step.{wb.running}"))
@@ -64,6 +67,7 @@ def state(wb: Any, comparison: Any = None) -> dict[str, Any]:
         ],
         "next": nxt,
         "running": wb.running,
+        "cancelling": cancelling,
         "error": wb.error,
         "status": status,
         "progress": [wb.seen, total] if wb.running == "calibrate" else None,
