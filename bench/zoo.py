@@ -10,8 +10,9 @@ annotation map compared as bench/conformance_cases.py does; CPU seconds lens ÷ 
 above each process's baseline (after imports and the model's build), lens ÷ bare (goal ≤ 1.5). Rows of the full
 matrix neither measured nor loaded are listed "not run this session". No assertions: numbers only.
 torchvision only imports with its own torch (2.14.1 + torchvision 0.29.1 here): run those rows in that venv and
-the transformers rows in the repo's too, then --load both parts. That venv, outside the checkout (pt2e_lens is
-imported from this checkout's kernel_pkg; no downloads of weights: torchvision weights=None, HF small configs):
+the transformers rows in the repo's too (`pip install -e ".[zoo]"`), then --load both parts. That venv, outside
+the checkout (pt2e_lens is imported from this checkout's kernel_pkg; no downloads of weights: torchvision
+weights=None, HF small configs):
 
     python3 -m venv ../zoo-venv && ../zoo-venv/bin/pip install torch==2.14.1 torchvision==0.29.1
     ../zoo-venv/bin/pip install torchao==0.18.0 timm transformers anywidget ipywidgets ipython comm numpy torch==2.14.1
