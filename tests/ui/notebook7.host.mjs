@@ -84,7 +84,7 @@ describe('Jupyter Notebook 7', () => {
     assert.ok(await page.evaluate(() => window.jupyterapp.commands.hasCommand('pt2e-lens:open-panel')));
     await page.evaluate(() => window.jupyterapp.commands.execute('pt2e-lens:open-panel'));
     const panel = page.locator('#pt2e-lens-panel');
-    await panel.locator('.pt2e-lens[data-state="ready"] svg').first().waitFor();
+    await panel.locator('.pt2e-lens[data-state="ready"] .pl-canvas svg').first().waitFor();
     assert.ok(await panel.isVisible());
     await page.screenshot({ path: join(ARTIFACTS, 'notebook7-magic-panel.png') });
   });

@@ -129,7 +129,7 @@ describe('PT2E panel', () => {
       options.some((o) => /^ep · ExportedProgram · 47 nodes · exported$/.test(o)),
       options.join('|'),
     );
-    await panel().locator('.pt2e-lens[data-state="ready"] svg').first().waitFor();
+    await panel().locator('.pt2e-lens[data-state="ready"] .pl-canvas svg').first().waitFor();
     assert.equal(await tableRows('Annotations'), nAnn);
     assert.equal(await tableRows('Observers'), nObs);
     assert.equal(nObs, 9);
@@ -143,7 +143,7 @@ describe('PT2E panel', () => {
     await kernelRun('run = pl.capture(ep, None, ConvReluQuantizer(), calibration=calibration_batches(1))');
     await panel().locator('.pl-panel-stages .pl-tab[data-stage="converted"][aria-selected="true"]').waitFor();
     assert.match(await checked(), /newest: run/);
-    await panel().locator('.pt2e-lens[data-state="ready"] svg').first().waitFor();
+    await panel().locator('.pt2e-lens[data-state="ready"] .pl-canvas svg').first().waitFor();
     assert.ok((await tableRows('Q/DQ', 'qdq')) > 0);
     await kernelRun('late = torch.export.export(get_model("conv_relu").eval(), example_inputs())');
     await page.waitForFunction(() =>

@@ -92,7 +92,7 @@ export function installTextChecks(page) {
 
 /** The live SVG of pane 0 (installTextChecks first). */
 export const svgTextsOutside = (page) =>
-  page.evaluate(() => window.__outside(window.__h.panes[0].el.querySelector('svg'), window.__pairs.live));
+  page.evaluate(() => window.__outside(window.__h.panes[0].el.querySelector('.pl-canvas svg'), window.__pairs.live));
 
 /** Pane 0's canvas view exported as SVG, put into the page at its size and read like a live one. */
 export function exportTextsOutside(page) {

@@ -143,7 +143,7 @@ describe('pl.workbench in the side panel', () => {
         tabs.some((t) => t.includes(stage)),
         `no ${stage} tab in the saved view: ${tabs}`,
       );
-    assert.ok((await saved_view.locator('canvas, svg').count()) > 0);
+    assert.ok((await saved_view.locator('.pl-canvas canvas, .pl-canvas svg').count()) > 0);
     assert.equal(await page.locator('.jp-OutputArea', { hasText: 'model not found' }).count(), 0);
     await page
       .locator('.jp-OutputArea')
