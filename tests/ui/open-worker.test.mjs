@@ -4,10 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { gzipSync } from 'node:zlib';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { launch } from './browser.mjs';
-import { writePage } from './pages.mjs';
+import { packedEnvelope as envelope, writePage } from './pages.mjs';
 
 let browser;
 before(async () => {
@@ -17,12 +16,6 @@ after(async () => {
   await browser?.close();
 });
 
-const envelope = (doc) => ({
-  format: 'pt2e-lens.packed',
-  encoding: 'gzip+base64',
-  schema_version: 1,
-  data: gzipSync(JSON.stringify(doc)).toString('base64'),
-});
 const HOSTILE = '<img src=x onerror=window.__pwned=1>';
 
 // runs before the page's scripts: which documents the page sends its workers to open

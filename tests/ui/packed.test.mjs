@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { gzipSync } from 'node:zlib';
 import { launch } from './browser.mjs';
-import { ARTIFACTS, fixture, writePage } from './pages.mjs';
+import { ARTIFACTS, packedEnvelope as envelope, fixture, writePage } from './pages.mjs';
 
 let browser;
 before(async () => {
@@ -15,13 +14,6 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-});
-
-const envelope = (doc) => ({
-  format: 'pt2e-lens.packed',
-  encoding: 'gzip+base64',
-  schema_version: 1,
-  data: gzipSync(JSON.stringify(doc)).toString('base64'),
 });
 
 describe('packed outputs on a static page', () => {

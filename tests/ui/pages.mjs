@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { idle } from './settled.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,6 +51,14 @@ export function unpackOutputs(datas) {
   const out = execFileSync(python, ['-c', code], { input: JSON.stringify(datas), env, maxBuffer: 1 << 30 });
   return JSON.parse(out.toString('utf8'));
 }
+
+/** A View packed as the Python side packs it (the plain `gzip+base64` encoding, made here with node's zlib). */
+export const packedEnvelope = (doc) => ({
+  format: 'pt2e-lens.packed',
+  encoding: 'gzip+base64',
+  schema_version: 1,
+  data: gzipSync(JSON.stringify(doc)).toString('base64'),
+});
 
 export function fixture(name) {
   return JSON.parse(readFileSync(join(ROOT, 'tests/ts/fixtures', name), 'utf8'));
