@@ -1,8 +1,9 @@
 // A big View opened in the layout worker — its text, or a packed envelope (unpacked there: packed.ts) — parsed,
-// size-checked and schema-checked there (checkDoc, the one-task check), then posted back in parts so that no page task deserializes more than OPEN_CHUNK items: the
-// document with its snapshots' long arrays emptied first, then those arrays' items in order. The page only
-// joins the parts (no parsing, no checking). A document the worker refuses is checked again on the page, in
-// slices, for the refusal's exact words (a Refusal's `line` is a function: it cannot be posted).
+// size-checked and schema-checked there (checkDoc, the one-task check), then posted back in parts so that no page
+// task deserializes more than OPEN_CHUNK items: the document with its snapshots' long arrays emptied first, then
+// those arrays' items in order. The page only joins the parts (no parsing, no checking). A document the worker
+// refuses is checked again on the page, in slices, for the refusal's exact words (a Refusal's `line` is a function:
+// it cannot be posted).
 import type { Packed } from './contract.generated';
 import { unpack } from './packed';
 import { checkDoc } from './validate';
