@@ -62,7 +62,11 @@ def test_a_cancelled_calibration_keeps_what_was_seen_and_continues_to_the_same_o
     with pytest.raises(KeyboardInterrupt):
         wb.advance()
     assert wb.seen == 2 and wb.run["calibrated"].info["batches"] == 2 and wb.done == ["export", "prepare"]
-    assert "calibrate" in wb.error and "\n" not in wb.error
+    # the line names the batches kept with the stages (the calibrated stage is on show beside them)
+    assert wb.error == pl.i18n.t(
+        "workbench.cancelled_calibration", step="calibrate", kept="export, prepare", seen=2, total=6
+    )
+    assert "2 of 6 batches" in wb.error and "\n" not in wb.error
     wb._listeners.clear()
     wb.advance().advance()
     assert wb.seen == 6

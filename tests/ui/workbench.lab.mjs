@@ -177,7 +177,12 @@ describe('pl.workbench in JupyterLab', () => {
     const error = c.locator('.pl-wb-error');
     assert.equal(await error.count(), 1);
     const line = await error.textContent();
-    assert.match(line, /^calibrate cancelled — kept: export, prepare; advance\(\) continues from there\.$/);
+    // the batch under way when cancel was pressed finishes: GATE + 1 batches observed, kept as the calibrated stage
+    const seen = GATE + 1;
+    assert.equal(
+      line,
+      `calibrate cancelled after ${seen} of ${BATCHES} batches — kept: export, prepare, and the ${seen} batches the observers saw (the calibrated stage); advance() feeds the rest.`,
+    );
     assert.equal(await c.getAttribute('data-done'), 'export,prepare');
     // the batches seen before the cancel are kept as the calibrated stage, beside the stages before it
     await idle(page, gatedGraph());

@@ -175,7 +175,7 @@ class Workbench:
                 self.done.append(step)
             elif step != "calibrate":  # (a calibration keeps the batches its observers saw: its stage stays)
                 self._drop_new_stages(before)
-            self.error = i18n.t("workbench.cancelled", step=self._step_name(step), kept=self._kept())
+            self.error = self._cancelled_line(step)
             raise
         except Pt2eLensError as e:
             self.error = first_line(e, 400)
@@ -259,6 +259,15 @@ class Workbench:
     def _calibrating(self, seen: int) -> None:
         self.seen = seen
         self._told("progress")
+
+    def _cancelled_line(self, step: str) -> str:
+        """What a cancel kept; a calibration keeps the batches its observers saw (its stage stays), so say so."""
+        name, kept = self._step_name(step), self._kept()
+        if step == "calibrate" and self.seen and step not in self.done:
+            return i18n.t(
+                "workbench.cancelled_calibration", step=name, kept=kept, seen=self.seen, total=len(self.batches)
+            )
+        return i18n.t("workbench.cancelled", step=name, kept=kept)
 
     def _kept(self) -> str:
         return ", ".join(self._step_name(s) for s in self.done) or "—"
