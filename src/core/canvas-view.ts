@@ -228,7 +228,6 @@ export class CanvasView implements PaneView {
       sc,
       marks: this.marks,
       zoomed: zoomedOut(k),
-      shown: this.pz.shownX(),
     };
   }
 
