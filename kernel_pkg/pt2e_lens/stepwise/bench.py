@@ -263,7 +263,7 @@ class Workbench:
     def _cancelled_line(self, step: str) -> str:
         """What a cancel kept; a calibration keeps the batches its observers saw (its stage stays), so say so."""
         name, kept = self._step_name(step), self._kept()
-        if step == "calibrate" and self.seen and step not in self.done:
+        if step == "calibrate" and self.seen:
             return i18n.t(
                 "workbench.cancelled_calibration", step=name, kept=kept, seen=self.seen, total=len(self.batches)
             )
