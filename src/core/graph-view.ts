@@ -16,7 +16,7 @@ import { drawnGraph } from './drawn';
 import { EdgeHints } from './edge-hints';
 import { type Facts, factsOf } from './facts';
 import { GroupBadges } from './group-badges';
-import { ancestors, buildHierarchy, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
+import { ancestors, buildHierarchy, groupKey, type Hierarchy, type Item, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
 import { type Box, collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layout';
 import { EN, type Tr } from './i18n';
@@ -201,8 +201,17 @@ export class GraphView {
     stage.append(area, this.drawer, bar.foot);
     this.area = area;
     this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
-    this.pz.compute = (b) =>
-      b.kind === 'collapsed' || (b.id !== undefined && this.facts.nodes.get(b.id)?.role === 'compute');
+    const order = new Map([...this.facts.nodes.keys()].map((id, i) => [id, i]));
+    this.pz.compute = (b) => {
+      let g = b.kind === 'collapsed' ? b.group : undefined;
+      // a closed group counts as compute, by its first node (the group's items follow the program's order)
+      while (g?.children.length) {
+        const c: Item = g.children[0];
+        if (c.kind === 'node') return order.get(c.id) ?? null;
+        g = c.group;
+      }
+      return b.id !== undefined && this.facts.nodes.get(b.id)?.role === 'compute' ? (order.get(b.id) ?? null) : null;
+    };
     const hints = new EdgeHints(d, area, this.pz, () => this.placement, this.t);
     // every move of the view (fit, resize, wheel, drag, centring) settles once what it started is painted
     this.pz.listeners.push(() => this.settle.touch());
@@ -254,6 +263,7 @@ export class GraphView {
           if (this.destroyed) return;
           if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
           if (!this.pz!.fitted) this.pz!.fit();
+          else this.pz!.resizeToDrawing();
           if (!this.canvasMode) this.svg!.settle();
           if (this.placeMap()) {
             // the map reads the theme's colours (computed style): in a task of its own, not the one that put a

@@ -179,10 +179,10 @@ describe('views: theme and layout', () => {
     await resize('500px'); // the re-fit of the ResizeObserver
     const narrow = await scaleOf(page, 0);
     assert.ok(narrow < before, `scale ${before} → ${narrow}`);
-    // fits the narrower width, by its full width down to scale 0.45 (pan-zoom.ts WIDTH_FIT_MIN); a graph that would
-    // need less pans at the readable 0.75
-    if (Math.abs(narrow - 0.75) > 1e-6) {
-      assert.ok(narrow >= 0.45 - 1e-6, `scale ${narrow}`);
+    // fits the narrower width by its full width while labels stay >= 11 px (pan-zoom.ts MIN_READABLE, 0.92); a
+    // graph that would need less pans at 0.92
+    assert.ok(narrow >= 0.92 - 1e-6, `scale ${narrow}`);
+    if (Math.abs(narrow - 0.92) > 1e-6) {
       assert.deepEqual(await fits(), [true]);
     }
     await resize('1200px');
@@ -198,7 +198,8 @@ describe('views: theme and layout', () => {
       nodes: [],
     });
     for (const scheme of ['light', 'dark']) {
-      const { page } = await open(writePage('views-compare.html', [doc]), { colorScheme: scheme });
+      // wide enough for both panes side by side at a readable scale (narrower, they stack: compare-stacking.mjs)
+      const { page } = await open(writePage('views-compare.html', [doc]), { colorScheme: scheme, width: 2400 });
       const tops = await page.$$eval('.pl-canvas', (cs) => cs.map((c) => Math.round(c.getBoundingClientRect().top)));
       assert.equal(tops.length, 2);
       assert.equal(tops[0], tops[1]);
@@ -226,8 +227,9 @@ describe('views: theme and layout', () => {
     const doc = fixture('conv_prepared.json');
     doc.notes = [NOTES];
     for (const scheme of ['light', 'dark']) {
-      const head = '<style>.output{--pl-height:1500px}</style>';
-      const { page } = await open(writePage('views-notes.html', [doc], head), { colorScheme: scheme, height: 1700 });
+      // tall enough to show the whole graph at a readable scale (>= 0.92), so every callout is on show
+      const head = '<style>.output{--pl-height:2000px}</style>';
+      const { page } = await open(writePage('views-notes.html', [doc], head), { colorScheme: scheme, height: 2200 });
       const r = await page.evaluate(() => {
         const canvas = document.querySelector('.pl-canvas').getBoundingClientRect();
         const nodes = [...document.querySelectorAll('.pl-node rect.pl-box')].map((n) => n.getBoundingClientRect());
