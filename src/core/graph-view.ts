@@ -219,6 +219,7 @@ export class GraphView {
     this.pz.listeners.push(() => {
       if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
       this.svg?.zoom(this.pz!.t.k);
+      this.placeNotes();
       // in a redraw the map draws once it has the new placement (its colours are read in a task of their own)
       if (!this.drawing && this.map?.el.style.display === '') this.map.update();
     });
@@ -264,6 +265,7 @@ export class GraphView {
           if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
           if (!this.pz!.fitted) this.pz!.fit();
           else this.pz!.resizeToDrawing();
+          this.placeNotes();
           if (!this.canvasMode) this.svg!.settle();
           if (this.placeMap()) {
             // the map reads the theme's colours (computed style): in a task of its own, not the one that put a
@@ -281,6 +283,12 @@ export class GraphView {
       });
     this.busy.then(end, end);
     return this.busy;
+  }
+
+  /** Each note's callout on the side of its node the pane shows (note-side.ts; the canvas view asks on paint). */
+  private placeNotes(): void {
+    if (this.canvasMode || !this.placement) return;
+    this.svg?.placeNotes(this.placement, this.pz!.shownX(this.drawerWidth()));
   }
 
   /** the renderer of the current scene */

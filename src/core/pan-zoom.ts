@@ -198,6 +198,12 @@ export class PanZoom {
     return this.rect().width;
   }
 
+  /** The drawing's x range on show (layout units), the right `inset` px (a drawer beside the canvas) left out. */
+  shownX(inset = 0): { x0: number; x1: number } {
+    const { x, k } = this.t;
+    return { x0: -x / k, x1: (this.size()[0] - inset - x) / k };
+  }
+
   private rect(): { width: number; height: number } {
     return this.held ?? this.surface.getBoundingClientRect();
   }

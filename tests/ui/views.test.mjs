@@ -258,6 +258,52 @@ describe('views: theme and layout', () => {
     }
   });
 
+  it("a note the pane's right edge would cut shows at its node's left, inside the pane (issue 26 point 4)", async () => {
+    const doc = fixture('conv_prepared.json');
+    doc.notes = [NOTES];
+    for (const scheme of ['light', 'dark']) {
+      // a narrow output: the drawing is wider than its pane and is panned
+      const { page } = await open(writePage('views-notes-edge.html', [doc]), { colorScheme: scheme, width: 560 });
+      const input = page.locator('.pl-toolbar input[type="search"]');
+      for (const id of Object.keys(NOTES)) {
+        // found as a user finds it (Enter centres the hit), then dragged by the node until its right edge sits
+        // 12 px inside the canvas's: there the callout, laid out at the node's right, would be cut by the edge
+        await input.fill(id);
+        await settled(page, page.locator('.pl-graph'), () => input.press('Enter'));
+        await page.locator('.pl-drawer-close').click();
+        const box = page.locator(`.pl-node[data-id="${id}"] rect.pl-box`);
+        const c = await page.locator('.pl-canvas').boundingBox();
+        const b = await box.boundingBox();
+        const [sx, sy] = [b.x + 8, b.y + b.height / 2];
+        await page.mouse.move(sx, sy);
+        await page.mouse.down();
+        await settled(page, page.locator('.pl-graph'), () =>
+          page.mouse.move(sx + (c.x + c.width - 12 - (b.x + b.width)), sy, { steps: 4 }),
+        );
+        await page.mouse.up();
+        const r = await page.evaluate((id) => {
+          const canvas = document.querySelector('.pl-canvas').getBoundingClientRect();
+          const node = document.querySelector(`.pl-node[data-id="${id}"]`);
+          const nb = node.querySelector('rect.pl-box').getBoundingClientRect();
+          const cb = node.querySelector('.pl-callout rect').getBoundingClientRect();
+          const others = [...document.querySelectorAll('.pl-node rect.pl-box')].map((n) => n.getBoundingClientRect());
+          return {
+            side: node.querySelector('.pl-callout').dataset.side,
+            nodeIn: nb.right <= canvas.right && nb.left >= canvas.left,
+            inside: cb.left >= canvas.left && cb.right <= canvas.right,
+            hits: others.filter((n) => n.left < cb.right && n.right > cb.left && n.top < cb.bottom && n.bottom > cb.top)
+              .length,
+          };
+        }, id);
+        assert.ok(r.nodeIn, `${id} dragged to the right edge, in view`);
+        assert.deepEqual(r, { side: 'left', nodeIn: true, inside: true, hits: 0 }, id);
+        await shot(page, `notes-edge-${id}-${scheme}`);
+        await input.fill('');
+      }
+      await page.close();
+    }
+  });
+
   it('the wheel scrolls the page; Ctrl+wheel (or wheel after a click into the graph) zooms', async () => {
     const head = '<style>body{padding-bottom:2000px}</style>';
     const { page } = await open(writePage('views-wheel.html', [fixture('conv_prepared.json')], head), {
