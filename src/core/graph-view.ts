@@ -51,6 +51,8 @@ export interface GraphViewOptions {
   onHover?: (id: Id | null) => void;
   /** the user opened or closed a group (compare panes follow) */
   onToggle?: (key: string, open: boolean) => void;
+  /** the host fixed the canvas height (the side panel): a drawing taller than it is panned, never grown to */
+  fixedHeight?: boolean;
 }
 
 export { isGuards } from './drawn';
@@ -201,6 +203,7 @@ export class GraphView {
     stage.append(area, this.drawer, bar.foot);
     this.area = area;
     this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
+    this.pz.grow = !this.opts.fixedHeight;
     const order = new Map([...this.facts.nodes.keys()].map((id, i) => [id, i]));
     this.pz.compute = (b) => {
       let g = b.kind === 'collapsed' ? b.group : undefined;

@@ -16,6 +16,9 @@ export const MAX_FIT = 1.3;
 export const MARGIN = 20;
 /** least height a pane sized to its drawing keeps (room for the edge hints and the minimap's toggle) */
 export const MIN_HEIGHT = 180;
+/** most height an output's pane grows to for a drawing taller than the pane (about a laptop's page): past it the
+ * drawing is panned, and the bottom edge's hint says so (edge-hints.ts) */
+export const GROW_MAX = 900;
 
 /** Scale that shows a W×H drawing in a cw×ch canvas: the whole drawing if that keeps text readable, else its full
  * width (up to 1:1, showing the top) if that does, else MIN_READABLE. */
@@ -24,6 +27,16 @@ export function fitScale(cw: number, ch: number, W: number, H: number): number {
   const all = Math.min(MAX_FIT, cw / w, ch / (H + 2 * MARGIN));
   if (all >= MIN_READABLE) return all;
   return Math.max(MIN_READABLE, Math.min(1, cw / w));
+}
+
+/** The height in px a pane `own` px tall (its CSS height) takes for a drawing `px` tall, or 0 to keep its own: down
+ * to the drawing (never below MIN_HEIGHT); up to it only where the pane may grow (an output, not the side panel),
+ * and at most to GROW_MAX (or its own height, when that is more). */
+export function paneHeight(px: number, own: number, grow: boolean): number {
+  const want = Math.max(MIN_HEIGHT, Math.ceil(px));
+  const c =
+    want > own + 1 ? (grow ? Math.min(want, Math.max(GROW_MAX, Math.round(own))) : 0) : want < own - 1 ? want : 0;
+  return c === Math.round(own) ? 0 : c;
 }
 
 /** Mean x of the boxes in the drawing's top row (nodes and closed groups). */
@@ -79,11 +92,25 @@ export class ScaleLink {
       this.didStack = true;
       stack();
     }
+    this.sizeAll(ready, k);
     for (const m of ready) m.fitAt(k);
-    // side by side the panes share a row: one height, the tallest drawing's; stacked, each its own
+  }
+
+  /** Size the panes to their drawings at scale k: side by side they share a row, so one height, the tallest
+   * drawing's; stacked, each its own. */
+  sizeAll(ready: PanZoom[], k: number): void {
     const own = this.didStack || this.stacked();
-    const tallest = Math.max(...ready.map((m) => m.drawnHeight()));
-    for (const m of ready) m.capTo(own ? m.drawnHeight() : tallest);
+    const tallest = Math.max(...ready.map((m) => m.heightAt(k)));
+    for (const m of ready) m.sizeTo(own ? m.heightAt(k) : tallest);
+  }
+
+  /** After a relayout of one pane (a group opened): every pane sized again at the scale on show, views kept. */
+  resizeAll(): void {
+    const ready = this.members.filter((m) => m.measurable());
+    if (!ready.length) return;
+    for (const m of ready) m.uncap();
+    this.sizeAll(ready, Math.min(...ready.map((m) => m.fitK)));
+    for (const m of ready) m.keepSize();
   }
 }
 
@@ -113,8 +140,13 @@ export class PanZoom {
   /** the surface's size held through a redraw (holdSize), or null: read it each time */
   private held: { width: number; height: number } | null = null;
   private hint: HTMLElement;
-  /** the max-height in px capTo set on the canvas, 0 for none */
+  /** the height in px sizeTo set on the canvas, 0 for none (the pane's CSS height) */
   private cap = 0;
+  /** an output's pane grows to a drawing taller than it (up to GROW_MAX); false where the host fixed the height
+   * (the side panel) */
+  grow = true;
+  /** the scale of the last fit: a relayout sizes the pane at it (a zoom in by the user grows no pane) */
+  fitK = 1;
   private hintTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -148,7 +180,7 @@ export class PanZoom {
     const sameWidth = this.lastSize.startsWith(`${Math.round(r.width)}x`);
     if (key === this.lastSize && this.fitted) return;
     this.lastSize = key;
-    // the height capTo gave: the fit that set it already holds
+    // the height sizeTo gave: the fit that set it already holds
     if (this.fitted && sameWidth && this.cap && Math.round(r.height) === this.cap) return;
     // hidden then shown, or resized while the user has not moved the view: fit to the new size
     if (!this.fitted || !this.userMoved) this.fit();
@@ -247,42 +279,55 @@ export class PanZoom {
     if (this.link && this.measurable()) this.link.fitAll();
     else {
       this.uncap();
-      this.fitAt(this.bestScale());
-      this.capTo(this.drawnHeight());
+      const k = this.bestScale();
+      this.sizeTo(this.heightAt(k));
+      this.fitAt(k);
     }
   }
 
-  /** Height in px the drawing takes at the current scale, margins included. */
-  drawnHeight(): number {
+  /** Height in px the drawing takes at scale k, margins included. */
+  heightAt(k: number): number {
     const P = this.placement();
-    return P ? (P.height + 2 * MARGIN) * this.t.k : 0;
+    return P ? (P.height + 2 * MARGIN) * k : 0;
   }
 
-  /** Drop the height cap (capTo): the pane's own height (CSS) comes back for the next fit to measure. */
+  /** Drop the height sizeTo set: the pane's own height (CSS) comes back for the next fit to measure. */
   uncap(): void {
     if (!this.cap) return;
-    this.canvas.style.maxHeight = '';
+    this.canvas.style.height = '';
     this.cap = 0;
     this.held = null;
   }
 
-  /** After a relayout (a group opened or closed, a node revealed): a pane sized to its drawing takes the drawing's
-   * new height at the scale on show; the view stays where it is (no re-fit for this resize). */
+  /** After a relayout (a group opened or closed, a node revealed): the pane takes the drawing's new height at the
+   * fit's scale (linked panes together); the view stays where it is (no re-fit for this resize). */
   resizeToDrawing(): void {
-    if (!this.cap) return;
+    if (!this.cap && !this.grow) return;
+    if (this.link && this.measurable()) {
+      this.link.resizeAll();
+      return;
+    }
     this.uncap();
-    this.capTo(this.drawnHeight());
+    this.sizeTo(this.heightAt(this.fitK));
+    this.keepSize();
+  }
+
+  /** the size on show is the one this view already holds: its resize is no cue to re-fit */
+  keepSize(): void {
     const r = this.rect();
     this.lastSize = `${Math.round(r.width)}x${Math.round(r.height)}`;
   }
 
-  /** Size the pane to a drawing `px` tall when that is shorter than the pane (a small graph fitted by its width
-   * left most of a 520 px pane empty, issue 26 point 4); never below MIN_HEIGHT. */
-  capTo(px: number): void {
+  /** Size the pane to a drawing `px` tall: shorter than the pane, down to it (a small graph fitted by its width
+   * left most of a 520 px pane empty, issue 26 point 4; never below MIN_HEIGHT); taller, in an output (`grow`),
+   * up to it (at most GROW_MAX): a stacked compare's second pane cut its last nodes at the bottom with nothing
+   * saying so. Call with the pane's own height on show (uncap). */
+  sizeTo(px: number): void {
     const r = this.rect();
-    const c = Math.max(MIN_HEIGHT, Math.ceil(px));
-    if (!r.width || c >= r.height - 1) return;
-    this.canvas.style.maxHeight = `${c}px`;
+    if (!r.width) return;
+    const c = paneHeight(px, r.height, this.grow);
+    if (!c) return;
+    this.canvas.style.height = `${c}px`;
     this.cap = c;
     this.held = null;
   }
@@ -304,6 +349,7 @@ export class PanZoom {
       if (first && !this.link && y + first.y * k > ch / 2) y = ch / 3 - first.y * k;
     }
     this.t = { k, x, y };
+    this.fitK = k;
     this.fitted = this.rect().width > 0;
     this.userMoved = false;
     this.apply();

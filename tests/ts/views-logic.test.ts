@@ -5,7 +5,7 @@ import { noteBox, textWidth, wrapText } from '../../src/core/callout';
 import { Facts } from '../../src/core/facts';
 import { ancestors, buildHierarchy } from '../../src/core/groups';
 import { makeHeat } from '../../src/core/heat';
-import { fitScale, MIN_READABLE } from '../../src/core/pan-zoom';
+import { fitScale, GROW_MAX, MIN_HEIGHT, MIN_READABLE, paneHeight } from '../../src/core/pan-zoom';
 import { columnOrder, signed } from '../../src/core/tables';
 import { zoomedOut } from '../../src/core/zoom-labels';
 import { synthView } from './fixtures/synth.mjs';
@@ -104,6 +104,21 @@ describe('fit scale', () => {
     expect(fitScale(440, 520, 430, 2000)).toBeCloseTo(440 / 470);
     expect(fitScale(440, 520, 700, 2000)).toBe(MIN_READABLE);
     expect(fitScale(800, 520, 900, 400)).toBe(MIN_READABLE);
+  });
+});
+
+describe('pane height', () => {
+  it('an output’s pane takes its drawing’s height, up to GROW_MAX; a fixed pane only shrinks', () => {
+    // a small drawing: down to it, never below MIN_HEIGHT
+    expect(paneHeight(300, 520, true)).toBe(300);
+    expect(paneHeight(40, 520, false)).toBe(MIN_HEIGHT);
+    // issue 26 point 4: M00-3's stacked compare cut its last two nodes at the bottom of a 520 px pane
+    expect(paneHeight(645.2, 520, true)).toBe(646);
+    expect(paneHeight(5000, 520, true)).toBe(GROW_MAX);
+    // the side panel (its host fixed the height): a taller drawing is panned, the bottom edge's hint says so
+    expect(paneHeight(645, 480, false)).toBe(0);
+    // the drawing's own height already: nothing to set
+    expect(paneHeight(520.4, 520, true)).toBe(0);
   });
 });
 
