@@ -16,9 +16,9 @@ export const MAX_FIT = 1.3;
 export const MARGIN = 20;
 /** least height a pane sized to its drawing keeps (room for the edge hints and the minimap's toggle) */
 export const MIN_HEIGHT = 180;
-/** most height an output's pane grows to for a drawing taller than the pane (about a laptop's page): past it the
- * drawing is panned, and the bottom edge's hint says so (edge-hints.ts) */
-export const GROW_MAX = 900;
+/** most height an output's pane grows to for a drawing taller than the pane (about a laptop's page): a drawing
+ * taller still is panned in the pane's own height, and the bottom edge's hint says so (edge-hints.ts) */
+export const GROW_MAX = 800;
 
 /** Scale that shows a W×H drawing in a cw×ch canvas: the whole drawing if that keeps text readable, else its full
  * width (up to 1:1, showing the top) if that does, else MIN_READABLE. */
@@ -30,13 +30,13 @@ export function fitScale(cw: number, ch: number, W: number, H: number): number {
 }
 
 /** The height in px a pane `own` px tall (its CSS height) takes for a drawing `px` tall, or 0 to keep its own: down
- * to the drawing (never below MIN_HEIGHT); up to it only where the pane may grow (an output, not the side panel),
- * and at most to GROW_MAX (or its own height, when that is more). */
+ * to the drawing (never below MIN_HEIGHT); up to it only where the pane may grow (an output, not the side panel)
+ * and the whole drawing then shows (at most GROW_MAX): half of a long chain in a taller pane is still half, and
+ * its bottom edge's hint says the rest is there. */
 export function paneHeight(px: number, own: number, grow: boolean): number {
   const want = Math.max(MIN_HEIGHT, Math.ceil(px));
-  const c =
-    want > own + 1 ? (grow ? Math.min(want, Math.max(GROW_MAX, Math.round(own))) : 0) : want < own - 1 ? want : 0;
-  return c === Math.round(own) ? 0 : c;
+  if (want > own + 1) return grow && want <= GROW_MAX ? want : 0;
+  return want < own - 1 ? want : 0;
 }
 
 /** Mean x of the boxes in the drawing's top row (nodes and closed groups). */
@@ -101,7 +101,9 @@ export class ScaleLink {
   sizeAll(ready: PanZoom[], k: number): void {
     const own = this.didStack || this.stacked();
     const tallest = Math.max(...ready.map((m) => m.heightAt(k)));
-    for (const m of ready) m.sizeTo(own ? m.heightAt(k) : tallest);
+    // grown only when every pane then shows its whole drawing (one panned sideways is panned down as well)
+    const whole = ready.every((m) => !m.crops(k));
+    for (const m of ready) m.sizeTo(own ? m.heightAt(k) : tallest, whole);
   }
 
   /** After a relayout of one pane (a group opened): every pane sized again at the scale on show, views kept. */
@@ -280,7 +282,7 @@ export class PanZoom {
     else {
       this.uncap();
       const k = this.bestScale();
-      this.sizeTo(this.heightAt(k));
+      this.sizeTo(this.heightAt(k), !this.crops(k));
       this.fitAt(k);
     }
   }
@@ -308,7 +310,7 @@ export class PanZoom {
       return;
     }
     this.uncap();
-    this.sizeTo(this.heightAt(this.fitK));
+    this.sizeTo(this.heightAt(this.fitK), !this.crops(this.fitK));
     this.keepSize();
   }
 
@@ -319,13 +321,13 @@ export class PanZoom {
   }
 
   /** Size the pane to a drawing `px` tall: shorter than the pane, down to it (a small graph fitted by its width
-   * left most of a 520 px pane empty, issue 26 point 4; never below MIN_HEIGHT); taller, in an output (`grow`),
-   * up to it (at most GROW_MAX): a stacked compare's second pane cut its last nodes at the bottom with nothing
-   * saying so. Call with the pane's own height on show (uncap). */
-  sizeTo(px: number): void {
+   * left most of a 520 px pane empty, issue 26 point 4; never below MIN_HEIGHT); taller, in an output (`grow`)
+   * and when the drawing's `whole` width shows, up to it (when the whole fits GROW_MAX): a stacked compare's second pane cut
+   * its last nodes at the bottom with nothing saying so. Call with the pane's own height on show (uncap). */
+  sizeTo(px: number, whole: boolean): void {
     const r = this.rect();
     if (!r.width) return;
-    const c = paneHeight(px, r.height, this.grow);
+    const c = paneHeight(px, r.height, this.grow && whole);
     if (!c) return;
     this.canvas.style.height = `${c}px`;
     this.cap = c;

@@ -114,8 +114,11 @@ describe('pane height', () => {
     expect(paneHeight(40, 520, false)).toBe(MIN_HEIGHT);
     // issue 26 point 4: M00-3's stacked compare cut its last two nodes at the bottom of a 520 px pane
     expect(paneHeight(645.2, 520, true)).toBe(646);
-    expect(paneHeight(5000, 520, true)).toBe(GROW_MAX);
-    // the side panel (its host fixed the height): a taller drawing is panned, the bottom edge's hint says so
+    expect(paneHeight(GROW_MAX, 520, true)).toBe(GROW_MAX);
+    // a long chain: half of it in a taller pane is still half; the pane keeps its height, its bottom hint says more
+    expect(paneHeight(5000, 520, true)).toBe(0);
+    // the side panel (its host fixed the height), or a drawing panned sideways anyway: a taller drawing is panned,
+    // the bottom edge's hint says so
     expect(paneHeight(645, 480, false)).toBe(0);
     // the drawing's own height already: nothing to set
     expect(paneHeight(520.4, 520, true)).toBe(0);

@@ -304,6 +304,63 @@ describe('views: theme and layout', () => {
     }
   });
 
+  it('a drawing taller than its pane: an output grows to show it whole; a fixed-height pane says "more ▾" (issue 26 point 4)', async () => {
+    // conv_prepared's first twelve nodes: ~710 px tall at 1:1, taller than the 520 px pane, whole in 800 (GROW_MAX)
+    const doc = fixture('conv_prepared.json');
+    const ids = doc.panes[0].snapshot.nodes.map((n) => n.id);
+    doc.focus = [[...ids.slice(0, 5), 'conv2d', 'relu', 'activation_post_process_2', ...ids.slice(5, 8), 'conv2d_1']];
+    for (const scheme of ['light', 'dark']) {
+      const page = await browser.newPage({ viewport: { width: 1000, height: 900 }, colorScheme: scheme });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(writePage('views-tall.html', []));
+      await page.waitForFunction(() => window.pt2eLens);
+      // an output (no height given) and the side panel's way (a fixed height)
+      await page.evaluate(async (doc) => {
+        for (const height of [undefined, 300]) {
+          const host = document.createElement('div');
+          host.className = 'output';
+          document.body.appendChild(host);
+          await window.pt2eLens.render(host, doc, height ? { height } : {}).ready;
+        }
+      }, doc);
+      const views = page.locator('.pt2e-lens');
+      await idle(page, views);
+      const seen = await views.evaluateAll((roots) =>
+        roots.map((r) => {
+          const c = r.querySelector('.pl-canvas').getBoundingClientRect();
+          const out = [...r.querySelectorAll('.pl-node rect.pl-box')]
+            .map((n) => n.getBoundingClientRect())
+            .filter((b) => b.top < c.top - 1 || b.bottom > c.bottom + 1).length;
+          const hints = [...r.querySelectorAll('.pl-offscreen:not([hidden])')].map((b) => b.textContent);
+          return { height: Math.round(c.height), out, hints };
+        }),
+      );
+      // the output: taller than 520 px, every node inside, nothing to hint at
+      assert.ok(seen[0].height > 520 && seen[0].height <= 800, JSON.stringify(seen[0]));
+      assert.deepEqual([seen[0].out, seen[0].hints], [0, []]);
+      // the fixed pane keeps its height; its cut bottom says so, a button a reader (and a screen reader) can press
+      assert.equal(seen[1].height, 300);
+      assert.ok(seen[1].out > 0);
+      assert.deepEqual(seen[1].hints, ['more ▾']);
+      const fixed = views.nth(1);
+      const down = fixed.getByRole('button', { name: 'more ▾' });
+      assert.match((await down.getAttribute('title')) ?? '', /more of the graph/);
+      const top = () =>
+        fixed
+          .locator('.pl-node rect.pl-box')
+          .first()
+          .evaluate((e) => e.getBoundingClientRect().top);
+      const before = await top();
+      await settled(page, fixed.locator('.pl-graph'), () => down.click());
+      assert.ok((await top()) < before - 100, 'the click panned down');
+      assert.ok(await fixed.getByRole('button', { name: '▴ more' }).isVisible(), 'what lies above says so now');
+      await page.screenshot({ path: join(ARTIFACTS, `views-tall-${scheme}.png`), fullPage: true });
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  });
+
   it('the wheel scrolls the page; Ctrl+wheel (or wheel after a click into the graph) zooms', async () => {
     const head = '<style>body{padding-bottom:2000px}</style>';
     const { page } = await open(writePage('views-wheel.html', [fixture('conv_prepared.json')], head), {
