@@ -22,6 +22,7 @@ import { type Curve, curveSegments, type EdgeItem, type SharedItem } from './edg
 import { heatFill } from './heat';
 import type { Box } from './hier-layout';
 import { type Mark, type MarkStroke, markStroke } from './marks';
+import { flipShift, leftFree, noteSide, type Span } from './note-side';
 import type { Scene } from './scene';
 import { FLOAT_EDGE } from './styles';
 import { canvasFont, FONTS } from './text-fit';
@@ -54,6 +55,8 @@ export interface Paint {
   zoomed?: boolean;
   /** a path to fill or stroke later (default `new Path2D()`; the SVG export records instead: svg-context.ts) */
   path?: () => Path2D;
+  /** the drawing's x range on show (layout units): a note cut at its right shows at its node's left (note-side.ts) */
+  shown?: Span;
   /** what the next calls paint (`pl-arrow`, `pl-chip`, …): the SVG export's classes; the screen ignores it */
   tag?: (what: string) => void;
 }
@@ -311,13 +314,14 @@ function framedChip(
 }
 
 function drawCallout(ctx: CanvasRenderingContext2D, P: Paint, b: Box): void {
-  const c = b.note!;
+  const left = P.shown && noteSide(b, P.shown, leftFree(P.sc.placement).has(b.key)) === 'left';
+  const c = left ? { ...b.note!, x: b.note!.x + flipShift(b) } : b.note!;
   P.tag?.('pl-callout');
   ctx.strokeStyle = P.col(v('warn'));
   ctx.lineWidth = 1;
   ctx.beginPath();
-  ctx.moveTo(b.x + b.w / 2, b.y);
-  ctx.lineTo(c.x, b.y);
+  ctx.moveTo(left ? b.x - b.w / 2 : b.x + b.w / 2, b.y);
+  ctx.lineTo(left ? c.x + c.w : c.x, b.y);
   ctx.stroke();
   ctx.beginPath();
   roundRect(ctx, c.x, c.y, c.w, c.h, 4, P.lod);

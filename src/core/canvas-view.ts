@@ -228,6 +228,7 @@ export class CanvasView implements PaneView {
       sc,
       marks: this.marks,
       zoomed: zoomedOut(k),
+      shown: this.pz.shownX(),
     };
   }
 

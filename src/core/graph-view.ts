@@ -16,7 +16,7 @@ import { drawnGraph } from './drawn';
 import { EdgeHints } from './edge-hints';
 import { type Facts, factsOf } from './facts';
 import { GroupBadges } from './group-badges';
-import { ancestors, buildHierarchy, groupKey, type Hierarchy, initialExpanded, nodeKey } from './groups';
+import { ancestors, buildHierarchy, groupKey, type Hierarchy, type Item, initialExpanded, nodeKey } from './groups';
 import { type Heat, makeHeat } from './heat';
 import { type Box, collapsedWidth, GROUP_H, HierLayout, type Placement } from './hier-layout';
 import { EN, type Tr } from './i18n';
@@ -51,6 +51,8 @@ export interface GraphViewOptions {
   onHover?: (id: Id | null) => void;
   /** the user opened or closed a group (compare panes follow) */
   onToggle?: (key: string, open: boolean) => void;
+  /** the host fixed the canvas height (the side panel): a drawing taller than it is panned, never grown to */
+  fixedHeight?: boolean;
 }
 
 export { isGuards } from './drawn';
@@ -201,8 +203,18 @@ export class GraphView {
     stage.append(area, this.drawer, bar.foot);
     this.area = area;
     this.pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
-    this.pz.compute = (b) =>
-      b.kind === 'collapsed' || (b.id !== undefined && this.facts.nodes.get(b.id)?.role === 'compute');
+    this.pz.grow = !this.opts.fixedHeight;
+    const order = new Map([...this.facts.nodes.keys()].map((id, i) => [id, i]));
+    this.pz.compute = (b) => {
+      let g = b.kind === 'collapsed' ? b.group : undefined;
+      // a closed group counts as compute, by its first node (the group's items follow the program's order)
+      while (g?.children.length) {
+        const c: Item = g.children[0];
+        if (c.kind === 'node') return order.get(c.id) ?? null;
+        g = c.group;
+      }
+      return b.id !== undefined && this.facts.nodes.get(b.id)?.role === 'compute' ? (order.get(b.id) ?? null) : null;
+    };
     const hints = new EdgeHints(d, area, this.pz, () => this.placement, this.t);
     // every move of the view (fit, resize, wheel, drag, centring) settles once what it started is painted
     this.pz.listeners.push(() => this.settle.touch());
@@ -210,6 +222,7 @@ export class GraphView {
     this.pz.listeners.push(() => {
       if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
       this.svg?.zoom(this.pz!.t.k);
+      this.placeNotes();
       // in a redraw the map draws once it has the new placement (its colours are read in a task of their own)
       if (!this.drawing && this.map?.el.style.display === '') this.map.update();
     });
@@ -254,6 +267,8 @@ export class GraphView {
           if (this.destroyed) return;
           if (anchor) this.pz!.anchor(anchor.key, anchor.sx, anchor.sy);
           if (!this.pz!.fitted) this.pz!.fit();
+          else this.pz!.resizeToDrawing();
+          this.placeNotes();
           if (!this.canvasMode) this.svg!.settle();
           if (this.placeMap()) {
             // the map reads the theme's colours (computed style): in a task of its own, not the one that put a
@@ -271,6 +286,12 @@ export class GraphView {
       });
     this.busy.then(end, end);
     return this.busy;
+  }
+
+  /** Each note's callout on the side of its node the pane shows (note-side.ts; the canvas view asks on paint). */
+  private placeNotes(): void {
+    if (this.canvasMode || !this.placement) return;
+    this.svg?.placeNotes(this.placement, this.pz!.shownX(this.drawerWidth()));
   }
 
   /** the renderer of the current scene */

@@ -5,6 +5,7 @@ import { type Chip, groupModel, groupTip, LABEL_Y, NODE_RADIUS, nodeModel, nodeT
 import { NOTE_LINE, NOTE_PAD } from './callout';
 import { s } from './dom';
 import { type Box, HEADER } from './hier-layout';
+import { flipShift, type Side } from './note-side';
 import type { Scene } from './scene';
 
 export { BADGE_ROW_H } from './box-model';
@@ -89,13 +90,32 @@ function callout(sc: Scene, b: Box): SVGElement {
   const c = b.note!;
   const x = c.x - (b.x - b.w / 2);
   const y = c.y - (b.y - b.h / 2);
-  const g = s(d, 'g', { class: 'pl-callout' });
+  const g = s(d, 'g', { class: 'pl-callout', 'data-side': 'right' });
   g.appendChild(s(d, 'path', { d: `M${b.w},${b.h / 2} L${x},${b.h / 2}` }));
-  g.appendChild(s(d, 'rect', { x, y, width: c.w, height: c.h, rx: 4 }));
+  // the box and its text in a group of their own: flipNote moves them to the node's left
+  const body = s(d, 'g');
+  body.appendChild(s(d, 'rect', { x, y, width: c.w, height: c.h, rx: 4 }));
   c.lines.forEach((line, i) => {
-    g.appendChild(s(d, 'text', { x: x + NOTE_PAD, y: y + NOTE_PAD + 11 + i * NOTE_LINE }, line));
+    body.appendChild(s(d, 'text', { x: x + NOTE_PAD, y: y + NOTE_PAD + 11 + i * NOTE_LINE }, line));
   });
+  g.appendChild(body);
   return g;
+}
+
+/** Show a node's callout (drawn by drawNode) on `side` of its node (note-side.ts). */
+export function flipNote(el: SVGElement, b: Box, side: Side): void {
+  const g = el.querySelector(':scope > .pl-callout');
+  if (!g || !b.note || g.getAttribute('data-side') === side) return;
+  g.setAttribute('data-side', side);
+  const x = b.note.x - (b.x - b.w / 2);
+  const shift = side === 'left' ? flipShift(b) : 0;
+  const [path, body] = [g.firstElementChild, g.lastElementChild];
+  path?.setAttribute(
+    'd',
+    side === 'left' ? `M0,${b.h / 2} L${x + shift + b.note.w},${b.h / 2}` : `M${b.w},${b.h / 2} L${x},${b.h / 2}`,
+  );
+  if (shift) body?.setAttribute('transform', `translate(${shift},0)`);
+  else body?.removeAttribute('transform');
 }
 
 /** A chip (spec badge, outcome pill, group badge): a rounded rect filled (or framed) in its colour, centred text

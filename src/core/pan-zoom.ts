@@ -8,64 +8,35 @@ import { h } from './dom';
 import type { Box, Placement } from './hier-layout';
 import { EN, type Tr } from './i18n';
 
-/** Smallest fit scale: node labels (12 px) stay at ≥ 9 px on screen. */
-export const MIN_READABLE = 0.75;
-/** A graph a little wider than its pane (its width fits at ≥ this scale) is fitted by its full width, so no
- * note callout or edge column is cut off at a side; a much wider one is panned at MIN_READABLE. */
-export const WIDTH_FIT_MIN = 0.45;
-/** In a narrow pane (the side panel's 280 px) a graph only a few columns wide is fitted by its full width down
- * to NARROW_FIT_MIN: there a cut-off column is one of two or three, nothing at the pane's edge says it exists, and
- * the reader would pan blind; the labels are small but the group titles keep 11 px (semantic zoom) and a click
- * or Ctrl+wheel zooms in. More columns than that (a row of parameters, a wide attention block) are panned at
- * MIN_READABLE, as in any pane. */
-export const NARROW_PANE = 420;
-export const FEW_COLUMNS = 3;
-export const NARROW_FIT_MIN = 0.3;
+/** Smallest scale a fit uses: node labels and group titles (12 px) show at ≥ 11 px on screen (issue 26 point 4),
+ * so a fit never needs the zoomed-out titles (zoom-labels.ts) that sit over nodes. A drawing that needs less is
+ * shown from its first compute box and panned (the edge hints and the minimap say what lies past the edges). */
+export const MIN_READABLE = 0.92;
 export const MAX_FIT = 1.3;
 export const MARGIN = 20;
+/** least height a pane sized to its drawing keeps (room for the edge hints and the minimap's toggle) */
+export const MIN_HEIGHT = 180;
+/** most height an output's pane grows to for a drawing taller than the pane (about a laptop's page): a drawing
+ * taller still is panned in the pane's own height, and the bottom edge's hint says so (edge-hints.ts) */
+export const GROW_MAX = 800;
 
-/** Scale that shows a W×H drawing in a cw×ch canvas: the whole drawing if that keeps text readable,
- * else its full width (up to 1:1, showing the top) at ≥ WIDTH_FIT_MIN — or ≥ NARROW_FIT_MIN in a narrow pane
- * when the drawing is at most FEW_COLUMNS boxes wide (`columns`, columnsOf) — else MIN_READABLE. */
-export function fitScale(cw: number, ch: number, W: number, H: number, columns = Infinity): number {
+/** Scale that shows a W×H drawing in a cw×ch canvas: the whole drawing if that keeps text readable, else its full
+ * width (up to 1:1, showing the top) if that does, else MIN_READABLE. */
+export function fitScale(cw: number, ch: number, W: number, H: number): number {
   const w = W + 2 * MARGIN;
-  const hh = H + 2 * MARGIN;
-  const all = Math.min(MAX_FIT, cw / w, ch / hh);
+  const all = Math.min(MAX_FIT, cw / w, ch / (H + 2 * MARGIN));
   if (all >= MIN_READABLE) return all;
-  const byWidth = Math.min(1, cw / w);
-  if (byWidth >= WIDTH_FIT_MIN) return byWidth;
-  if (cw < NARROW_PANE && columns <= FEW_COLUMNS && byWidth >= NARROW_FIT_MIN) return byWidth;
-  return MIN_READABLE;
+  return Math.max(MIN_READABLE, Math.min(1, cw / w));
 }
 
-/** boxes above which columnsOf does not look (a drawing that big is no few-column one to fit whole) */
-const COLUMNS_MAX_BOXES = 3000;
-const columnsMemo = new WeakMap<Placement, number>();
-
-/** How many boxes (nodes, closed groups) the drawing's widest row holds side by side: the most whose vertical
- * extents share one line. Infinity for a drawing of more than COLUMNS_MAX_BOXES boxes. */
-export function columnsOf(P: Placement): number {
-  const memo = columnsMemo.get(P);
-  if (memo !== undefined) return memo;
-  const ev: Array<[number, number]> = [];
-  for (const b of P.boxes.values()) {
-    if (b.kind === 'expanded') continue;
-    ev.push([b.y - b.h / 2, 1], [b.y + b.h / 2, -1]);
-    if (ev.length > 2 * COLUMNS_MAX_BOXES) break;
-  }
-  let most = 0;
-  if (ev.length > 2 * COLUMNS_MAX_BOXES) most = Infinity;
-  else {
-    // ends before starts at one y: boxes that only touch are not side by side
-    ev.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    let open = 0;
-    for (const [, d] of ev) {
-      open += d;
-      most = Math.max(most, open);
-    }
-  }
-  columnsMemo.set(P, most);
-  return most;
+/** The height in px a pane `own` px tall (its CSS height) takes for a drawing `px` tall, or 0 to keep its own: down
+ * to the drawing (never below MIN_HEIGHT); up to it only where the pane may grow (an output, not the side panel)
+ * and the whole drawing then shows (at most GROW_MAX): half of a long chain in a taller pane is still half, and
+ * its bottom edge's hint says the rest is there. */
+export function paneHeight(px: number, own: number, grow: boolean): number {
+  const want = Math.max(MIN_HEIGHT, Math.ceil(px));
+  if (want > own + 1) return grow && want <= GROW_MAX ? want : 0;
+  return want < own - 1 ? want : 0;
 }
 
 /** Mean x of the boxes in the drawing's top row (nodes and closed groups). */
@@ -76,18 +47,19 @@ export function topRowX(P: Placement): number {
   return row.length ? row.reduce((s, b) => s + b.x, 0) / row.length : P.width / 2;
 }
 
-/** Where a graph too wide for its pane is first shown: its first compute box (topmost, then leftmost; a closed
- * group counts as compute), or null when it has none. Why not the top row: in an ExportedProgram that row is
- * the parameters and inputs (one placeholder per weight), the widest row of the drawing; centred on it, Fit
- * showed a strip of placeholders over an empty middle. The computation is what a reader came for, and the
- * inputs it reads sit right above it. */
-export function firstCompute(P: Placement, compute: (b: Box) => boolean): Box | null {
+/** Where a graph too wide for its pane is first shown: its first compute box in the graph's own order (`rank`: a
+ * node's place in the program, a closed group's by its first node; null for what is no computation), or null when
+ * it has none. Why not the top row: in an ExportedProgram that row is the parameters and inputs (one placeholder
+ * per weight), the widest row of the drawing; centred on it, Fit showed a strip of placeholders over an empty
+ * middle. Why not the topmost box: a focused compare's pieces sit side by side, tops aligned, and the topmost
+ * compute box was a block's conv in the middle, not the stem's where the program starts (issue 26 point 4). */
+export function firstCompute(P: Placement, rank: (b: Box) => number | null): Box | null {
   let best: Box | null = null;
+  let least = Infinity;
   for (const b of P.boxes.values()) {
-    if (b.kind === 'expanded' || !compute(b)) continue;
-    const top = b.y - b.h / 2;
-    const bt = best ? best.y - best.h / 2 : Infinity;
-    if (top < bt - 4 || (top <= bt + 4 && best && b.x < best.x)) best = b;
+    if (b.kind === 'expanded') continue;
+    const r = rank(b);
+    if (r !== null && r < least) [best, least] = [b, r];
   }
   return best;
 }
@@ -107,17 +79,40 @@ export class ScaleLink {
   /** the panes already sit one per row (a narrow compare, compare-stack.ts): nothing to decide, and a stack made
    * here would keep them stacked once the output widens again */
   stacked: () => boolean = () => false;
+  private didStack = false;
   fitAll(): void {
     const ready = this.members.filter((m) => m.measurable());
     if (!ready.length) return;
+    for (const m of ready) m.uncap();
     const k = Math.min(...ready.map((m) => m.bestScale()));
     const full = this.stackedWidth();
     if (this.stack && !this.stacked() && ready.some((m) => m.crops(k)) && ready.every((m) => m.fitsWidth(full))) {
       const stack = this.stack;
       this.stack = null; // once: stacked panes never go back side by side
+      this.didStack = true;
       stack();
     }
+    this.sizeAll(ready, k);
     for (const m of ready) m.fitAt(k);
+  }
+
+  /** Size the panes to their drawings at scale k: side by side they share a row, so one height, the tallest
+   * drawing's; stacked, each its own. */
+  sizeAll(ready: PanZoom[], k: number): void {
+    const own = this.didStack || this.stacked();
+    const tallest = Math.max(...ready.map((m) => m.heightAt(k)));
+    // grown only when every pane then shows its whole drawing (one panned sideways is panned down as well)
+    const whole = ready.every((m) => !m.crops(k));
+    for (const m of ready) m.sizeTo(own ? m.heightAt(k) : tallest, whole);
+  }
+
+  /** After a relayout of one pane (a group opened): every pane sized again at the scale on show, views kept. */
+  resizeAll(): void {
+    const ready = this.members.filter((m) => m.measurable());
+    if (!ready.length) return;
+    for (const m of ready) m.uncap();
+    this.sizeAll(ready, Math.min(...ready.map((m) => m.fitK)));
+    for (const m of ready) m.keepSize();
   }
 }
 
@@ -136,8 +131,9 @@ export class PanZoom {
   link: ScaleLink | null = null;
   /** called after every change of `t` (the canvas renderer and the minimap follow it) */
   readonly listeners: Array<() => void> = [];
-  /** which boxes are computation (firstCompute: where a wide graph is first shown); unset: its top row's middle */
-  compute: ((b: Box) => boolean) | null = null;
+  /** a compute box's place in the graph's order, null for others (firstCompute: where a wide graph is first
+   * shown); unset: its top row's middle */
+  compute: ((b: Box) => number | null) | null = null;
   /** called after the user zoomed or panned (wheel, drag, minimap) with the view as it was before: compare panes
    * follow by the same screen move */
   readonly onUserMove: Array<(before: View) => void> = [];
@@ -146,6 +142,13 @@ export class PanZoom {
   /** the surface's size held through a redraw (holdSize), or null: read it each time */
   private held: { width: number; height: number } | null = null;
   private hint: HTMLElement;
+  /** the height in px sizeTo set on the canvas, 0 for none (the pane's CSS height) */
+  private cap = 0;
+  /** an output's pane grows to a drawing taller than it (up to GROW_MAX); false where the host fixed the height
+   * (the side panel) */
+  grow = true;
+  /** the scale of the last fit: a relayout sizes the pane at it (a zoom in by the user grows no pane) */
+  fitK = 1;
   private hintTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -176,8 +179,11 @@ export class PanZoom {
     const r = this.surface.getBoundingClientRect();
     if (!r.width || !this.placement()) return;
     const key = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    const sameWidth = this.lastSize.startsWith(`${Math.round(r.width)}x`);
     if (key === this.lastSize && this.fitted) return;
     this.lastSize = key;
+    // the height sizeTo gave: the fit that set it already holds
+    if (this.fitted && sameWidth && this.cap && Math.round(r.height) === this.cap) return;
     // hidden then shown, or resized while the user has not moved the view: fit to the new size
     if (!this.fitted || !this.userMoved) this.fit();
   }
@@ -226,6 +232,12 @@ export class PanZoom {
     return this.rect().width;
   }
 
+  /** The drawing's x range on show (layout units), the right `inset` px (a drawer beside the canvas) left out. */
+  shownX(inset = 0): { x0: number; x1: number } {
+    const { x, k } = this.t;
+    return { x0: -x / k, x1: (this.size()[0] - inset - x) / k };
+  }
+
   private rect(): { width: number; height: number } {
     return this.held ?? this.surface.getBoundingClientRect();
   }
@@ -245,7 +257,7 @@ export class PanZoom {
     const P = this.placement();
     if (!P) return 1;
     const [cw, ch] = this.size();
-    return fitScale(cw, ch, P.width, P.height, cw < NARROW_PANE ? columnsOf(P) : Infinity);
+    return fitScale(cw, ch, P.width, P.height);
   }
 
   /** whether the drawing, shown at scale k, is wider than the pane (its groups would be cut at the edges) */
@@ -260,14 +272,66 @@ export class PanZoom {
   fitsWidth(width: number): boolean {
     const P = this.placement();
     if (!P) return false;
-    return Math.min(1, width / (P.width + 2 * MARGIN)) >= WIDTH_FIT_MIN;
+    return Math.min(1, width / (P.width + 2 * MARGIN)) >= MIN_READABLE;
   }
 
   /** Fit (the linked panes together when linked). */
   fit(): void {
     this.userMoved = false;
     if (this.link && this.measurable()) this.link.fitAll();
-    else this.fitAt(this.bestScale());
+    else {
+      this.uncap();
+      const k = this.bestScale();
+      this.sizeTo(this.heightAt(k), !this.crops(k));
+      this.fitAt(k);
+    }
+  }
+
+  /** Height in px the drawing takes at scale k, margins included. */
+  heightAt(k: number): number {
+    const P = this.placement();
+    return P ? (P.height + 2 * MARGIN) * k : 0;
+  }
+
+  /** Drop the height sizeTo set: the pane's own height (CSS) comes back for the next fit to measure. */
+  uncap(): void {
+    if (!this.cap) return;
+    this.canvas.style.height = '';
+    this.cap = 0;
+    this.held = null;
+  }
+
+  /** After a relayout (a group opened or closed, a node revealed): the pane takes the drawing's new height at the
+   * fit's scale (linked panes together); the view stays where it is (no re-fit for this resize). */
+  resizeToDrawing(): void {
+    if (!this.cap && !this.grow) return;
+    if (this.link && this.measurable()) {
+      this.link.resizeAll();
+      return;
+    }
+    this.uncap();
+    this.sizeTo(this.heightAt(this.fitK), !this.crops(this.fitK));
+    this.keepSize();
+  }
+
+  /** the size on show is the one this view already holds: its resize is no cue to re-fit */
+  keepSize(): void {
+    const r = this.rect();
+    this.lastSize = `${Math.round(r.width)}x${Math.round(r.height)}`;
+  }
+
+  /** Size the pane to a drawing `px` tall: shorter than the pane, down to it (a small graph fitted by its width
+   * left most of a 520 px pane empty, issue 26 point 4; never below MIN_HEIGHT); taller, in an output (`grow`)
+   * and when the drawing's `whole` width shows, up to it (when the whole fits GROW_MAX): a stacked compare's second pane cut
+   * its last nodes at the bottom with nothing saying so. Call with the pane's own height on show (uncap). */
+  sizeTo(px: number, whole: boolean): void {
+    const r = this.rect();
+    if (!r.width) return;
+    const c = paneHeight(px, r.height, this.grow && whole);
+    if (!c) return;
+    this.canvas.style.height = `${c}px`;
+    this.cap = c;
+    this.held = null;
   }
 
   /** Show the drawing at scale k, its top at the top margin (so linked panes align): centred when it fits the
@@ -287,17 +351,18 @@ export class PanZoom {
       if (first && !this.link && y + first.y * k > ch / 2) y = ch / 3 - first.y * k;
     }
     this.t = { k, x, y };
+    this.fitK = k;
     this.fitted = this.rect().width > 0;
     this.userMoved = false;
     this.apply();
   }
 
   /** `k`: the scale to centre at (a compare pane takes the scale of the pane that selected), else the current one
-   * raised to a readable 0.9 when below MIN_READABLE. */
+   * raised to 1:1 when below MIN_READABLE. */
   centerOn(x: number, y: number, rightInset = 0, k?: number): void {
     const [cw, ch] = this.size();
     if (k !== undefined) this.t.k = k;
-    else if (this.t.k < MIN_READABLE) this.t.k = 0.9;
+    else if (this.t.k < MIN_READABLE) this.t.k = 1;
     this.t.x = (cw - rightInset) / 2 - x * this.t.k;
     this.t.y = ch / 2 - y * this.t.k;
     this.userMoved = true;

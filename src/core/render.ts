@@ -27,7 +27,8 @@ export interface RenderOptions {
   worker?: boolean;
   /** graphs with more nodes open collapsed (default 300) */
   collapseThreshold?: number;
-  /** canvas height in px (default 520) */
+  /** canvas height in px, fixed (the side panel); without it 520, and a pane grows to a taller drawing's height
+   * at the fit's scale, up to GROW_MAX (pan-zoom.ts) */
   height?: number;
   /** the UI language (BCP 47, e.g. 'zh-TW'); default: the view's own `locale`, else the nearest `lang` attribute
    * around `el`, else English */
@@ -60,6 +61,8 @@ interface Ctx {
   t: Tr;
   client: LayoutClient;
   threshold: number;
+  /** the host gave the canvas height (RenderOptions.height) */
+  fixedHeight: boolean;
   panes: GraphView[];
   waits: Array<Promise<void>>;
   /** the pane on show (run mode: the stage tab) */
@@ -80,6 +83,7 @@ function makePane(ctx: Ctx, i: number, sync: (i: number, id: string | null) => v
     client: ctx.client,
     t: ctx.t,
     collapseThreshold: ctx.threshold,
+    fixedHeight: ctx.fixedHeight,
     focus: ctx.view.focus ? (ctx.view.focus[i] ?? null) : null,
     notes: ctx.view.notes[i] ?? {},
     marks: n > 1 ? diffMarks(ctx.view.diffs, n, i) : undefined,
@@ -339,6 +343,7 @@ function show(
     t: tr,
     client: getLayoutClient(options.worker !== false),
     threshold: options.collapseThreshold ?? 300,
+    fixedHeight: options.height !== undefined,
     panes: handle.panes,
     waits: [],
     active: 0,

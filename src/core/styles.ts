@@ -148,6 +148,8 @@ ${HEAT_DARK}{fill:var(--pl-hd)}
 .pt2e-lens .pl-offscreen[hidden]{display:none}
 .pt2e-lens .pl-offscreen-left{left:2px}
 .pt2e-lens .pl-offscreen-right{right:2px}
+.pt2e-lens .pl-offscreen-up{left:50%;transform:translateX(-50%)}
+.pt2e-lens button.pl-offscreen-down{top:auto;bottom:4px;right:2px}
 .pt2e-lens .pl-canvas.pl-active{outline:1px dashed var(--pl-muted);outline-offset:-2px}
 .pt2e-lens .pl-canvas canvas.pl-raster{position:absolute;inset:0;width:100%;height:100%;display:block;outline:none}
 .pt2e-lens .pl-canvas canvas.pl-raster:focus-visible{outline:2px solid var(--pl-match);outline-offset:-2px}

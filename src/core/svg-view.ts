@@ -2,8 +2,10 @@
 // tooltip and styles (nodes.ts / edges.ts paint the box model); the counterpart of CanvasView.
 import { s } from './dom';
 import { type EdgeItem, edgeItems, edgeItemsSliced } from './edges';
+import type { Placement } from './hier-layout';
 import { MARK_ORDER, type Mark } from './marks';
-import { drawGroup, drawNode } from './nodes';
+import { drawGroup, drawNode, flipNote } from './nodes';
+import { leftFree, noteSide, type Span } from './note-side';
 import type { PaneHost, PaneView } from './pane-view';
 import type { Scene } from './scene';
 import { nextTask, runSteps, Slicer } from './slicer';
@@ -96,6 +98,18 @@ export class SvgView implements PaneView {
   /** The view's zoom changed (or a scene was drawn): group titles on plates when zoomed out. */
   zoom(k: number): void {
     this.zoomLabels?.update(k);
+  }
+
+  /** The view shows layout x range `v` of placement `P`: each note's callout on the side where it is not cut
+   * (note-side.ts). Few nodes have notes: a walk over the drawn ones. */
+  placeNotes(P: Placement, v: Span): void {
+    const free = leftFree(P);
+    if (!free.size) return;
+    for (const key of free) {
+      const b = P.boxes.get(key);
+      const el = this.els.get(key);
+      if (b && el) flipNote(el, b, noteSide(b, v, true));
+    }
   }
 
   /** The marks as the stylesheet's pl-<mark> classes. */

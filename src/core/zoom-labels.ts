@@ -3,8 +3,8 @@
 // layers of a big graph can be read from the overview. A title is at least MIN_CHARS long, its plate reaching past
 // a narrow box; a closed group's title that would so cover a closed neighbour (a decoder's embeddings side by side
 // in a 280 px panel) is cut to its own box with an ellipsis (the box's tooltip has the whole name) instead of
-// being hidden; a title that would overlap one already placed is left out (closed groups first, then the larger
-// groups). Pure: both painters (SVG in graph-view.ts, canvas in
+// being hidden; a title reaching past its box over a node is cut to its box, or left out (issue 26 point 4); a
+// title that would overlap one already placed is left out (closed groups first, then the larger groups). Pure: both painters (SVG in graph-view.ts, canvas in
 // canvas-view.ts) paint what this returns, in layout units.
 import { boxModel, type GroupModel } from './box-model';
 import { bucket } from './canvas-index';
@@ -57,11 +57,12 @@ export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Gen
   const pad = size * 0.25;
   const groups: Array<[Box, GroupModel]> = [];
   let n = 0;
-  for (const b of boxes)
-    if (b.kind !== 'node') {
-      groups.push([b, boxModel(sc, b) as GroupModel]);
-      if (++n % STEP === 0) yield;
-    }
+  const nodes: Box[] = [];
+  for (const b of boxes) {
+    if (b.kind !== 'node') groups.push([b, boxModel(sc, b) as GroupModel]);
+    else nodes.push(b);
+    if (++n % STEP === 0) yield;
+  }
   // closed groups first (they hide what they hold), then the groups that hold more
   groups.sort(
     ([a, ma], [b, mb]) =>
@@ -90,11 +91,24 @@ export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Gen
           o.y < r.y + r.h,
       ),
     );
+  /** the nodes: no title reaching past its own box may cover one (issue 26 point 4) */
+  const nodeBoxes = new Map<string, Rect[]>();
+  const rectOf = (b: Box): Rect => ({ x: b.x - b.w / 2, y: b.y - b.h / 2, w: b.w, h: b.h, key: b.key });
   for (const [b, m] of groups)
-    if (m.kind === 'collapsed') {
-      const r = { x: b.x - b.w / 2, y: b.y - b.h / 2, w: b.w, h: b.h, key: b.key };
-      for (const c of cells(r)) bucket(closedBoxes, c, () => []).push(r);
-    }
+    if (m.kind === 'collapsed') for (const c of cells(rectOf(b))) bucket(closedBoxes, c, () => []).push(rectOf(b));
+  for (const b of nodes) {
+    for (const c of cells(rectOf(b))) bucket(nodeBoxes, c, () => []).push(rectOf(b));
+    if (++n % STEP === 0) yield;
+  }
+  /** the parts of `plate` left and right of box `b` (a title wider than its box) */
+  const spill = (plate: Rect, b: Box): Rect[] => {
+    const l = b.x - b.w / 2;
+    const r = b.x + b.w / 2;
+    const out: Rect[] = [];
+    if (plate.x < l) out.push({ ...plate, w: l - plate.x });
+    if (plate.x + plate.w > r) out.push({ ...plate, x: r, w: plate.x + plate.w - r });
+    return out;
+  };
   const h = size * 1.3;
   const font: Font = { ...FONTS.label, size };
   /** the width of `label`'s first `n` characters and `…`: the least room a title gets */
@@ -123,6 +137,11 @@ export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Gen
     const side = { ...p.plate, y: top, h: Math.max(0, Math.min(p.plate.y + h, b.y + b.h / 2) - top) };
     if (closed && (hits(grid, p.plate) || hits(closedBoxes, side, b.key)))
       p = plateOf(b, m, closed, Math.max(inside, least(m.label, MIN_CLOSED_CHARS)));
+    // a title reaching past its box over a node is cut to the box (…), or left out when even that reaches past
+    if (spill(p.plate, b).some((r) => hits(nodeBoxes, r))) {
+      p = plateOf(b, m, closed, inside);
+      if (spill(p.plate, b).some((r) => hits(nodeBoxes, r))) continue;
+    }
     if (hits(grid, p.plate)) continue;
     for (const c of cells(p.plate)) bucket(grid, c, () => []).push(p.plate);
     out.push({

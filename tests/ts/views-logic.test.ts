@@ -5,8 +5,9 @@ import { noteBox, textWidth, wrapText } from '../../src/core/callout';
 import { Facts } from '../../src/core/facts';
 import { ancestors, buildHierarchy } from '../../src/core/groups';
 import { makeHeat } from '../../src/core/heat';
-import { fitScale, MIN_READABLE, WIDTH_FIT_MIN } from '../../src/core/pan-zoom';
+import { fitScale, GROW_MAX, MIN_HEIGHT, MIN_READABLE, paneHeight } from '../../src/core/pan-zoom';
 import { columnOrder, signed } from '../../src/core/tables';
+import { zoomedOut } from '../../src/core/zoom-labels';
 import { synthView } from './fixtures/synth.mjs';
 import { fixture } from './helpers';
 
@@ -88,20 +89,39 @@ describe('closed-group badges', () => {
 describe('fit scale', () => {
   it('fits small graphs whole and never goes below a readable scale for large ones', () => {
     expect(fitScale(800, 520, 300, 200)).toBeCloseTo(1.3);
-    expect(fitScale(800, 520, 900, 400)).toBeCloseTo(800 / 940);
+    expect(fitScale(800, 520, 700, 400)).toBeCloseTo(800 / 740);
     // a tall graph: full width, not a tiny whole
     expect(fitScale(800, 520, 600, 5000)).toBe(1);
     // the 250 px side panel with a wide graph: pan, do not shrink the text to 5 px
     expect(fitScale(250, 520, 2000, 3000)).toBe(MIN_READABLE);
-    expect(12 * MIN_READABLE).toBeGreaterThanOrEqual(9);
+    // issue 26 point 4: node labels and group titles (12 px) at >= 11 px on screen, so no zoomed-out titles
+    expect(12 * MIN_READABLE).toBeGreaterThanOrEqual(11);
+    expect(zoomedOut(MIN_READABLE)).toBe(false);
   });
 
-  it('a graph a little wider than its pane (note callouts at its right) is fitted by its full width', () => {
-    // a compare pane of 440 px, a graph of 700 px whose whole does not fit readably: all of its width shows
-    const k = fitScale(440, 520, 700, 2000);
-    expect(k).toBeCloseTo(440 / 740);
-    expect(k).toBeGreaterThanOrEqual(WIDTH_FIT_MIN);
-    expect(k).toBeLessThan(MIN_READABLE);
+  it('a graph wider than its pane is fitted by its full width only while that keeps text readable', () => {
+    // a compare pane of 440 px: a 430 px wide graph shows its whole width at 440 / 470, a 700 px one is panned
+    expect(fitScale(440, 520, 430, 2000)).toBeCloseTo(440 / 470);
+    expect(fitScale(440, 520, 700, 2000)).toBe(MIN_READABLE);
+    expect(fitScale(800, 520, 900, 400)).toBe(MIN_READABLE);
+  });
+});
+
+describe('pane height', () => {
+  it('an output’s pane takes its drawing’s height, up to GROW_MAX; a fixed pane only shrinks', () => {
+    // a small drawing: down to it, never below MIN_HEIGHT
+    expect(paneHeight(300, 520, true)).toBe(300);
+    expect(paneHeight(40, 520, false)).toBe(MIN_HEIGHT);
+    // issue 26 point 4: M00-3's stacked compare cut its last two nodes at the bottom of a 520 px pane
+    expect(paneHeight(645.2, 520, true)).toBe(646);
+    expect(paneHeight(GROW_MAX, 520, true)).toBe(GROW_MAX);
+    // a long chain: half of it in a taller pane is still half; the pane keeps its height, its bottom hint says more
+    expect(paneHeight(5000, 520, true)).toBe(0);
+    // the side panel (its host fixed the height), or a drawing panned sideways anyway: a taller drawing is panned,
+    // the bottom edge's hint says so
+    expect(paneHeight(645, 480, false)).toBe(0);
+    // the drawing's own height already: nothing to set
+    expect(paneHeight(520.4, 520, true)).toBe(0);
   });
 });
 

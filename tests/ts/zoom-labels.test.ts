@@ -12,9 +12,10 @@ import type { Scene } from '../../src/core/scene';
 import { zoomLabelSteps, zoomLabels } from '../../src/core/zoom-labels';
 // @ts-expect-error plain JS fixture generator
 import { synthView } from './fixtures/synth.mjs';
+import { fixture } from './helpers';
 
-async function scene(n: number, open: (h: ReturnType<typeof buildHierarchy>) => Set<string>): Promise<Scene> {
-  const snap = synthView(n).panes[0].snapshot;
+async function scene(n: number | object, open: (h: ReturnType<typeof buildHierarchy>) => Set<string>): Promise<Scene> {
+  const snap = typeof n === 'number' ? synthView(n).panes[0].snapshot : n;
   const { nodes, edges } = drawnGraph(snap);
   const h = buildHierarchy(nodes, edges);
   const ex = open(h);
@@ -44,5 +45,28 @@ describe('zoom labels (semantic zoom)', () => {
       }
     // zoomed in far enough, the boxes' own titles read: no zoom labels
     expect(zoomLabels(sc, sc.placement.boxes.values(), 1)).toEqual([]);
+  });
+
+  it('a title reaching past its own box covers no node (issue 26 point 4)', async () => {
+    // a real Run's converted graph, every group closed: a narrow closed group's title spilled over a node beside it
+    const sc = await scene(fixture('real_run.json').panes.at(-1).snapshot, () => new Set());
+    const boxes = [...sc.placement.boxes.values()];
+    const nodes = boxes.filter((b) => b.kind === 'node');
+    const meets = (a: { x: number; y: number; w: number; h: number }, b: (typeof boxes)[0]) =>
+      a.x < b.x + b.w / 2 && b.x - b.w / 2 < a.x + a.w && a.y < b.y + b.h / 2 && b.y - b.h / 2 < a.y + a.h;
+    for (const k of [0.5, 0.3, 0.15]) {
+      const ls = zoomLabels(sc, boxes, k);
+      expect(ls.length).toBeGreaterThan(0);
+      for (const l of ls) {
+        const own = sc.placement.boxes.get(l.key)!;
+        const [left, right] = [own.x - own.w / 2, own.x + own.w / 2];
+        const parts = [
+          { ...l.plate, w: Math.max(0, left - l.plate.x) },
+          { ...l.plate, x: right, w: Math.max(0, l.plate.x + l.plate.w - right) },
+        ].filter((r) => r.w > 0);
+        for (const r of parts)
+          for (const n of nodes) expect(meets(r, n), `${l.text} over ${n.key} at ${k}`).toBe(false);
+      }
+    }
   });
 });

@@ -163,6 +163,15 @@ export async function checkCompareSync(page, root, facts, shot) {
   const [sx, sy] = [nb.x + Math.min(nb.width / 2, 10), nb.y + nb.height / 2];
   const dx = sx + 50 < right ? 40 : -40;
   const dy = sy - 100 > cv.y ? -90 : 90;
+  // the press lands on the node itself (no drawer or button over it): a press elsewhere pans nothing, no signal comes
+  const onNode = await panes[0].evaluate(
+    (p, [x, y, id]) => {
+      const e = p.ownerDocument.elementFromPoint(x, y)?.closest('.pl-node');
+      return !!e && p.contains(e) && e.dataset.id === id;
+    },
+    [sx, sy, id],
+  );
+  assert.ok(onNode, `${id} takes the press at ${sx},${sy}: ${JSON.stringify({ nb, cv, dr })}`);
   await page.mouse.move(sx, sy);
   await page.mouse.down();
   await settled(page, panes[0], async () => {
@@ -210,16 +219,42 @@ async function clickTitle(page, pane, key) {
     const step = (d, room) => Math.max(-room, Math.min(room, d));
     const dx = step(c.x + c.width / 2 - at.x, c.width - 16);
     const dy = step(c.y + 40 - at.y, c.height - 16);
-    // from the edge the drag moves away from (a margin, seldom a node)
-    const from = { x: dx > 0 ? c.x + 6 : c.x + c.width - 6, y: dy > 0 ? c.y + 6 : c.y + c.height - 6 };
+    // from near the edge the drag moves away from (a margin, seldom a node), where the drawing takes the press
+    const from = await dragSpot(pane, c, dx > 0 ? 'left' : 'right', dy > 0 ? 'top' : 'bottom');
+    const to = { x: clampIn(from.x + dx, c.x, c.width), y: clampIn(from.y + dy, c.y, c.height) };
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
-    await settled(page, pane, () => page.mouse.move(from.x + dx, from.y + dy, { steps: 6 }));
+    await settled(page, pane, () => page.mouse.move(to.x, to.y, { steps: 6 }));
     await page.mouse.up();
     at = await where();
   }
   assert.ok(inside(at), `${key}'s title dragged into view: ${JSON.stringify({ at, c })}`);
   await page.mouse.click(at.x, at.y);
+}
+
+/** `v` kept 4 px inside the span [lo, lo + size] (a drag ends over the canvas: the pan follows only there). */
+const clampIn = (v, lo, size) => Math.max(lo + 4, Math.min(lo + size - 4, v));
+
+/** A point near canvas `c`'s corner at `sx`/`sy` where a press starts a pan: the drawing is under it, not a control
+ * laid over the canvas that takes the press for itself (the "◂ more" / "more ▸" buttons at its top corners and
+ * "more ▾" at its bottom right, the minimap and its toggle at its bottom left, the drawer): a press there moves nothing, and no ready signal comes. */
+async function dragSpot(pane, c, sx, sy) {
+  const pts = [];
+  for (const oy of [6, 30, 54])
+    for (const ox of [6, 70, 140]) {
+      const x = sx === 'left' ? c.x + ox : c.x + c.width - ox;
+      const y = sy === 'top' ? c.y + oy : c.y + c.height - oy;
+      if (x > c.x && x < c.x + c.width && y > c.y && y < c.y + c.height) pts.push({ x, y });
+    }
+  const i = await pane.evaluate((p, pts) => {
+    const canvas = p.querySelector('.pl-canvas');
+    return pts.findIndex(({ x, y }) => {
+      const e = p.ownerDocument.elementFromPoint(x, y);
+      return !!e && e.closest('.pl-canvas') === canvas && !e.closest('button, .pl-minimap, .pl-drawer');
+    });
+  }, pts);
+  assert.ok(i >= 0, `a spot of the drawing to press near the canvas's ${sy} ${sx}: ${JSON.stringify(c)}`);
+  return pts[i];
 }
 
 /** A CSS selector for the panes of `root`, for waitForFunction (which takes no Locator). */

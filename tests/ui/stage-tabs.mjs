@@ -4,6 +4,7 @@
 // drawer shows.
 // Uses tests/ts/fixtures/run.json (exported → prepared → calibrated → converted).
 import assert from 'node:assert/strict';
+import { nodePicker } from './pick-node.mjs';
 import { idle } from './settled.mjs';
 
 /** Click stage tab `label` of the Run drawn in `root` and wait until that stage's pane is drawn and on show. */
@@ -12,19 +13,6 @@ async function stage(page, root, label) {
   await root.locator('.pl-stage-tabs .pl-tab[aria-selected="true"]', { hasText: label }).waitFor();
   // the pane on show is busy from the click on (its first layout, or Fit; then the follow's reveal) until drawn
   await idle(page, root.locator('.pl-pane:visible .pl-graph'));
-}
-
-/** Click node `id` of the visible stage pane as a user does: an open drawer lies over a narrow pane's canvas
- * (issue 26.4), so it is closed first when the node is under it. */
-async function clickNode(root, id) {
-  const node = root.locator(`.pl-pane:visible .pl-node[data-id="${id}"]`);
-  const under = await node.evaluate((n) => {
-    const b = n.querySelector('rect.pl-box').getBoundingClientRect();
-    const d = n.closest('.pl-pane').querySelector('.pl-drawer:not([hidden])')?.getBoundingClientRect();
-    return !!d && b.bottom > d.top && b.top < d.bottom && b.right > d.left && b.left < d.right;
-  });
-  if (under) await root.locator('.pl-pane:visible .pl-drawer:not([hidden]) .pl-drawer-close').click();
-  await node.click();
 }
 
 /** What the visible stage pane shows: its selected node ids and the drawer's state. */
@@ -56,8 +44,13 @@ async function assertCentred(root, id) {
 
 /** The whole check; `shot(name)` takes a screenshot at each step worth looking at. */
 export async function checkStageTabs(page, root, shot) {
+  // a node is found as a user finds one the first view may not show (readable labels pan a wide graph)
+  const { pick } = nodePicker(
+    () => page,
+    () => root.locator('.pl-pane:visible'),
+  );
   await stage(page, root, 'converted');
-  await clickNode(root, 'relu');
+  await pick('relu');
   await stage(page, root, 'exported');
   let v = await visible(root);
   assert.equal(v.panes, 1);
@@ -69,7 +62,7 @@ export async function checkStageTabs(page, root, shot) {
   // a q/dq node exists only from convert on: back in exported nothing is selected and no drawer is left open
   await stage(page, root, 'converted');
   assert.deepEqual((await visible(root)).selected, ['relu'], 'and back again');
-  await clickNode(root, 'quantize_per_tensor_default_1');
+  await pick('quantize_per_tensor_default_1');
   await stage(page, root, 'exported');
   v = await visible(root);
   assert.deepEqual(v.selected, [], 'no counterpart: the selection clears');
@@ -77,7 +70,7 @@ export async function checkStageTabs(page, root, shot) {
   await shot('clears');
   // an observer from prepare on: prepared → calibrated keeps it, the drawer shows its statistics there
   await stage(page, root, 'prepared');
-  await clickNode(root, 'activation_post_process_2');
+  await pick('activation_post_process_2');
   await stage(page, root, 'calibrated');
   v = await visible(root);
   assert.deepEqual(v.selected, ['activation_post_process_2']);
