@@ -20,6 +20,12 @@ export class Pt2eLensRenderer extends Widget implements IRenderMime.IRenderer {
     const current = (): boolean => handle === this.handle && !this.isDisposed;
     return handle.ready.then(() => void this.picture.store(model, this.node, current));
   }
+  /** Stop drawing and empty the node (a subclass shows another renderer in it). */
+  protected clear(): void {
+    this.handle?.destroy();
+    this.handle = null;
+    this.node.replaceChildren();
+  }
   dispose(): void {
     this.handle?.destroy();
     super.dispose();

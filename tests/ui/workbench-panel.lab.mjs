@@ -1,9 +1,11 @@
 // pl.workbench in the PT2E side panel and past its kernel (issue 26.1), in JupyterLab with a real kernel: the panel
 // draws the workbench's step bar (the widget's own code) for the current model and drives the same kernel object,
 // so a step pressed in either shows in both; a kernel restart leaves one line in the widget and the panel, every
-// button off and the run still drawn; the notebook saved and opened again with its kernel shut down draws the last
-// state (stage tabs, graph) with no kernel at all. Waits on the controls' data-done / data-busy / data-gone and the
-// panes' ready signal (settled.mjs). Screenshots: tests/ui/artifacts/workbench-panel-*.png.
+// button off and the run still drawn; the notebook saved and opened again with no kernel draws the last state
+// (stage tabs, graph), and drawing it changes nothing in the notebook (no model change, not marked modified);
+// reloaded on a running kernel that holds the widget, the output is the live widget again. Waits on the controls'
+// data-done / data-busy / data-gone and the panes' ready signal (settled.mjs). Screenshots:
+// tests/ui/artifacts/workbench-panel-*.png.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -43,6 +45,15 @@ async function bothDone(steps) {
     steps.join(','),
     { timeout: 0 },
   );
+}
+
+/** The reopened notebook is as it was read: no change to its model since it loaded, and no modified mark. Waits
+ * first for the drawn view's last step (the renderer's picture, `data-picture`: it used to go into the output). */
+async function unchanged() {
+  await page.locator('.jp-OutputArea .jp-Pt2eLens[data-picture]').first().waitFor({ state: 'attached' });
+  assert.deepEqual(await page.evaluate(() => window.wbChanges), []);
+  assert.equal(await page.evaluate(() => window.wbPanel.context.model.dirty), false);
+  assert.equal(await page.locator('.lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-dirty').count(), 0);
 }
 
 before(async () => {
@@ -117,23 +128,38 @@ describe('pl.workbench in the side panel', () => {
     await restarted.catch(() => {}); // a restart that does not finish changes nothing above
   });
 
-  it('saved, then opened again with no kernel: the last state is drawn (stage tabs, graph)', async () => {
+  it('saved, then opened again with no kernel: the last state is drawn (stage tabs, graph), the notebook unchanged', async () => {
     await cmd('docmanager:save');
     await page.waitForFunction(() => !window.jupyterapp.shell.currentWidget.context.model.dirty);
     const saved = JSON.parse(readFileSync(join(lab.root, 'wb.ipynb'), 'utf8'));
     const [out] = saved.cells[0].outputs;
     assert.ok(out.data[MIME] && out.data['text/html'], Object.keys(out.data).join(', '));
     await page.evaluate(() => window.jupyterapp.serviceManager.sessions.shutdownAll());
-    await page.reload(); // a new page: no widget state, no kernel connection of the first one
+    // a new page with a fresh workspace (no restored tab starting a kernel): no widget state, no kernel connection
+    await page.goto(`${lab.url}/lab?reset`);
     await page.waitForFunction(() => window.jupyterapp?.commands?.hasCommand('docmanager:open'));
-    await cmd('docmanager:open', { path: 'wb.ipynb' });
-    await dismissKernelDialogs(page);
-    // the new kernel's start-up requests answered first (shutting it down under them rejects JupyterLab's own)
-    await kernelIdle(page, 120000);
-    await page.evaluate(async () => {
-      const w = window.jupyterapp.shell.currentWidget;
-      await w.sessionContext.shutdown(); // no kernel: what is drawn comes from the saved file alone
+    // every change to the notebook's model once it has loaded, with where it came from
+    await page.evaluate(() => {
+      const shell = window.jupyterapp.shell;
+      window.wbChanges = [];
+      Error.stackTraceLimit = 100; // down to the code that made the change
+      const record = (what) => window.wbChanges.push(`${what}\n${new Error().stack}`);
+      const hook = () => {
+        const w = shell.currentWidget;
+        if (w?.context?.path !== 'wb.ipynb') return;
+        shell.currentChanged.disconnect(hook);
+        window.wbPanel = w;
+        void w.context.ready.then(() => {
+          w.context.model.contentChanged.connect(() => record('content changed'));
+          w.context.model.stateChanged.connect((_, c) => record(`${c.name}: ${c.oldValue} -> ${c.newValue}`));
+        });
+      };
+      shell.currentChanged.connect(hook);
     });
+    await cmd('docmanager:open', { path: 'wb.ipynb', kernelPreference: { shouldStart: false } });
+    await page.waitForFunction(() => window.wbPanel);
+    await page.evaluate(() => Promise.all([window.wbPanel.context.ready, window.wbPanel.sessionContext.ready]));
+    assert.equal(await page.evaluate(() => window.wbPanel.sessionContext.session?.kernel ?? null), null);
     const saved_view = page.locator('.jp-OutputArea .jp-Pt2eLens .pt2e-lens').first();
     await saved_view.waitFor({ timeout: 60000 });
     await idle(page, saved_view);
@@ -145,20 +171,57 @@ describe('pl.workbench in the side panel', () => {
       );
     assert.ok((await saved_view.locator('.pl-canvas canvas, .pl-canvas svg').count()) > 0);
     assert.equal(await page.locator('.jp-OutputArea', { hasText: 'model not found' }).count(), 0);
+    await unchanged();
     await page
       .locator('.jp-OutputArea')
       .first()
       .screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-light.png') });
+    // the page with the notebook's tab: no modified mark on it
+    await page.screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-page-light.png') });
     await setLabTheme(page, 'JupyterLab Dark');
     await idle(page, saved_view);
     await page
       .locator('.jp-OutputArea')
       .first()
       .screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-dark.png') });
+    // the page with the notebook's tab: no modified mark on it
+    await page.screenshot({ path: join(ARTIFACTS, 'workbench-panel-reopened-page-dark.png') });
     await setLabTheme(page, 'JupyterLab Light');
+    await idle(page, saved_view);
+    await unchanged();
     // JupyterLab's own: a kernel shut down or restarted while its start-up asked for a subshell rejects that
-    // request's future (it comes and goes with timing; nothing of pt2e-lens is in it)
-    const ours = errors.filter((e) => !e.includes('Canceled future for create_subshell_request'));
+    // request's future (it comes and goes with timing; nothing of pt2e-lens is in it); ipywidgets' own: opened with
+    // no kernel, its widget manager's set-up reads the kernel of a session there is not
+    const ours = errors.filter(
+      (e) =>
+        !e.includes('Canceled future for create_subshell_request') &&
+        e !== "Cannot read properties of null (reading 'kernel')",
+    );
     assert.deepEqual(ours, []);
+  });
+
+  it('reloaded on its running kernel: an output whose widget the kernel holds is the live widget again', async () => {
+    await page.evaluate(() => window.wbPanel.sessionContext.changeKernel({ name: 'python3' }));
+    await kernelIdle(page, 120000);
+    // ipywidgets gives a notebook its widget manager once, when it opens with a kernel, not when one comes later
+    // (jupyter-widgets/ipywidgets#3970): open the page again, the notebook on this kernel
+    await page.reload();
+    await page.waitForFunction(() => window.jupyterapp?.commands?.hasCommand('docmanager:open'));
+    await cmd('docmanager:open', { path: 'wb.ipynb' });
+    await kernelIdle(page, 120000);
+    await cmd('notebook:run-all-cells');
+    await inWidget().locator('.pl-wb-step[data-step="export"]').click({ timeout: 180000 });
+    await page.waitForFunction(
+      () => document.querySelector('.jp-OutputArea .pl-workbench .pl-wb-controls')?.dataset.done === 'export',
+      null,
+      { timeout: 0 },
+    );
+    await cmd('docmanager:save');
+    await page.waitForFunction(() => !window.jupyterapp.shell.currentWidget.context.model.dirty);
+    await page.reload(); // the same workspace: the notebook comes back on its kernel, which still holds the widget
+    const bar = page.locator('.jp-OutputArea .pl-workbench .pl-wb-controls[data-done="export"][data-gone="false"]');
+    await bar.waitFor({ timeout: 120000 });
+    assert.equal(await page.locator('.jp-OutputArea .jp-Pt2eLens').count(), 0);
+    assert.equal(await bar.locator('.pl-wb-step[data-step="prepare"]:enabled').count(), 1);
   });
 });
