@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import warnings
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any, TypeVar
 
 import torch
@@ -112,27 +112,33 @@ def _tensors_of(module: torch.nn.Module) -> list[torch.Tensor]:
 
 
 def own_tensors(
-    module: _M, shared: Collection[int] = (), only: Collection[int] | None = None, made: dict | None = None
+    module: _M,
+    shared: Collection[int] = (),
+    only: Collection[int] | None = None,
+    lend: Callable[[torch.Tensor], torch.Tensor | None] | None = None,
 ) -> _M:
     """Give `module` its own copy of every parameter, buffer and tensor constant, in place.
 
     `ep.module()` and `torch.export.export` share tensors with the program and the user's model: a forward
     that updates a buffer (`self.steps.add_(1)`, BatchNorm statistics in train mode) would write into
     them. Tied tensors stay tied. `shared`: ids of tensors kept as they are (capture/_shared.py);
-    `only`: copy just the tensors with these ids; `made`: filled with id(copy) -> (tensor copied, its copy).
+    `only`: copy just the tensors with these ids; `lend`: an alias to hold instead of a copy, or None (capture/_lent.py's Loan.alias).
     """
     clones: dict[int, Any] = {}
 
     def clone(t: torch.Tensor) -> Any:  # a Parameter stays a Parameter
         if id(t) in shared or (only is not None and id(t) not in only):
             return t
+        if id(t) not in clones and lend is not None:
+            alias = lend(t)
+            if alias is not None:
+                clones[id(t)] = alias
+                return alias
         if id(t) not in clones:
             c = t.detach().clone()
             clones[id(t)] = (
                 torch.nn.Parameter(c, requires_grad=t.requires_grad) if isinstance(t, torch.nn.Parameter) else c
             )
-            if made is not None:
-                made[id(clones[id(t)])] = (t, clones[id(t)])
         return clones[id(t)]
 
     for mod in module.modules():

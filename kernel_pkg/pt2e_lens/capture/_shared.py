@@ -8,9 +8,9 @@ weights into new constants. So the stages share Parameters (buffers and constant
 do write buffers). Two kinds:
 
 - the user's own (`theirs`): the program pt2e-lens exported, or the ExportedProgram the user gave, keeps the
-  user's Parameters. They never go to third-party code: the module a quantizer prepares gets copies
-  (`fresh_module`), which go back to the user's tensors after prepare where nothing wrote them (`dedupe`);
-  a calibration callable gets copies (`unshare_theirs`).
+  user's Parameters. They never go to third-party code as they are: the module a quantizer prepares holds
+  aliases of them, their bytes kept in a temp file and put back where the quantizer wrote (`loan`,
+  capture/_lent.py); a calibration callable gets copies (`unshare_theirs`).
 - pt2e-lens's own (`ours`): copies taken from a user's GraphModule (restorable from it) and what prepare made
   (a conv weight with its batch norm folded in). Third-party code may run on them.
 
@@ -32,6 +32,7 @@ import torch
 from .. import i18n
 from .._copy import own_tensors
 from ..errors import Pt2eLensError, Pt2eLensWarning
+from ._lent import Loan
 
 
 def _parameters(module: torch.nn.Module) -> dict[int, tuple[str, torch.Tensor]]:
@@ -90,19 +91,17 @@ class SharedWeights:
         ok = source is not None and source is not t and source.shape == t.shape and source.dtype == t.dtype
         self._held[id(t)] = (t, t._version, weakref.ref(source) if ok else None)
 
-    def dedupe(self, module: torch.nn.Module, made: dict[int, tuple[torch.Tensor, torch.Tensor]]) -> None:
-        """`made`'s copies of the user's tensors (own_tensors(made=…)) that `module` still holds unwritten go back
-        to the user's tensors themselves: one copy less, once third-party code is done with them."""
-        back: dict[int, torch.Tensor] = {}
-        for copy_id, (original, copy) in made.items():
-            if id(original) in self._theirs and copy._version == 0 and original._version == self._held[id(original)][1]:
-                back[copy_id] = original
-        if not back:
-            return
-        for mod in module.modules():
-            for name, t in mod._parameters.items():
-                if t is not None and id(t) in back:
-                    mod._parameters[name] = back[id(t)]  # type: ignore[assignment]  # a Parameter of the user's
+    def loan(self) -> Loan:
+        """A Loan (capture/_lent.py) of the user's own tensors, for a module third-party code prepares."""
+        return Loan(self._theirs)
+
+    def lent_back(self, lent: list[tuple[torch.Tensor, int]]) -> None:
+        """A loan settled: its writes into the user's tensors are undone, so the versions they moved by are no
+        write of the user's (one made before the loan, by the user, still is: see check)."""
+        for t, version in lent:
+            held = self._held.get(id(t))
+            if held is not None and held[1] == version:
+                self._held[id(t)] = (t, t._version, held[2])
 
     def unshare_theirs(self, module: torch.nn.Module) -> None:
         """Copies for `module` of the user's tensors it holds (before code that is not pt2e-lens's runs on it)."""

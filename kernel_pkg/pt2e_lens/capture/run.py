@@ -423,37 +423,50 @@ def _checked_prepare(
     `_guards_fn` node for any quantizer that fails on it before annotating; a GraphModule the user gave is
     taken as it is."""
     program = base._program is not None
-    # the quantizer's code runs on it: it holds only pt2e-lens's own shared tensors, copies of the user's
+    # the quantizer's code runs on it: it holds pt2e-lens's own shared tensors and aliases of the user's
     shared = weights.ours if weights is not None else frozenset()
-    made: dict = {}
     dropped = program and from_executorch(quantizer)
-    gm = base.fresh_module(check_guards=not dropped, shared=shared, made=made)
-    guarded = has_guards(gm)  # read now: a failing transform_for_annotation may have changed gm
+
+    def prepared(fresh: Callable[[Any], torch.fx.GraphModule], callback: Callable | None) -> CheckedPrepare:
+        loan = weights.loan() if weights is not None else None
+        gm = fresh(loan)
+        if loan is None or weights is None:
+            return CheckedPrepare(gm, quantizer, on_annotated=callback, qat=qat)
+        loan.keep()
+        try:
+            done = CheckedPrepare(gm, quantizer, on_annotated=callback, qat=qat)
+        except BaseException:  # what the quantizer wrote before it failed goes nowhere
+            weights.lent_back(loan.settle())
+            raise
+        # prepare may return a new root: the module it was given holds the aliases too
+        weights.lent_back(loan.settle([done.prepared, gm]))
+        return done
+
+    guarded: list[bool] = []  # read before the quantizer runs: a failing transform_for_annotation may change gm
+
+    def first_module(loan: Any) -> torch.fx.GraphModule:
+        gm = base.fresh_module(check_guards=not dropped, shared=shared, lend=loan)
+        guarded.append(has_guards(gm))
+        return gm
+
     try:
-        done = CheckedPrepare(gm, quantizer, on_annotated=on_annotated, qat=qat)
-        if weights is not None:  # prepare may return a new root: the module it was given keeps copies too
-            weights.dedupe(done.prepared, made)
-            weights.dedupe(gm, made)
-        return done, dropped
+        return prepared(first_module, on_annotated), dropped
     except Pt2eLensError as e:
-        if not (guarded and not annotated and _quantizer_failed(e)):
+        if not (guarded and guarded[0] and not annotated and _quantizer_failed(e)):
             raise
         first = e
     if weights is not None:
         weights.check(None)  # the failed attempt's writes do not reach the retry
-    made.clear()
-    retry = (
-        base.fresh_module(check_guards=False, shared=shared, made=made)
-        if program
-        else without_guards(base.fresh_module(shared=shared, made=made))
-    )
+
+    def retry_module(loan: Any) -> torch.fx.GraphModule:
+        if program:
+            return base.fresh_module(check_guards=False, shared=shared, lend=loan)
+        return without_guards(base.fresh_module(shared=shared, lend=loan))
+
     try:
-        done = CheckedPrepare(retry, quantizer, on_annotated=on_annotated if program else None, qat=qat)
+        done = prepared(retry_module, on_annotated if program else None)
     except Pt2eLensError:
         raise first from None  # not (only) the node: the graph the user sees explains it
-    if weights is not None:
-        weights.dedupe(done.prepared, made)
-        weights.dedupe(retry, made)
     if program:
         return done, True
     # torchao fails on the user's graph as it is too: say which graph works

@@ -106,16 +106,18 @@ class Stage(HasGraph, HasSnapshot, Displayable):
         return self._make()
 
     def fresh_module(
-        self, check_guards: bool = True, shared: Collection[int] = (), made: dict | None = None
+        self, check_guards: bool = True, shared: Collection[int] = (), lend: Any = None
     ) -> torch.fx.GraphModule:
         """A new private module of this stage for a step that mutates it (prepare). `check_guards=False`: a
         program's stage made as `ep.module(check_guards=False)`, without torch.export's `_guards_fn` node.
-        `shared`: ids of tensors it may hold as they are (the Run's SharedWeights); `made`: see own_tensors."""
+        `shared`: ids of tensors it may hold as they are (the Run's SharedWeights); `lend`: a Loan
+        (capture/_lent.py) whose aliases it holds instead of copies of the user's Parameters."""
+        alias = lend.alias if lend is not None else None
         if not check_guards and self._program is not None:
-            return own_tensors(self._program.module(check_guards=False), shared, made=made)
+            return own_tensors(self._program.module(check_guards=False), shared, lend=alias)
         if self._graph_module is None:
             # ep.module() is a new graph on every call, but its tensors are the program's: clone them
-            return own_tensors(self._remake(), shared, made=made)
+            return own_tensors(self._remake(), shared, lend=alias)
         return private_copy(self._graph_module, shared)
 
     @cached_property

@@ -1,0 +1,211 @@
+"""The user's own weights lent to a quantizer's code without a second copy in memory, and given back as they were.
+
+The module a quantizer prepares used to hold copies of the user's Parameters: the weights once more at
+prepare's peak (the whole of convnext_tiny's memory over bare torchao). Now it holds aliases: new Parameter
+objects on the user's storage, so `.data =` or setattr on them never reaches the user's objects. The storage's
+bytes wait in an unlinked temp file meanwhile (written around the page cache where the file system allows:
+neither the process's memory nor the machine's). When the lent code is done every lent storage is compared
+with its bytes in the file — a version counter misses `.data.copy_()` and numpy writes — and where something
+wrote, the module keeps what was written as its own copy and the user's bytes go back from the file.
+What lent code keeps outside the module's parameters, buffers and tensor attributes is not seen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import mmap
+import os
+import tempfile
+from collections.abc import Collection, Iterator
+from typing import Any
+
+import torch
+
+_CHUNK = 1 << 22  # bytes per read or write: the bounce buffer's size
+_ALIGN = 4096  # O_DIRECT wants offsets and lengths in whole blocks
+
+
+def _lendable(t: torch.Tensor) -> bool:
+    """A plain CPU Parameter whose bytes are its own storage's (no subclass, no fake or meta tensor)."""
+    return (
+        type(t) is torch.nn.Parameter
+        and t.device.type == "cpu"
+        and t.layout == torch.strided
+        and not t.is_quantized
+        and t.untyped_storage().nbytes() > 0
+    )
+
+
+def _bytes(t: torch.Tensor) -> torch.Tensor:
+    """The whole storage under `t` as a uint8 tensor (writes through it bump no version counter)."""
+    return torch.empty(0, dtype=torch.uint8).set_(t.untyped_storage())
+
+
+def _fits(alias: torch.Tensor, t: torch.Tensor) -> bool:
+    """`alias` is still a view of exactly `t` (no `.data =` gave it other storage or another shape)."""
+    return (
+        _ptr(alias) == t.untyped_storage().data_ptr()
+        and alias.dtype == t.dtype
+        and alias.shape == t.shape
+        and alias.stride() == t.stride()
+        and alias.storage_offset() == t.storage_offset()
+    )
+
+
+class Loan:
+    """Aliases of the user's Parameters (`alias`, for own_tensors), their bytes kept in a file (`keep`),
+    compared and given back after the lent code ran (`settle`)."""
+
+    def __init__(self, theirs: Collection[int]) -> None:
+        self._theirs = theirs
+        self._lent: dict[int, tuple[torch.Tensor, torch.Tensor, int]] = {}  # id(alias) -> (user's, alias, version)
+        self._at: dict[int, tuple[int, torch.Tensor]] = {}  # storage data_ptr -> (offset in the file, its bytes)
+        self._file: Any = None
+
+    def alias(self, t: torch.Tensor) -> torch.Tensor | None:
+        """A new Parameter on `t`'s storage when `t` is the user's and can be lent; None: copy it."""
+        if id(t) not in self._theirs or not _lendable(t):
+            return None
+        # detach() shares t's version counter: an in-place op on it (or on a view of it) moves t's too
+        alias = torch.nn.Parameter(t.detach(), requires_grad=t.requires_grad)
+        self._lent[id(alias)] = (t, alias, t._version)
+        return alias
+
+    def keep(self) -> None:
+        """Write every lent storage's bytes to the file, before the lent code runs. Where no file can take
+        them (a full disk), the aliases become copies: the memory of before, never a write into the model."""
+        if not self._lent:
+            return
+        for t, _, _ in self._lent.values():
+            self._at.setdefault(t.untyped_storage().data_ptr(), (0, _bytes(t)))
+        try:
+            self._file = tempfile.TemporaryFile(buffering=0)
+            try:
+                self._write(direct=True)
+            except OSError:  # a file system that takes no O_DIRECT writes: through the page cache
+                self._write(direct=False)
+        except OSError:
+            self.close()
+            for _, alias, _ in self._lent.values():
+                alias.data = alias.detach().clone()
+            self._lent.clear()
+            self._at.clear()
+
+    def _write(self, direct: bool) -> None:
+        fd = self._file.fileno()
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_DIRECT if direct else flags & ~os.O_DIRECT)
+        offset = 0
+        with _bounce() as buf:
+            for ptr, (_, data) in self._at.items():
+                self._at[ptr] = (offset, data)
+                for start in range(0, data.numel(), _CHUNK):
+                    n = min(_CHUNK, data.numel() - start)
+                    buf[:n].copy_(data[start : start + n])
+                    _io(os.pwritev, fd, buf, _whole(n), offset + start)
+                offset += _whole(data.numel())
+
+    def settle(self, modules: Collection[torch.nn.Module] = ()) -> list[tuple[torch.Tensor, int]]:
+        """After the lent code ran (or failed): the user's bytes as they were; in `modules`, every alias nothing
+        wrote is the user's Parameter again and every other tensor on the user's storage is its own copy.
+        Returns each lent tensor of the user's with its version when lent (a write through an alias moved it)."""
+        written = {ptr for ptr in self._at if not self._same(ptr)}
+        for t, _, version in self._lent.values():
+            if t._version != version:  # an in-place op wrote the same values back: still its write
+                written.add(t.untyped_storage().data_ptr())
+        back: dict[int, torch.Tensor] = {}
+        for t, alias, _ in self._lent.values():
+            if t.untyped_storage().data_ptr() not in written and _fits(alias, t):
+                back[id(alias)] = t
+            elif _ptr(alias) in self._at:  # what was written stays the module's, as its own copy
+                alias.data = alias.detach().clone()
+        for ptr in written:
+            self._restore(ptr)
+        users = {id(t) for t, _, _ in self._lent.values()}
+        for module in modules:
+            _take_back(module, back, set(self._at), users)
+        lent = [(t, version) for t, _, version in self._lent.values()]
+        self.close()
+        return lent
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        self._at.clear()
+
+    def _same(self, ptr: int) -> bool:
+        offset, data = self._at[ptr]
+        with _bounce() as buf:
+            for start in range(0, data.numel(), _CHUNK):
+                n = min(_CHUNK, data.numel() - start)
+                _io(os.preadv, self._file.fileno(), buf, _whole(n), offset + start)
+                if not torch.equal(buf[:n], data[start : start + n]):
+                    return False
+        return True
+
+    def _restore(self, ptr: int) -> None:
+        offset, data = self._at[ptr]
+        with _bounce() as buf:
+            for start in range(0, data.numel(), _CHUNK):
+                n = min(_CHUNK, data.numel() - start)
+                _io(os.preadv, self._file.fileno(), buf, _whole(n), offset + start)
+                data[start : start + n].copy_(buf[:n])  # through the uint8 view: no version counter moves
+
+
+def _ptr(t: torch.Tensor) -> int | None:
+    """The data pointer of `t`'s storage; None for a tensor with none to compare (fake, meta, sparse, other device)."""
+    if t.device.type != "cpu" or t.layout != torch.strided:
+        return None
+    try:
+        return t.untyped_storage().data_ptr()
+    except Exception:  # a FakeTensor's storage cannot be read
+        return None
+
+
+def _whole(n: int) -> int:
+    return -(-n // _ALIGN) * _ALIGN
+
+
+@contextlib.contextmanager
+def _bounce() -> Iterator[torch.Tensor]:
+    """A page-aligned buffer (O_DIRECT reads and writes need one), as a uint8 tensor."""
+    with mmap.mmap(-1, _CHUNK) as region:
+        view = torch.frombuffer(region, dtype=torch.uint8)
+        try:
+            yield view
+        finally:
+            del view
+
+
+def _io(call: Any, fd: int, buf: torch.Tensor, n: int, offset: int) -> None:
+    mv = buf.numpy().data
+    done = 0
+    while done < n:
+        got = call(fd, [mv[done:n]], offset + done)
+        if got <= 0:  # a read past the end: the file holds less than was written
+            raise OSError(f"temp file short: {done} of {n} bytes")
+        done += got
+
+
+def _take_back(module: torch.nn.Module, back: dict[int, torch.Tensor], lent: set[int], users: set[int]) -> None:
+    """In `module`: aliases in `back` become the user's tensors again; any other tensor still on a lent storage
+    (a view lent code made and kept) gets its own copy."""
+    for mod in module.modules():
+        for store in (mod._parameters, mod._buffers):
+            for name, t in store.items():
+                if t is not None:
+                    store[name] = _settled(t, back, lent, users)
+        for name, value in list(vars(mod).items()):
+            if isinstance(value, torch.Tensor):
+                object.__setattr__(mod, name, _settled(value, back, lent, users))
+
+
+def _settled(t: torch.Tensor, back: dict[int, torch.Tensor], lent: set[int], users: set[int]) -> Any:
+    if id(t) in back:
+        return back[id(t)]
+    if id(t) in users or _ptr(t) not in lent:
+        return t
+    c = t.detach().clone()
+    return torch.nn.Parameter(c, requires_grad=t.requires_grad) if isinstance(t, torch.nn.Parameter) else c
