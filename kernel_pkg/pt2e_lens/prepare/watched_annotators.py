@@ -216,6 +216,7 @@ class AnnotatorLog:
         self._asking = False  # evaluating a filter again: its own reads are not the quantizer's
         self._asked: tuple[Any, bool] | None = None  # (filter frame, its answer): one evaluation per call
         self._ids: dict[tuple, set[int]] = {}  # (frame, instruction, reader) → ids of what it holds
+        self._seen: set[tuple] = set()  # (node, what, entry) already in `nodes`: a matcher re-reads every node
 
     def note(self, meta: LoggedMeta, what: str, value: Any = None) -> None:
         who = ANNOTATING.get()
@@ -235,7 +236,9 @@ class AnnotatorLog:
                 self._add(meta.name, "kept", (who, fn))
             return
         if self._matcher is not None:  # torch.fx searching for the annotator's pattern read it
-            self._add(meta.name, "searched", (who, fn, self._matcher))
+            entry = (who, fn, self._matcher)
+            if (meta.name, "searched", entry) not in self._seen:  # (most reads: the same node again)
+                self._add(meta.name, "searched", entry)
             return
         if what == "sourced" or meta.node is None or not _held(frame, ann, meta.node, self._holds):
             return  # a read of a node the annotator is not deciding about (a scan over the graph)
@@ -291,10 +294,12 @@ class AnnotatorLog:
         return answer
 
     def _add(self, node: str, what: str, entry: tuple) -> None:
+        key = (node, what, entry)
+        if key in self._seen:  # (get_source_partitions reads every node's meta once per call: ~15k reads)
+            return
+        self._seen.add(key)
         log = self.nodes.setdefault(node, {"wrote": [], "looked": []})
-        got = log.setdefault(what, [])
-        if entry not in got:
-            got.append(entry)
+        log.setdefault(what, []).append(entry)
 
     def forget_frame(self) -> None:
         """Let go of the last reader's frames (they keep locals alive) once annotate is done."""
