@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
-import { kernelIdle, notebook, startLab } from './lab_server.mjs';
+import { kernelIdle, notebook } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 
 const SETUP = `%load_ext pt2e_lens
@@ -29,18 +29,12 @@ const MAGICS = [
 const BAD = '%pt2e show convv';
 
 let lab;
-let browser;
+let close;
 let page;
 before(async () => {
-  lab = await startLab({ 'm.ipynb': notebook([SETUP, ...MAGICS, BAD]) });
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(120000);
+  ({ lab, page, close } = await labPage({ 'm.ipynb': notebook([SETUP, ...MAGICS, BAD]) }, { timeout: 120000 }));
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 describe('%pt2e magics in JupyterLab', () => {
   it('renders the output of every magic and a one-line error for a bad name', async () => {

@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
-import { kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { kernelIdle, notebook, setLabTheme } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 
 const BATCHES = 8;
@@ -34,19 +34,16 @@ run.calibrate(Gated(calibration_batches(${BATCHES}, 8)))
 print('batches', run['calibrated'].info['batches'])`;
 
 let lab;
-let browser;
+let close;
 let page;
 before(async () => {
-  lab = await startLab({ 'p.ipynb': notebook([SETUP, CALIBRATE]) });
+  ({ lab, page, close } = await labPage(
+    { 'p.ipynb': notebook([SETUP, CALIBRATE]) },
+    { viewport: { width: 1400, height: 900 }, timeout: 120000 },
+  ));
   execFileSync('mkfifo', [join(lab.root, 'go')]);
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(120000);
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 describe('progress of a long call in JupyterLab', () => {
   it('one bar, redrawn in place while calibrating, then one summary line (26.2)', async () => {
