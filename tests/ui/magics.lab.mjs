@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kernelIdle, notebook } from './lab_server.mjs';
+import { notebook } from './lab_server.mjs';
 import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 
@@ -28,18 +28,18 @@ const MAGICS = [
 ];
 const BAD = '%pt2e show convv';
 
-let lab;
 let close;
 let page;
 before(async () => {
-  ({ lab, page, close } = await labPage({ 'm.ipynb': notebook([SETUP, ...MAGICS, BAD]) }, { timeout: 120000 }));
+  ({ page, close } = await labPage(
+    { 'm.ipynb': notebook([SETUP, ...MAGICS, BAD]) },
+    { open: 'm.ipynb', timeout: 120000 },
+  ));
 });
 after(() => close?.());
 
 describe('%pt2e magics in JupyterLab', () => {
   it('renders the output of every magic and a one-line error for a bad name', async () => {
-    await page.goto(`${lab.url}/lab/tree/m.ipynb`);
-    await kernelIdle(page);
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
     const cells = page.locator('.jp-Notebook .jp-Cell');
     const last = cells.nth(MAGICS.length + 1).locator('.jp-OutputArea-output');

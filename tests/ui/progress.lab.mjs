@@ -39,7 +39,7 @@ let page;
 before(async () => {
   ({ lab, page, close } = await labPage(
     { 'p.ipynb': notebook([SETUP, CALIBRATE]) },
-    { viewport: { width: 1400, height: 900 }, timeout: 120000 },
+    { open: 'p.ipynb', viewport: { width: 1400, height: 900 }, timeout: 120000 },
   ));
   execFileSync('mkfifo', [join(lab.root, 'go')]);
 });
@@ -47,8 +47,6 @@ after(() => close?.());
 
 describe('progress of a long call in JupyterLab', () => {
   it('one bar, redrawn in place while calibrating, then one summary line (26.2)', async () => {
-    await page.goto(`${lab.url}/lab/tree/p.ipynb`);
-    await kernelIdle(page);
     // not awaited in the page: run-all's promise ends with the last cell, which waits on the test
     await page.evaluate(() => {
       window.jupyterapp.commands.execute('notebook:run-all-cells');
