@@ -26,6 +26,7 @@ class Gated:
     def __iter__(self):
         for i, b in enumerate(self.items):
             if i == ${GATE}:
+                print('at the gate', flush=True)  # after the bar's last redraw: once the page shows it, the bar holds still
                 with open('go') as f: f.read()
             yield b
 print('ready')`;
@@ -55,6 +56,9 @@ describe('progress of a long call in JupyterLab', () => {
     // half way: the kernel waits on the pipe; the bar shows calibrate's count of the 8 batches
     const bar = out.locator('.pl-progress progress');
     await bar.waitFor();
+    // the kernel printed 'at the gate' after its last redraw of the bar (one channel, in order): from here the bar
+    // is not replaced under the reads and screenshots below
+    await out.filter({ hasText: 'at the gate' }).waitFor();
     await page.waitForFunction(() =>
       /calibrate \d+\/\d+ batches/.test(document.querySelectorAll('.jp-Cell')[1]?.textContent ?? ''),
     );
