@@ -62,6 +62,5 @@ fi
 # cache locks its entries; each notebook copy is written by one file and read back whole)
 step pytest python -m pytest -q tests -n 2 --dist loadfile
 step vitest npm test
-step "browser tests" npm run test:browser
-step "lab tests" npm run test:lab
-step "host tests" npm run test:hosts
+# the browser, lab and host tests side by side (they mostly wait): each prints its own step line when it ends
+step "browser, lab and host tests" bash scripts/test-ui.sh

@@ -69,8 +69,11 @@ def test_the_full_command_runs_every_test() -> None:
     full = sh.split("\nfi\n", 1)[1]
     # every Python test (no -m, no -k, no file list), every TS test, every browser file through the npm scripts
     assert "step pytest python -m pytest -q tests -n 2 --dist loadfile\n" in full
-    for script in ("npm test", "npm run test:browser", "npm run test:lab", "npm run test:hosts"):
-        assert script in full, script
+    assert "step vitest npm test\n" in full
+    # the three browser steps side by side (scripts/test-ui.sh), each through its npm script
+    assert 'step "browser, lab and host tests" bash scripts/test-ui.sh\n' in full
+    ui_sh = (ROOT / "scripts/test-ui.sh").read_text()
+    assert re.findall(r'"[\w ]+:(test:\w+)"', ui_sh) == ["test:browser", "test:lab", "test:hosts"]
     scripts = json.loads((ROOT / "package.json").read_text())["scripts"]
     # node --test on the folder runs every *.test.mjs; the lab files are listed; the host files go by a glob
     assert scripts["test:browser"].endswith(" tests/ui/")

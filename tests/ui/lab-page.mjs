@@ -1,15 +1,33 @@
-// The page the real-kernel JupyterLab tests read: a notebook of a started JupyterLab, opened once its kernel is idle.
+// The set-up every real-kernel JupyterLab test (*.lab.mjs) shares: a throwaway JupyterLab on the file's notebooks,
+// a chromium page on it and, when asked, one notebook opened with its kernel idle.
 import { launch } from './browser.mjs';
-import { kernelIdle } from './lab_server.mjs';
+import { dismissKernelDialogs, kernelIdle, startLab } from './lab_server.mjs';
 
-/** A chromium page (1400×1000, downloads on, 60 s per step) on notebook `file` of `lab`, its uncaught errors pushed
- * into `errors`; returns { browser, page }, for the test to close the browser. */
-export async function openLabNotebook(lab, file, errors) {
-  const browser = await launch();
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  page.setDefaultTimeout(60000);
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${lab.url}/lab/tree/${file}`);
-  await kernelIdle(page, 120000);
-  return { browser, page };
+/** JupyterLab on `files` (startLab: name → text) and a chromium page on it: `viewport`, `timeout` ms per step,
+ * downloads on, the page's uncaught errors pushed into `errors` when given. With `open`, that notebook is opened,
+ * its kernel idle and the kernel dialogs of restored notebooks answered. Returns { lab, browser, page, close };
+ * `close()` (the file's after()) stops the browser and the server. A set-up that fails half way stops what it
+ * started before it throws. */
+export async function labPage(files, { open, viewport = { width: 1400, height: 1000 }, timeout = 60000, errors } = {}) {
+  const lab = await startLab(files);
+  let browser;
+  const close = async () => {
+    await browser?.close();
+    lab.stop();
+  };
+  try {
+    browser = await launch();
+    const page = await browser.newPage({ viewport, acceptDownloads: true });
+    page.setDefaultTimeout(timeout);
+    if (errors) page.on('pageerror', (e) => errors.push(e.message));
+    if (open) {
+      await page.goto(`${lab.url}/lab/tree/${open}`);
+      await kernelIdle(page, 120000);
+      await dismissKernelDialogs(page);
+    }
+    return { lab, browser, page, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
-import { kernelIdle, notebook, startLab } from './lab_server.mjs';
+import { notebook } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 
 const SETUP = `%load_ext pt2e_lens
@@ -28,24 +28,18 @@ const MAGICS = [
 ];
 const BAD = '%pt2e show convv';
 
-let lab;
-let browser;
+let close;
 let page;
 before(async () => {
-  lab = await startLab({ 'm.ipynb': notebook([SETUP, ...MAGICS, BAD]) });
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(120000);
+  ({ page, close } = await labPage(
+    { 'm.ipynb': notebook([SETUP, ...MAGICS, BAD]) },
+    { open: 'm.ipynb', timeout: 120000 },
+  ));
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 describe('%pt2e magics in JupyterLab', () => {
   it('renders the output of every magic and a one-line error for a bad name', async () => {
-    await page.goto(`${lab.url}/lab/tree/m.ipynb`);
-    await kernelIdle(page);
     await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
     const cells = page.locator('.jp-Notebook .jp-Cell');
     const last = cells.nth(MAGICS.length + 1).locator('.jp-OutputArea-output');

@@ -11,18 +11,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
 import { checkFitInside, checkStacking, checkSync, stacked } from './compare-stacking.mjs';
 import { checkDrawerFits } from './drawer-fit.mjs';
-import {
-  dismissKernelDialogs,
-  dismissNewsToast,
-  kernelIdle,
-  notebook,
-  setLabTheme,
-  setOutputsWidth,
-  startLab,
-} from './lab_server.mjs';
+import { dismissNewsToast, notebook, setLabTheme, setOutputsWidth } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 import { pickStage } from './panel-stage.mjs';
 import { nodePicker } from './pick-node.mjs';
@@ -49,20 +41,15 @@ drun = pl.Run(model, example_inputs()).decompose('core')
 weights = [n['id'] for n in prep.snapshot.nodes if n['role'] == 'param']
 print('IDS', json.dumps(['conv2d', 'add', 'linear', 'activation_post_process_0', weights[0]]))`;
 
-let lab;
-let browser;
+let close;
 let page;
 let ids;
 const errors = [];
 before(async () => {
-  lab = await startLab({ 'n.ipynb': notebook([CAPTURE, 'pl.show(prep)', 'pl.compare(prep, conv)']) });
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(60000);
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${lab.url}/lab/tree/n.ipynb`);
-  await kernelIdle(page, 120000);
-  await dismissKernelDialogs(page);
+  ({ page, close } = await labPage(
+    { 'n.ipynb': notebook([CAPTURE, 'pl.show(prep)', 'pl.compare(prep, conv)']) },
+    { open: 'n.ipynb', errors },
+  ));
   await page.evaluate(() => window.jupyterapp.commands.execute('pt2e-lens:open-panel'));
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   const out = page.locator('.jp-OutputArea-output', { hasText: /^IDS / }).first();
@@ -77,10 +64,7 @@ before(async () => {
   );
   await dismissNewsToast(page);
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 const hostOf = (n) => page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Pt2eLens').nth(n);
 const viewOf = (n) => hostOf(n).locator('.pt2e-lens[data-state="ready"]');

@@ -20,15 +20,8 @@ import { after, before, describe, it } from 'node:test';
 import { across, checkDrawerInView } from './drawer-view.mjs';
 import { checkDrawnColours } from './drawn-colours.mjs';
 import { checkFindingLines } from './finding-lines.mjs';
-import {
-  dismissKernelDialogs,
-  dismissNewsToast,
-  notebook,
-  setLabTheme,
-  setOutputsWidth,
-  startLab,
-} from './lab_server.mjs';
-import { openLabNotebook } from './lab-page.mjs';
+import { dismissNewsToast, notebook, setLabTheme, setOutputsWidth } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { overflowing } from './overflow.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
@@ -53,8 +46,7 @@ const ZH = ["pl.set_locale('zh-TW')", 'pl.show(prep)'];
 const ZH_AT = VIEWS.length + 1;
 const zhTW = JSON.parse(readFileSync(join(ROOT, 'kernel_pkg/pt2e_lens/locales/zh-TW.json'), 'utf8'));
 
-let lab;
-let browser;
+let close;
 let page;
 let facts;
 let found;
@@ -62,9 +54,8 @@ let guards;
 let stageNodes;
 const errors = [];
 before(async () => {
-  lab = await startLab({ 'o.ipynb': notebook([FACTS_CODE, WHY_CODE, NODES, ...VIEWS, DYNAMIC, SHOW_DYNAMIC, ...ZH]) });
-  ({ browser, page } = await openLabNotebook(lab, 'o.ipynb', errors));
-  await dismissKernelDialogs(page);
+  const files = { 'o.ipynb': notebook([FACTS_CODE, WHY_CODE, NODES, ...VIEWS, DYNAMIC, SHOW_DYNAMIC, ...ZH]) };
+  ({ page, close } = await labPage(files, { open: 'o.ipynb', errors }));
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   facts = await printed('WHY');
   found = await printed('FACTS');
@@ -77,10 +68,7 @@ before(async () => {
   );
   await dismissNewsToast(page);
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 /** What a cell printed after `tag `, as JSON. */
 async function printed(tag) {

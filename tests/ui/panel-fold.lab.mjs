@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { dismissNewsToast, notebook, setLabTheme, startLab } from './lab_server.mjs';
-import { openLabNotebook } from './lab-page.mjs';
+import { dismissNewsToast, notebook, setLabTheme } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 import { idle, resized, settled } from './settled.mjs';
@@ -23,14 +23,12 @@ run = pl.capture(get_model('tiny').eval(), example_inputs(), ConvQuantizer(), ca
 print('STAGES', ' '.join(run.stages))`;
 const SHOW = 'pl.show(run)';
 
-let lab;
-let browser;
+let close;
 let page;
 let stages;
 const errors = [];
 before(async () => {
-  lab = await startLab({ 'f.ipynb': notebook([CAPTURE, SHOW]) });
-  ({ browser, page } = await openLabNotebook(lab, 'f.ipynb', errors));
+  ({ page, close } = await labPage({ 'f.ipynb': notebook([CAPTURE, SHOW]) }, { open: 'f.ipynb', errors }));
   await page.evaluate(() => window.jupyterapp.commands.execute('pt2e-lens:open-panel'));
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   const out = page.locator('.jp-OutputArea-output', { hasText: /^STAGES / }).first();
@@ -38,10 +36,7 @@ before(async () => {
   stages = (await out.textContent()).trim().split(/\s+/).slice(1);
   await dismissNewsToast(page);
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 const panel = () => page.locator('#pt2e-lens-panel');
 const view = () => panel().locator('.pl-panel-view .pt2e-lens[data-state="ready"]');

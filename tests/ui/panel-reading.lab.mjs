@@ -18,8 +18,8 @@ import { closedTitles } from './closed-titles.mjs';
 import { checkDrawerInView } from './drawer-view.mjs';
 import { groupFills, judgeColours, markStroke, roleStrokes, searchStrokes } from './drawn-colours.mjs';
 import { checkFindingLines } from './finding-lines.mjs';
-import { dismissNewsToast, notebook, setLabTheme, startLab } from './lab_server.mjs';
-import { openLabNotebook } from './lab-page.mjs';
+import { dismissNewsToast, notebook, setLabTheme } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { overflowing } from './overflow.mjs';
 import { ARTIFACTS, ROOT } from './pages.mjs';
 import { pickStage } from './panel-stage.mjs';
@@ -63,14 +63,12 @@ first = next(n.name for n in ep_wide.graph.nodes if n.op == 'call_function')
 print('FACTS', json.dumps({'en': facts(run_en), 'zh': facts(run_zh), 'first': first,
                            'specs': len(dec['converted'].snapshot.specs)}))`;
 
-let lab;
-let browser;
+let close;
 let page;
 let facts;
 const errors = [];
 before(async () => {
-  lab = await startLab({ 'r.ipynb': notebook([CAPTURE]) });
-  ({ browser, page } = await openLabNotebook(lab, 'r.ipynb', errors));
+  ({ page, close } = await labPage({ 'r.ipynb': notebook([CAPTURE]) }, { open: 'r.ipynb', errors }));
   await page.evaluate(() => window.jupyterapp.commands.execute('pt2e-lens:open-panel'));
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   const out = page.locator('.jp-OutputArea-output', { hasText: /^FACTS / }).first();
@@ -78,10 +76,7 @@ before(async () => {
   facts = JSON.parse((await out.textContent()).trim().slice('FACTS '.length));
   await dismissNewsToast(page); // it sits over the panel's bottom
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 const panel = () => page.locator('#pt2e-lens-panel');
 const view = () => panel().locator('.pl-panel-view .pt2e-lens[data-state="ready"]');

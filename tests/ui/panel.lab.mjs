@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
-import { notebook, startLab } from './lab_server.mjs';
+import { notebook } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 import { pickStage } from './panel-stage.mjs';
 
@@ -33,23 +33,18 @@ big = pl.capture(get_model('tiny').eval(), example_inputs(), ConvReluQuantizer()
 print('BIG', len(big['converted'].graph_module.graph.nodes))`;
 
 let lab;
-let browser;
+let close;
 let page;
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  lab = await startLab({
+  const files = {
     'a.ipynb': notebook([SETUP, TINY]),
     'b.ipynb': notebook([SETUP, OTHER]),
     'c.ipynb': notebook([LARGE]),
-  });
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-  page.setDefaultTimeout(30000);
+  };
+  ({ lab, page, close } = await labPage(files, { viewport: { width: 1500, height: 1000 }, timeout: 30000 }));
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 const cmd = (id, args = {}) => page.evaluate(([id, args]) => window.jupyterapp.commands.execute(id, args), [id, args]);
 const panel = () => page.locator('#pt2e-lens-panel');

@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
-import { kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { kernelIdle, notebook, setLabTheme } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 
 const BATCHES = 8;
@@ -26,6 +26,7 @@ class Gated:
     def __iter__(self):
         for i, b in enumerate(self.items):
             if i == ${GATE}:
+                print('at the gate', flush=True)  # after the bar's last redraw: once the page shows it, the bar holds still
                 with open('go') as f: f.read()
             yield b
 print('ready')`;
@@ -34,24 +35,19 @@ run.calibrate(Gated(calibration_batches(${BATCHES}, 8)))
 print('batches', run['calibrated'].info['batches'])`;
 
 let lab;
-let browser;
+let close;
 let page;
 before(async () => {
-  lab = await startLab({ 'p.ipynb': notebook([SETUP, CALIBRATE]) });
+  ({ lab, page, close } = await labPage(
+    { 'p.ipynb': notebook([SETUP, CALIBRATE]) },
+    { open: 'p.ipynb', viewport: { width: 1400, height: 900 }, timeout: 120000 },
+  ));
   execFileSync('mkfifo', [join(lab.root, 'go')]);
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(120000);
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 describe('progress of a long call in JupyterLab', () => {
   it('one bar, redrawn in place while calibrating, then one summary line (26.2)', async () => {
-    await page.goto(`${lab.url}/lab/tree/p.ipynb`);
-    await kernelIdle(page);
     // not awaited in the page: run-all's promise ends with the last cell, which waits on the test
     await page.evaluate(() => {
       window.jupyterapp.commands.execute('notebook:run-all-cells');
@@ -60,6 +56,9 @@ describe('progress of a long call in JupyterLab', () => {
     // half way: the kernel waits on the pipe; the bar shows calibrate's count of the 8 batches
     const bar = out.locator('.pl-progress progress');
     await bar.waitFor();
+    // the kernel printed 'at the gate' after its last redraw of the bar (one channel, in order): from here the bar
+    // is not replaced under the reads and screenshots below
+    await out.filter({ hasText: 'at the gate' }).waitFor();
     await page.waitForFunction(() =>
       /calibrate \d+\/\d+ batches/.test(document.querySelectorAll('.jp-Cell')[1]?.textContent ?? ''),
     );

@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
-import { dismissKernelDialogs, dismissNewsToast, kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { dismissKernelDialogs, dismissNewsToast, kernelIdle, notebook, setLabTheme } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS, MIME } from './pages.mjs';
 import { idle } from './settled.mjs';
 
@@ -24,7 +24,7 @@ wb = pl.workbench(model, example_inputs(2), calibration=calibration_batches(4, 2
 wb`;
 
 let lab;
-let browser;
+let close;
 let page;
 const errors = [];
 const cmd = (id, args = {}) => page.evaluate(([id, args]) => window.jupyterapp.commands.execute(id, args), [id, args]);
@@ -57,23 +57,16 @@ async function unchanged() {
 }
 
 before(async () => {
-  lab = await startLab({ 'wb.ipynb': notebook([CELL]) });
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(120000);
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${lab.url}/lab/tree/wb.ipynb`);
-  await kernelIdle(page, 120000);
-  await dismissKernelDialogs(page);
+  ({ lab, page, close } = await labPage(
+    { 'wb.ipynb': notebook([CELL]) },
+    { open: 'wb.ipynb', timeout: 120000, errors },
+  ));
   await cmd('notebook:run-all-cells');
   await inWidget().waitFor({ timeout: 180000 });
   await dismissNewsToast(page);
   await cmd('pt2e-lens:open-panel');
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 describe('pl.workbench in the side panel', () => {
   it('the panel drives the same workbench as the widget: a step pressed in either shows in both', async () => {

@@ -11,8 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch } from './browser.mjs';
-import { dismissKernelDialogs, dismissNewsToast, kernelIdle, notebook, setLabTheme, startLab } from './lab_server.mjs';
+import { dismissNewsToast, notebook, setLabTheme } from './lab_server.mjs';
+import { labPage } from './lab-page.mjs';
 import { ARTIFACTS } from './pages.mjs';
 import { nodePicker } from './pick-node.mjs';
 import { idle } from './settled.mjs';
@@ -42,7 +42,7 @@ wb2 = pl.workbench(model, example_inputs(2), calibration=batches)
 wb2`;
 
 let lab;
-let browser;
+let close;
 let page;
 const errors = [];
 const bench = () => page.locator('.jp-OutputArea .pl-workbench').first();
@@ -89,24 +89,16 @@ const gatedUntil = (want) =>
 const done = (step) => `.pl-wb-step[data-step="${step}"][data-done="true"]`;
 
 before(async () => {
-  lab = await startLab({ 'wb.ipynb': notebook([CELL, GATED]) });
-  execFileSync('mkfifo', [join(lab.root, 'go')]);
-  browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1300, height: 1100 } });
-  page.setDefaultTimeout(120000);
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${lab.url}/lab/tree/wb.ipynb`);
-  await kernelIdle(page, 120000);
-  await dismissKernelDialogs(page);
+  const files = { 'wb.ipynb': notebook([CELL, GATED]) };
+  const viewport = { width: 1300, height: 1100 };
+  ({ lab, page, close } = await labPage(files, { open: 'wb.ipynb', viewport, timeout: 120000, errors }));
+  execFileSync('mkfifo', [join(lab.root, 'go')]); // before the cells run: the gated one reads the pipe
   await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells'));
   await controls().waitFor({ timeout: 180000 });
   await gated().waitFor({ timeout: 180000 });
   await dismissNewsToast(page);
 });
-after(async () => {
-  await browser?.close();
-  lab?.stop();
-});
+after(() => close?.());
 
 describe('pl.workbench in JupyterLab', () => {
   it('each step clicked becomes a stage tab; a selected node kept fp32 and rerun compare; lower in dark', async (t) => {
