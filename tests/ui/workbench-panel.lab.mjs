@@ -11,13 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  dismissNewsToast,
-  kernelIdle,
-  labRestored,
-  notebook,
-  setLabTheme,
-} from './lab_server.mjs';
+import { dismissNewsToast, kernelIdle, labRestored, notebook, setLabTheme } from './lab_server.mjs';
 import { labPage } from './lab-page.mjs';
 import { ARTIFACTS, MIME } from './pages.mjs';
 import { idle } from './settled.mjs';
