@@ -200,9 +200,16 @@ describe('pl.workbench in the side panel', () => {
     await kernelIdle(page, 120000);
     await cmd('notebook:run-all-cells');
     await inWidget().locator('.pl-wb-step[data-step="export"]').click({ timeout: 180000 });
+    // the step done and nothing running, and its static view in the cell's output: the kernel replaces the output
+    // (update_display) after the step and before it says it is idle; a save before that leaves the notebook dirty
     await page.waitForFunction(
-      () => document.querySelector('.jp-OutputArea .pl-workbench .pl-wb-controls')?.dataset.done === 'export',
-      null,
+      (mime) => {
+        const bar = document.querySelector('.jp-OutputArea .pl-workbench .pl-wb-controls');
+        const outputs = window.jupyterapp.shell.currentWidget.content.widgets[0].model.outputs;
+        const drawn = Array.from({ length: outputs.length }, (_, i) => outputs.get(i)).some((o) => o.data[mime]);
+        return bar?.dataset.done === 'export' && bar.dataset.busy === 'false' && drawn;
+      },
+      MIME,
       { timeout: 0 },
     );
     await cmd('docmanager:save');
