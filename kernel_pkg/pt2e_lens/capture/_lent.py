@@ -17,7 +17,7 @@ import fcntl
 import mmap
 import os
 import tempfile
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
 import torch
@@ -97,20 +97,34 @@ class Loan:
         flags = fcntl.fcntl(fd, fcntl.F_GETFL)
         fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_DIRECT if direct else flags & ~os.O_DIRECT)
         offset = 0
+        for ptr, (_, data) in self._at.items():
+            self._at[ptr] = (offset, data)
+            offset += _whole(data.numel())
         with _bounce() as buf:
-            for ptr, (_, data) in self._at.items():
-                self._at[ptr] = (offset, data)
-                for start in range(0, data.numel(), _CHUNK):
-                    n = min(_CHUNK, data.numel() - start)
-                    buf[:n].copy_(data[start : start + n])
-                    _io(os.pwritev, fd, buf, _whole(n), offset + start)
-                offset += _whole(data.numel())
+            for at, n, pieces in _chunks(self._at.values(), offset):
+                for lo, hi, data, start in pieces:
+                    buf[lo:hi].copy_(data[start : start + hi - lo])
+                _io(os.pwritev, fd, buf, n, at)
+
+    def _written(self) -> set[int]:
+        """The storages whose bytes differ from the file's: the file read once, a chunk at a time (small weights
+        share a chunk: one read for many, not one each)."""
+        differ: set[int] = set()
+        ptr_of = {id(data): ptr for ptr, (_, data) in self._at.items()}
+        total = sum(_whole(data.numel()) for _, data in self._at.values())
+        with _bounce() as buf:
+            for at, n, pieces in _chunks(self._at.values(), total):
+                _io(os.preadv, self._file.fileno(), buf, n, at)
+                for lo, hi, data, start in pieces:
+                    if ptr_of[id(data)] not in differ and not torch.equal(buf[lo:hi], data[start : start + hi - lo]):
+                        differ.add(ptr_of[id(data)])
+        return differ
 
     def settle(self, modules: Collection[torch.nn.Module] = ()) -> list[tuple[torch.Tensor, int]]:
         """After the lent code ran (or failed): the user's bytes as they were; in `modules`, every alias nothing
         wrote is the user's Parameter again and every other tensor on the user's storage is its own copy.
         Returns each lent tensor of the user's with its version when lent (a write through an alias moved it)."""
-        written = {ptr for ptr in self._at if not self._same(ptr)}
+        written = self._written()
         for t, _, version in self._lent.values():
             if t._version != version:  # an in-place op wrote the same values back: still its write
                 written.add(t.untyped_storage().data_ptr())
@@ -135,16 +149,6 @@ class Loan:
             self._file = None
         self._at.clear()
 
-    def _same(self, ptr: int) -> bool:
-        offset, data = self._at[ptr]
-        with _bounce() as buf:
-            for start in range(0, data.numel(), _CHUNK):
-                n = min(_CHUNK, data.numel() - start)
-                _io(os.preadv, self._file.fileno(), buf, _whole(n), offset + start)
-                if not torch.equal(buf[:n], data[start : start + n]):
-                    return False
-        return True
-
     def _restore(self, ptr: int) -> None:
         offset, data = self._at[ptr]
         with _bounce() as buf:
@@ -166,6 +170,26 @@ def _ptr(t: torch.Tensor) -> int | None:
 
 def _whole(n: int) -> int:
     return -(-n // _ALIGN) * _ALIGN
+
+
+def _chunks(stored: Iterable[tuple[int, torch.Tensor]], total: int) -> Iterator[tuple[int, int, list[tuple]]]:
+    """The file in chunks of _CHUNK bytes: (file offset, bytes to read or write, pieces), each piece
+    (start in the chunk, end in it, a storage's bytes, where in them it starts), for `stored` (offset in the
+    file, bytes) laid end to end at whole blocks."""
+    order = sorted(stored, key=lambda s: s[0])
+    i = 0
+    for at in range(0, total, _CHUNK):
+        end = min(at + _CHUNK, total)
+        pieces = []
+        while i < len(order) and order[i][0] < end:
+            offset, data = order[i]
+            lo, hi = max(offset, at), min(offset + data.numel(), end)
+            if hi > lo:
+                pieces.append((lo - at, hi - at, data, lo - offset))
+            if offset + data.numel() > end:
+                break  # the rest of it is in the next chunk
+            i += 1
+        yield at, end - at, pieces
 
 
 @contextlib.contextmanager
