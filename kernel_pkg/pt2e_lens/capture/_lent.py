@@ -23,6 +23,9 @@ from typing import Any
 import torch
 
 _CHUNK = 1 << 22  # bytes per read or write: the bounce buffer's size
+# lent weights of at most this many bytes in all wait in memory instead: a file's own cost (creating it, O_DIRECT
+# reads and writes) is more CPU than copying so few bytes twice, and so little memory is no model's peak
+IN_MEMORY = 8 << 20
 _ALIGN = 4096  # O_DIRECT wants offsets and lengths in whole blocks
 
 
@@ -62,6 +65,7 @@ class Loan:
         self._lent: dict[int, tuple[torch.Tensor, torch.Tensor, int]] = {}  # id(alias) -> (user's, alias, version)
         self._at: dict[int, tuple[int, torch.Tensor]] = {}  # storage data_ptr -> (offset in the file, its bytes)
         self._file: Any = None
+        self._kept: dict[int, torch.Tensor] | None = None  # storage data_ptr -> a copy of its bytes (IN_MEMORY)
 
     def alias(self, t: torch.Tensor) -> torch.Tensor | None:
         """A new Parameter on `t`'s storage when `t` is the user's and can be lent; None: copy it."""
@@ -79,6 +83,9 @@ class Loan:
             return
         for t, _, _ in self._lent.values():
             self._at.setdefault(t.untyped_storage().data_ptr(), (0, _bytes(t)))
+        if sum(data.numel() for _, data in self._at.values()) <= IN_MEMORY:
+            self._kept = {ptr: data.clone() for ptr, (_, data) in self._at.items()}
+            return
         try:
             self._file = tempfile.TemporaryFile(buffering=0)
             try:
@@ -109,6 +116,9 @@ class Loan:
     def _written(self) -> set[int]:
         """The storages whose bytes differ from the file's: the file read once, a chunk at a time (small weights
         share a chunk: one read for many, not one each)."""
+        if self._kept is not None:
+            kept = self._kept
+            return {ptr for ptr, (_, data) in self._at.items() if not torch.equal(kept[ptr], data)}
         differ: set[int] = set()
         ptr_of = {id(data): ptr for ptr, (_, data) in self._at.items()}
         total = sum(_whole(data.numel()) for _, data in self._at.values())
@@ -147,10 +157,14 @@ class Loan:
         if self._file is not None:
             self._file.close()
             self._file = None
+        self._kept = None
         self._at.clear()
 
     def _restore(self, ptr: int) -> None:
         offset, data = self._at[ptr]
+        if self._kept is not None:
+            data.copy_(self._kept[ptr])  # through the uint8 view: no version counter moves
+            return
         with _bounce() as buf:
             for start in range(0, data.numel(), _CHUNK):
                 n = min(_CHUNK, data.numel() - start)
