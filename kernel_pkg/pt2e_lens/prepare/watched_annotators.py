@@ -164,7 +164,11 @@ class LoggedMeta(dict):
 
     def get(self, key, default=None):
         if key not in _DESCRIPTIVE:
-            self.recorder.log.note(self, "sourced" if key in SOURCE_KEYS else "looked")
+            log = self.recorder.log
+            # a matcher's loop (get_source_partitions reads `.get` of every node) reading a node it read before:
+            # nothing to note, known without a call (AnnotatorLog.note's first check, inlined)
+            if log._matcher is None or self.name not in log._searched or sys._getframe(1) is not log._frame:
+                log.note(self, "sourced" if key in SOURCE_KEYS else "looked")
         return super().get(key, default)
 
     def __getitem__(self, key):
