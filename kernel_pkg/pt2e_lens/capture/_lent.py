@@ -4,9 +4,10 @@ The module a quantizer prepares used to hold copies of the user's Parameters: th
 prepare's peak (the whole of convnext_tiny's memory over bare torchao). Now it holds aliases: new Parameter
 objects on the user's storage, so `.data =` or setattr on them never reaches the user's objects. The storage's
 bytes wait in an unlinked temp file meanwhile (written around the page cache where the file system allows:
-neither the process's memory nor the machine's). When the lent code is done every lent storage is compared
-with its bytes in the file — a version counter misses `.data.copy_()` and numpy writes — and where something
-wrote, the module keeps what was written as its own copy and the user's bytes go back from the file.
+neither the process's memory nor the machine's; IN_MEMORY bytes or less in all wait in memory instead). When
+the lent code is done every lent storage is compared with its bytes in the file — a version counter misses
+`.data.copy_()` and numpy writes — and where something wrote, the module keeps what was written as its own
+copy and the user's bytes go back from the file.
 What lent code keeps outside the module's parameters, buffers and tensor attributes is not seen.
 """
 
