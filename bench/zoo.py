@@ -196,8 +196,9 @@ def _cpu_note(r: ZooRow) -> str:
     if len(b) > 1 and min(lens) <= max(b):
         return f"CPU over the goal within the noise: {spread}"
     return (
-        "CPU over the goal: pt2e-lens's own work (a copy of the prepared graph, whose code fx regenerates; the "
-        f"annotated snapshot; copies of the model's buffers) on top of the noise; {spread}"
+        "CPU over the goal: pt2e-lens's own fixed work (the prepared stage's copy, whose code fx regenerates; "
+        "watching the annotators for pl.why_not; the weights lent to the quantizer; the annotated snapshot) on a "
+        f"short flow, on top of the noise; {spread}"
     )
 
 
