@@ -189,9 +189,10 @@ def _cpu_note(r: ZooRow) -> str:
             f"{r.load or 0:.0f} on {os.cpu_count()} cores), not repeated: two processes of one flow differ by more "
             "than that at such a load"
         )
+    digits = 2 if max(b + lens) < 1 else 1  # a flow under a second: tenths would show 0.3–0.3
     spread = (
-        f"CPU s of the {len(b)} processes per flow: bare {min(b):.1f}–{max(b):.1f}, lens {min(lens):.1f}–"
-        f"{max(lens):.1f} (load {r.load or 0:.0f} on {os.cpu_count()} cores)"
+        f"CPU s of the {len(b)} processes per flow: bare {min(b):.{digits}f}–{max(b):.{digits}f}, lens "
+        f"{min(lens):.{digits}f}–{max(lens):.{digits}f} (load {r.load or 0:.0f} on {os.cpu_count()} cores)"
     )
     if len(b) > 1 and min(lens) <= max(b):
         return f"CPU over the goal within the noise: {spread}"
