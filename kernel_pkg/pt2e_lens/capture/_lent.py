@@ -119,7 +119,7 @@ class Loan:
         share a chunk: one read for many, not one each)."""
         if self._kept is not None:
             kept = self._kept
-            return {ptr for ptr, (_, data) in self._at.items() if not torch.equal(kept[ptr], data)}
+            return {ptr for ptr, (_, data) in self._at.items() if not _equal(kept[ptr], data)}
         differ: set[int] = set()
         ptr_of = {id(data): ptr for ptr, (_, data) in self._at.items()}
         total = sum(_whole(data.numel()) for _, data in self._at.values())
@@ -127,7 +127,7 @@ class Loan:
             for at, n, pieces in _chunks(self._at.values(), total):
                 _io(os.preadv, self._file.fileno(), buf, n, at)
                 for lo, hi, data, start in pieces:
-                    if ptr_of[id(data)] not in differ and not torch.equal(buf[lo:hi], data[start : start + hi - lo]):
+                    if ptr_of[id(data)] not in differ and not _equal(buf[lo:hi], data[start : start + hi - lo]):
                         differ.add(ptr_of[id(data)])
         return differ
 
@@ -181,6 +181,17 @@ def _ptr(t: torch.Tensor) -> int | None:
         return t.untyped_storage().data_ptr()
     except Exception:  # a FakeTensor's storage cannot be read
         return None
+
+
+def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Two uint8 runs byte for byte, 8 bytes at a time where they allow (uint8 compares run ~7× slower: 0.2 s
+    of vit_b_16's 330 MB)."""
+    n = a.numel() // 8 * 8
+    try:
+        head = torch.equal(a[:n].view(torch.int64), b[:n].view(torch.int64))
+    except RuntimeError:  # an offset not on 8 bytes: no int64 view
+        return torch.equal(a, b)
+    return head and torch.equal(a[n:], b[n:])
 
 
 def _whole(n: int) -> int:
