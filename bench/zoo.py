@@ -197,9 +197,9 @@ def _cpu_note(r: ZooRow) -> str:
     if len(b) > 1 and min(lens) <= max(b):
         return f"CPU over the goal within the noise: {spread}"
     return (
-        "CPU over the goal: pt2e-lens's own fixed work (the prepared stage's copy, whose code fx regenerates; "
-        "watching the annotators for pl.why_not; the weights lent to the quantizer; the annotated snapshot) on a "
-        f"short flow, on top of the noise; {spread}"
+        "CPU over the goal: pt2e-lens's own work (the prepared stage's copy, whose code fx regenerates; watching "
+        "the annotators for pl.why_not; the weights lent to the quantizer, kept and compared byte for byte; the "
+        f"annotated snapshot) on top of the noise; {spread}"
     )
 
 
