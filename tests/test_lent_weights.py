@@ -12,6 +12,13 @@ from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
 
 import pt2e_lens as pl
+from pt2e_lens.capture import _lent
+
+
+@pytest.fixture(autouse=True, params=["file", "memory"])
+def _kept_in(request, monkeypatch):
+    """Every test with the lent bytes kept in the temp file and in memory (small weights' way, _lent.IN_MEMORY)."""
+    monkeypatch.setattr(_lent, "IN_MEMORY", 0 if request.param == "file" else 1 << 40)
 
 
 class Mlp(nn.Module):
