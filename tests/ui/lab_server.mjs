@@ -118,6 +118,15 @@ export async function labRestored(page) {
   await page.evaluate(() => window.jupyterapp.restored);
 }
 
+/** From now on, answer "No Kernel" whenever JupyterLab asks `page` for a notebook's kernel: a restored notebook
+ * asks when its session starts, which can come after a one-time look (dismissKernelDialogs) on a busy machine.
+ * Playwright runs the handler before any action or wait the dialog would block; it answers every dialog shown
+ * (several restored notebooks ask at once), so that none is left when playwright checks. */
+export async function answerKernelDialogs(page) {
+  const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
+  await page.addLocatorHandler(nope.first(), () => dismissKernelDialogs(page));
+}
+
 /** Answer "No Kernel" to each kernel dialog JupyterLab opens (one per restored notebook). */
 export async function dismissKernelDialogs(page) {
   const dialog = page.getByRole('dialog');
