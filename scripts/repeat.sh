@@ -10,14 +10,16 @@ shift
 export PATH="$PWD/.venv/bin:$PATH" PT2E_LENS_PYTHON="$PWD/.venv/bin/python" PT2E_LENS_PROGRESS=0
 mkdir -p tests/ui/artifacts
 for file in "$@"; do
+  # a log per file: two loops may run side by side (e.g. lab files and host files)
+  log="tests/ui/artifacts/repeat-$(basename "$file").log"
   for i in $(seq 1 "$n"); do
     start=$SECONDS
     load0=$(cut -d' ' -f1 /proc/loadavg)
-    if node --test --test-concurrency=1 --test-timeout=3600000 "$file" > "tests/ui/artifacts/repeat.log" 2>&1; then
+    if node --test --test-concurrency=1 --test-timeout=3600000 "$file" > "$log" 2>&1; then
       echo "$file run $i/$n: pass, $((SECONDS - start)) s, load $load0 → $(cut -d' ' -f1 /proc/loadavg)"
     else
       echo "$file run $i/$n: FAIL after $((SECONDS - start)) s, load $load0 → $(cut -d' ' -f1 /proc/loadavg)"
-      tail -40 tests/ui/artifacts/repeat.log
+      tail -40 "$log"
       exit 1
     fi
   done
