@@ -1,12 +1,12 @@
 // One pane: a drawing of one Snapshot with module groups, search, selection and details. This file keeps the
 // pane's state (open groups, selection, search hits) and wiring: its model (pane-model.ts: hierarchy, layout, the
-// Frame of each placement) is asked for a frame, which one of two renderers behind PaneView (pane-view.ts) paints:
-// SvgView (every element has its events, tooltip and styles) or, above CANVAS_THRESHOLD boxes, CanvasView with a
-// minimap. The toolbar is toolbar.ts, zoom and pan pan-zoom.ts, the drawer pane-drawer.ts.
+// Frame of each placement) is asked for a frame, which one of two renderers behind PaneView (pane-view.ts) paints
+// (pane-renderers.ts): SvgView (every element has its events, tooltip and styles) or, above CANVAS_THRESHOLD
+// boxes, CanvasView with a minimap. The toolbar is toolbar.ts, zoom and pan pan-zoom.ts, the drawer pane-drawer.ts.
 
 import { marksOf } from './box-model';
-import { CANVAS_THRESHOLD, useCanvas } from './canvas-index';
-import { CanvasView } from './canvas-view';
+import { CANVAS_THRESHOLD } from './canvas-index';
+import type { CanvasView } from './canvas-view';
 import { h } from './dom';
 import { EdgeHints } from './edge-hints';
 import type { Facts } from './facts';
@@ -16,17 +16,17 @@ import { EN, type Tr } from './i18n';
 import type { LayoutClient } from './layout-client';
 import { legend } from './legend';
 import type { Mark } from './marks';
-import { Minimap } from './minimap';
+import type { Minimap } from './minimap';
 import { overviewSvg } from './overview';
 import { PanZoom } from './pan-zoom';
 import { PaneDrawer } from './pane-drawer';
 import { PaneModel } from './pane-model';
+import { Renderers } from './pane-renderers';
 import { SearchResults } from './pane-results';
-import type { PaneHost, PaneView } from './pane-view';
+import type { PaneHost } from './pane-view';
 import { searchNodes, worstNode } from './search';
 import { Settle } from './settle';
 import { nextTask } from './slicer';
-import { SvgView } from './svg-view';
 import { type Toolbar, toolbar } from './toolbar';
 import type { Edge, GraphNode, Id, Overlay, Snapshot } from './types';
 
@@ -63,7 +63,7 @@ export class GraphView {
   /** wall-clock ms and number of group layouts computed by the last redraw */
   lastLayout = { ms: 0, computed: 0 };
   /** the ready signal: `data-settled` / `data-busy` on the drawing's elements, the `pl-settled` event */
-  readonly settle = new Settle(() => (this.canvasMode ? this.cv?.el : this.svg?.el) ?? null);
+  readonly settle = new Settle(() => this.r?.drawing ?? null);
   private counter = new Set<Id>();
   private matches = new Set<Id>();
   private hovered = new Set<Id>();
@@ -85,19 +85,10 @@ export class GraphView {
     hover: (id) => this.opts.onHover?.(id),
     goTo: (id) => void this.select(id, { reveal: true, notify: true }),
   };
-  private svg: SvgView | null = null;
-  private cv: CanvasView | null = null;
-  private map: Minimap | null = null;
-  /** the toolbar's place for a closed minimap's toggle */
-  private mapSlot: HTMLElement | null = null;
-  /** the overview picture of a canvas frame (drawOverview), with the canvas threshold it was made for */
-  private overview: { threshold: number; svg: Promise<SVGSVGElement | null> } | null = null;
-  /** the current frame is drawn on the canvas */
-  canvasMode = false;
+  /** the SVG and the canvas, the minimap and the overview picture (null: an empty graph draws nothing) */
+  private r: Renderers | null = null;
   /** a redraw is between laying out and painting (the view's size is held, the minimap waits for the placement) */
   private drawing = false;
-  /** drawn boxes above which the canvas draws (a test or an embedder may move it) */
-  canvasThreshold = CANVAS_THRESHOLD;
   private t: Tr;
 
   constructor(
@@ -138,6 +129,20 @@ export class GraphView {
     return this.model.hier;
   }
 
+  /** the current frame is drawn on the canvas */
+  get canvasMode(): boolean {
+    return this.r?.canvasMode ?? false;
+  }
+
+  /** drawn boxes above which the canvas draws (a test or an embedder may move it) */
+  get canvasThreshold(): number {
+    return this.r?.threshold ?? CANVAS_THRESHOLD;
+  }
+
+  set canvasThreshold(n: number) {
+    if (this.r) this.r.threshold = n;
+  }
+
   private buildChrome(): void {
     const d = this.doc;
     const { heat, nodes } = this.model;
@@ -156,20 +161,19 @@ export class GraphView {
         worst && heat
           ? { name: heat.overlay.name, go: () => void this.select(worst, { reveal: true, notify: true }) }
           : undefined,
-      raster: () => (this.canvasMode ? (this.cv?.el ?? null) : null),
-      viewSvg: () => (this.canvasMode ? (this.cv?.svgOfView() ?? null) : null),
+      raster: () => this.canvasView?.el ?? null,
+      viewSvg: () => this.canvasView?.svgOfView() ?? null,
     });
     this.status = bar;
-    this.mapSlot = bar.mapSlot;
     const stage = h(d, 'div', { class: 'pl-stage' });
     const area = h(d, 'div', { class: 'pl-canvas' });
-    this.svg = new SvgView(d, this.host, this.t('ui.graph_label'));
-    this.settle.attach(this.svg.el);
-    area.appendChild(this.svg.el);
+    const r = new Renderers(d, area, this.host, this.t, this.settle, bar.mapSlot, () => this.placement);
+    this.r = r;
     stage.append(area, this.drawer.el, bar.foot);
     this.area = area;
-    const pz = new PanZoom(area, this.svg.viewport, area, () => this.placement, this.t);
+    const pz = new PanZoom(area, r.svg.viewport, area, () => this.placement, this.t);
     this.pz = pz;
+    r.pz = pz;
     pz.grow = !this.opts.fixedHeight;
     pz.compute = this.model.computeRank;
     const hints = new EdgeHints(d, area, pz, () => this.placement, this.t);
@@ -177,11 +181,11 @@ export class GraphView {
     pz.listeners.push(() => this.settle.touch());
     pz.listeners.push(() => hints.update());
     pz.listeners.push(() => {
-      if (this.canvasMode) return; // the canvas view follows the pan-zoom itself
-      this.svg?.zoom(pz.t.k);
+      if (r.canvasMode) return; // the canvas view follows the pan-zoom itself
+      r.svg.zoom(pz.t.k);
       this.placeNotes();
       // in a redraw the map draws once it has the new placement (its colours are read in a task of their own)
-      if (!this.drawing && this.map?.el.style.display === '') this.map.update();
+      if (!this.drawing && r.map?.el.style.display === '') r.map.update();
     });
     const { marks, compare } = this.opts;
     const groups = this.model.summary !== undefined;
@@ -205,7 +209,8 @@ export class GraphView {
     this.busy = this.busy
       .catch(() => undefined)
       .then(async () => {
-        if (this.destroyed || !this.hier) return;
+        const r = this.r;
+        if (this.destroyed || !r) return;
         this.status!.say(this.t('ui.laying_out'));
         const t0 = performance.now();
         this.placement = await this.model.place(this.expanded);
@@ -221,20 +226,23 @@ export class GraphView {
           if (!this.pz!.fitted) this.pz!.fit();
           else this.pz!.resizeToDrawing();
           this.placeNotes();
-          if (!this.canvasMode) this.svg!.settle();
-          if (this.placeMap()) {
+          if (!r.canvasMode) r.svg.settle();
+          if (r.placeMap()) {
             // the map reads the theme's colours (computed style): in a task of its own, not the one that put a
             // new SVG frame in the DOM (that read would style and lay out all of it there)
             await nextTask();
             if (this.destroyed) return;
-            this.map!.setPlacement(this.placement!);
+            r.map!.setPlacement(this.placement!);
           }
-          await this.view().paint();
+          await r.view.paint();
         } finally {
           this.pz!.releaseSize();
           this.drawing = false;
         }
-        await this.drawOverview();
+        await r.drawOverview(
+          (most) => this.makeOverview(most),
+          () => !this.destroyed,
+        );
       });
     this.busy.then(end, end);
     return this.busy;
@@ -243,25 +251,19 @@ export class GraphView {
   /** Each note's callout on the side of its node the pane shows (note-side.ts; the canvas view asks on paint). */
   private placeNotes(): void {
     if (this.canvasMode || !this.placement) return;
-    this.svg?.placeNotes(this.pz!.shownX(this.drawer.width()));
-  }
-
-  /** the renderer of the current frame */
-  private view(): PaneView {
-    return this.canvasMode ? this.cv! : this.svg!;
+    this.r?.svg.placeNotes(this.pz!.shownX(this.drawer.width()));
   }
 
   /** The frame of placement `P` (pane-model.ts), painted on SVG or, past the threshold, indexed on the canvas. */
   private async draw(P: Placement): Promise<void> {
+    const r = this.r!;
     const pf = await this.model.frame(P, this.expanded);
     if (this.destroyed) return;
     this.repOf = pf.repOf;
-    this.canvasMode = useCanvas(pf.nodes + pf.groups + pf.weight, this.canvasThreshold);
-    this.showRenderer();
-    if (this.canvasMode) this.svg!.clear();
-    await this.view().setScene(pf.frame, pf.texts);
-    if (!this.canvasMode) this.svg!.zoom(this.pz!.t.k);
-    for (const v of [this.svg, this.cv])
+    r.choose(pf.nodes + pf.groups + pf.weight);
+    await r.view.setScene(pf.frame, pf.texts);
+    if (!r.canvasMode) r.svg.zoom(this.pz!.t.k);
+    for (const v of [r.svg, r.cv])
       if (v) {
         v.el.setAttribute('data-nodes', String(pf.nodes));
         v.el.setAttribute('data-groups', String(pf.groups));
@@ -269,66 +271,19 @@ export class GraphView {
     const stage = this.facts.snap.stage ? `${this.facts.snap.stage} · ` : '';
     const { total } = this.model;
     this.status!.say(stage + this.t('ui.status', { total, shown: pf.nodes, groups: pf.groups }));
-    this.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status!.said()}`);
+    r.cv?.el.setAttribute('aria-label', `${this.t('ui.graph_label')}: ${this.status!.said()}`);
     this.applyClasses(false);
   }
 
-  /** A canvas-drawn frame's static picture: its top-level groups closed (overview.ts); none for an SVG one. It is
-   * the same whatever is open, so it is made once (per canvas threshold, which decides whether there is one). */
-  private async drawOverview(): Promise<void> {
-    this.area!.querySelector(':scope > .pl-overview')?.remove();
-    if (!this.canvasMode) return;
-    if (this.overview?.threshold !== this.canvasThreshold)
-      this.overview = { threshold: this.canvasThreshold, svg: this.makeOverview() };
-    const svg = await this.overview.svg;
-    if (svg && !this.destroyed) this.area!.appendChild(svg);
-  }
-
-  private async makeOverview(): Promise<SVGSVGElement | null> {
-    // a flat graph has no groups to close: its overview would be as large as the canvas frame (none, then)
-    const pf = await this.model.overview(this.canvasThreshold);
-    if (!pf || this.destroyed) return null;
+  /** A canvas frame's static picture: its top-level groups closed (overview.ts); none when that shows more than
+   * `most` boxes (a flat graph has no groups to close: it would be as large as the canvas frame). */
+  private async makeOverview(most: number): Promise<SVGSVGElement | null> {
+    const pf = await this.model.overview(most);
+    if (!pf || this.destroyed || !this.r) return null;
     const shown = pf.nodes + pf.groups;
     const caption = this.t('ui.picture.overview', { shown, total: this.nodes.length });
-    const marker = (c: string): string => this.svg!.marker(c);
-    return overviewSvg({ doc: this.doc, marker }, pf.frame, pf.texts, caption);
-  }
-
-  /** Show the SVG or the canvas (created on first need) for the frame about to be drawn. */
-  private showRenderer(): void {
-    if (this.canvasMode && !this.cv) {
-      this.cv = new CanvasView(this.doc, this.area!, this.pz!, this.host, this.t('ui.graph_label'));
-      this.settle.attach(this.cv.el);
-      this.cv.onPending = (on) => this.settle.hold('canvas', on);
-      this.cv.onFrame = () => this.map?.update();
-      this.cv.onTheme = () => {
-        if (this.placement) this.map?.setPlacement(this.placement);
-      };
-      this.area!.insertBefore(this.cv.el, this.map?.el ?? null);
-    }
-    this.svg!.active = !this.canvasMode;
-    this.svg!.el.style.display = this.canvasMode ? 'none' : '';
-    if (this.cv) {
-      this.cv.active = this.canvasMode;
-      this.cv.el.style.display = this.canvasMode ? '' : 'none';
-    }
-  }
-
-  /** The minimap shows for a canvas frame and for an SVG one much larger than its pane at the current zoom
-   * (a long chain: Fit keeps it readable, the map moves along it); true: it shows and is to draw this placement. */
-  private placeMap(): boolean {
-    const P = this.placement;
-    if (!P) return false;
-    const [cw, ch] = this.pz!.viewSize();
-    const k = this.pz!.t.k;
-    const big = this.canvasMode || (cw > 0 && (P.height * k > ch * 1.5 || P.width * k > cw * 1.5));
-    if (big && !this.map) {
-      this.map = new Minimap(this.doc, this.area!, this.pz!, this.t, this.mapSlot);
-      this.area!.appendChild(this.map.el);
-    }
-    if (!this.map) return false;
-    this.map.show(big);
-    return big;
+    const svg = this.r.svg;
+    return overviewSvg({ doc: this.doc, marker: (c) => svg.marker(c) }, pf.frame, pf.texts, caption);
   }
 
   /** Highlights by box key, what both renderers paint (box-model.ts). */
@@ -347,7 +302,7 @@ export class GraphView {
 
   /** Paint the highlights; `paint` false: a redraw under way paints them once the view is fitted. */
   private applyClasses(paint = true): void {
-    const v = this.view();
+    const v = this.r?.view;
     if (v) void this.settle.track(v.setMarks(this.marks(), paint));
   }
 
@@ -506,19 +461,19 @@ export class GraphView {
 
   /** the canvas renderer, when the frame is large enough to use it */
   get canvasView(): CanvasView | null {
-    return this.canvasMode ? this.cv : null;
+    return this.r?.canvasMode ? this.r.cv : null;
   }
 
   /** the large frame's overview map */
   get minimap(): Minimap | null {
-    return this.map && this.map.el.style.display !== 'none' ? this.map : null;
+    const map = this.r?.map;
+    return map && map.el.style.display !== 'none' ? map : null;
   }
 
   destroy(): void {
     this.destroyed = true;
     this.settle.stop();
-    this.cv?.destroy();
-    this.svg?.destroy();
+    this.r?.destroy();
     this.pz?.destroy();
   }
 }

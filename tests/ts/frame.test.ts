@@ -21,7 +21,7 @@ function hostileStubs(): unknown {
 
 /** The frame a pane's renderer drew, and its texts. */
 function drawn(gv: any): { frame: Frame; texts: FrameTexts } {
-  const v = gv.canvasMode ? gv.cv : gv.svg;
+  const v = gv.canvasMode ? gv.r.cv : gv.r.svg;
   return { frame: v.frame, texts: v.texts ?? null };
 }
 

@@ -112,6 +112,7 @@ const PAINT_AND_PAGE = [
   'overview',
   'graph-view',
   'pane-drawer',
+  'pane-renderers',
   'pane-results',
   'minimap',
   'pan-zoom',

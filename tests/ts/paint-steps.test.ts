@@ -60,7 +60,7 @@ describe('an SVG scene built in slices', () => {
       await openBiggest(gv);
       expect(gv.canvasMode).toBe(false);
       const [frame, texts] = cap.scenes[cap.scenes.length - 1];
-      const svg = (gv as any).svg as SvgView;
+      const svg = (gv as any).r.svg as SvgView;
       const vp = svg.viewport;
       const one = s(document, 'g');
       paintScene(svg.paintOf(texts), frame, one);
@@ -83,7 +83,7 @@ describe('an SVG scene built in slices', () => {
     await openBiggest(gv);
     const node = [...gv.placement!.boxes.values()].find((b) => b.kind === 'node')!;
     await gv.select(node.id!);
-    const el = (gv as any).svg.viewport.querySelector(`.pl-node[data-id="${node.id}"]`) as SVGElement;
+    const el = (gv as any).r.svg.viewport.querySelector(`.pl-node[data-id="${node.id}"]`) as SVGElement;
     expect(el.classList.contains('pl-selected')).toBe(true);
   });
 });
@@ -92,7 +92,7 @@ describe('a new SVG scene is laid out in the task that swapped it in', () => {
   it('reads its layout once the scene is in and the view has its final transform (the frame only paints)', async () => {
     const { handle } = await mount(synthView(6000));
     const gv = handle.panes.find((p) => p)!;
-    const svg = (gv as any).svg;
+    const svg = (gv as any).r.svg;
     const seen: Array<{ nodes: number; transform: string | null }> = [];
     const read = svg.el.getBoundingClientRect.bind(svg.el);
     svg.el.getBoundingClientRect = () => {
@@ -149,7 +149,7 @@ describe('canvas boxes batched per stroke colour and width', () => {
     gv.expanded = new Set(gv.hier!.groups.keys());
     await gv.redraw();
     expect(gv.canvasMode).toBe(true);
-    const cv = (gv as any).cv;
+    const cv = (gv as any).r.cv;
     const frame = cv.frame as Frame;
     const boxes = frame.boxes;
     // several stroke widths and colours in one batch, interleaved (the order a string-keyed map keeps)
