@@ -83,8 +83,12 @@ def instrument() -> None:
     _wrap(checks, "batch_norms", "batch_norms")
     _wrap(recorder, "annotate_with_blame", "annotate (quantizer's own)")
     _wrap(annotate.WatchingRecorder, "annotate", "annotate (watching)")
-    for method in ("check", "dedupe", "add_module", "add_theirs"):
+    for method in ("check", "add_module", "add_theirs", "lent_back"):
         _wrap(_shared.SharedWeights, method, f"SharedWeights.{method}")
+    from pt2e_lens.capture import _lent
+
+    for method in ("keep", "settle"):
+        _wrap(_lent.Loan, method, f"lent weights: Loan.{method}")
     _wrap(_calibrated.Baseline, "__init__", "Baseline")
     _wrap(_calibrated.Baseline, "changes", "Baseline.changes")
     _wrap(run.Run, "_calibrated_stage", "calibrated stage")

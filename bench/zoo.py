@@ -189,15 +189,17 @@ def _cpu_note(r: ZooRow) -> str:
             f"{r.load or 0:.0f} on {os.cpu_count()} cores), not repeated: two processes of one flow differ by more "
             "than that at such a load"
         )
+    digits = 2 if max(b + lens) < 1 else 1  # a flow under a second: tenths would show 0.3–0.3
     spread = (
-        f"CPU s of the {len(b)} processes per flow: bare {min(b):.1f}–{max(b):.1f}, lens {min(lens):.1f}–"
-        f"{max(lens):.1f} (load {r.load or 0:.0f} on {os.cpu_count()} cores)"
+        f"CPU s of the {len(b)} processes per flow: bare {min(b):.{digits}f}–{max(b):.{digits}f}, lens "
+        f"{min(lens):.{digits}f}–{max(lens):.{digits}f} (load {r.load or 0:.0f} on {os.cpu_count()} cores)"
     )
     if len(b) > 1 and min(lens) <= max(b):
         return f"CPU over the goal within the noise: {spread}"
     return (
-        "CPU over the goal: pt2e-lens's own work (a copy of the prepared graph, whose code fx regenerates; the "
-        f"annotated snapshot; copies of the model's buffers) on top of the noise; {spread}"
+        "CPU over the goal: pt2e-lens's own work (the prepared stage's copy, whose code fx regenerates; watching "
+        "the annotators for pl.why_not; the weights lent to the quantizer, kept and compared byte for byte; the "
+        f"annotated snapshot) on top of the noise; {spread}"
     )
 
 

@@ -126,3 +126,30 @@ def test_a_copy_that_cannot_be_made_is_one_line_and_keeps_the_stages(model):
     assert run.stages == ["exported"]
     run.prepare(ConcatLikeQuantizer()).calibrate(_batches(1)).convert()  # the run goes on
     assert "converted" in run
+
+
+def test_a_copys_tensors_are_what_deepcopy_makes(model):
+    """Plain tensors are cloned into deepcopy's memo (_copy.plain_copies): the copy holds equal bytes in the same
+    layout on storage of its own, as copy.deepcopy makes them; tensors sharing one storage still share one."""
+    import copy
+
+    from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config())
+        gm = prepare_pt2e(torch.export.export(model, X).module(), quantizer)
+        for b in _batches(2):
+            gm(*b)
+    obs = next(m for m in gm.modules() if hasattr(m, "min_val") and m.min_val.dim() == 0)
+    obs.register_buffer("view_of_min", obs.min_val.view(-1))  # shares min_val's storage
+    obs.strided = torch.arange(12.0).reshape(3, 4).t()  # not contiguous: left to deepcopy
+    ours, theirs = private_copy(gm), copy.deepcopy(gm)
+    before = gm.state_dict(keep_vars=True)
+    for (name, a), (_, b) in zip(ours.state_dict(keep_vars=True).items(), theirs.state_dict(keep_vars=True).items()):
+        assert type(a) is type(b) and a.stride() == b.stride() and a.storage_offset() == b.storage_offset(), name
+        assert torch.equal(a, before[name]), name
+        assert a.untyped_storage().data_ptr() != before[name].untyped_storage().data_ptr(), name
+    copied = next(m for m in ours.modules() if hasattr(m, "view_of_min"))
+    assert copied.view_of_min.untyped_storage().data_ptr() == copied.min_val.untyped_storage().data_ptr()
+    assert copied.strided.stride() == obs.strided.stride() and torch.equal(copied.strided, obs.strided)

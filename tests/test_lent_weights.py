@@ -7,24 +7,19 @@ import warnings
 
 import pytest
 import torch
+from _relu_mlp import BATCHES, INPUTS, seeded_mlp, state_copy
 from torch import nn
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
 
 import pt2e_lens as pl
+from pt2e_lens.capture import _lent
 
 
-class Mlp(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lin1, self.lin2 = nn.Linear(16, 16), nn.Linear(16, 4)
-
-    def forward(self, x):
-        return self.lin2(torch.relu(self.lin1(x)))
-
-
-INPUTS = (torch.randn(2, 16, generator=torch.Generator().manual_seed(1)),)
-BATCHES = [(torch.randn(2, 16, generator=torch.Generator().manual_seed(s)),) for s in range(2, 5)]
+@pytest.fixture(autouse=True, params=["file", "memory"])
+def _kept_in(request, monkeypatch):
+    """Every test with the lent bytes kept in the temp file and in memory (small weights' way, _lent.IN_MEMORY)."""
+    monkeypatch.setattr(_lent, "IN_MEMORY", 0 if request.param == "file" else 1 << 40)
 
 
 def _write_aten(p: torch.Tensor) -> None:
@@ -60,15 +55,6 @@ def _writing(write, when: str) -> XNNPACKQuantizer:
     return Writing().set_global(get_symmetric_quantization_config())
 
 
-def _model() -> Mlp:
-    torch.manual_seed(0)
-    return Mlp().eval()
-
-
-def _state(module: nn.Module) -> dict[str, torch.Tensor]:
-    return {k: v.detach().clone() for k, v in module.state_dict().items()}
-
-
 def _same(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> bool:
     return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
@@ -87,11 +73,11 @@ def _torchaos(model: nn.Module, quantizer) -> tuple[torch.fx.GraphModule, torch.
 @pytest.mark.parametrize("when", ["transform", "annotate"])
 @pytest.mark.parametrize("how", list(WRITES))
 def test_a_quantizer_writing_a_lent_weight_never_reaches_the_users_model(how, when):
-    model = _model()
-    before = _state(model)
+    model = seeded_mlp()
+    before = state_copy(model)
     theirs_prepared, theirs = _torchaos(model, _writing(WRITES[how], when))
     run = pl.Run(model, INPUTS).prepare(_writing(WRITES[how], when))
-    assert _same(_state(model), before)  # bit-identical, right after prepare
+    assert _same(state_copy(model), before)  # bit-identical, right after prepare
     prepared = run["prepared"].own_graph().state_dict()
     assert torch.equal(prepared["lin1.weight"], before["lin1.weight"] * 2)  # what the quantizer wrote
     assert _same({k: prepared[k] for k in theirs_prepared.state_dict()}, theirs_prepared.state_dict())
@@ -104,7 +90,7 @@ def test_a_quantizer_writing_a_lent_weight_never_reaches_the_users_model(how, wh
     ours = run["converted"].own_graph()
     assert [str(n.target) for n in ours.graph.nodes] == [str(n.target) for n in theirs.graph.nodes]
     assert _same(ours.state_dict(), theirs.state_dict())
-    assert _same(_state(model), before)
+    assert _same(state_copy(model), before)
 
 
 class Failing(XNNPACKQuantizer):
@@ -116,12 +102,12 @@ class Failing(XNNPACKQuantizer):
 
 
 def test_a_quantizer_that_writes_and_fails_leaves_the_users_model_as_it_was():
-    model = _model()
-    before = _state(model)
+    model = seeded_mlp()
+    before = state_copy(model)
     run = pl.Run(model, INPUTS)
     with pytest.raises(pl.Pt2eLensError):
         run.prepare(Failing().set_global(get_symmetric_quantization_config()))
-    assert _same(_state(model), before)
+    assert _same(state_copy(model), before)
     run.prepare(XNNPACKQuantizer().set_global(get_symmetric_quantization_config()))  # and the next prepare works
     assert torch.equal(run["prepared"].own_graph().state_dict()["lin1.weight"], before["lin1.weight"])
 
@@ -136,15 +122,15 @@ class Rewrapping(XNNPACKQuantizer):
 
 
 def test_a_new_tensor_the_quantizer_keeps_on_a_lent_storage_gets_its_own():
-    model = _model()
-    before = _state(model)
+    model = seeded_mlp()
+    before = state_copy(model)
     run = pl.Run(model, INPUTS).prepare(Rewrapping().set_global(get_symmetric_quantization_config()))
     kept = run._working.get_parameter("lin2.weight")  # the module prepare returned, calibrated next
     assert torch.equal(kept, before["lin2.weight"])
     assert kept.untyped_storage().data_ptr() not in {p.untyped_storage().data_ptr() for p in model.parameters()}
     with torch.no_grad():
         kept.zero_()  # later code writing it reaches no one else
-    assert _same(_state(model), before)
+    assert _same(state_copy(model), before)
 
 
 class Replacing(XNNPACKQuantizer):
@@ -157,12 +143,12 @@ class Replacing(XNNPACKQuantizer):
 
 
 def test_a_weight_the_quantizer_replaces_by_data_stays_its_own():
-    model = _model()
-    before = _state(model)
+    model = seeded_mlp()
+    before = state_copy(model)
     quantizer = Replacing().set_global(get_symmetric_quantization_config())
     theirs_prepared, _ = _torchaos(model, Replacing().set_global(get_symmetric_quantization_config()))
     run = pl.Run(model, INPUTS).prepare(quantizer)
-    assert _same(_state(model), before)
+    assert _same(state_copy(model), before)
     prepared = run["prepared"].own_graph().state_dict()
     assert torch.equal(prepared["lin1.weight"], theirs_prepared.state_dict()["lin1.weight"])
     assert torch.equal(prepared["lin1.weight"], before["lin1.weight"] * 3)

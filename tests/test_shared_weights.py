@@ -6,25 +6,11 @@ import copy
 import warnings
 
 import torch
-from torch import nn
+from _relu_mlp import BATCHES, INPUTS, seeded_mlp, state_copy
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
 
 import pt2e_lens as pl
-
-
-class Mlp(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lin1, self.lin2 = nn.Linear(16, 16), nn.Linear(16, 4)
-
-    def forward(self, x):
-        return self.lin2(torch.relu(self.lin1(x)))
-
-
-def _model() -> Mlp:
-    torch.manual_seed(0)
-    return Mlp().eval()
 
 
 class Doubling(XNNPACKQuantizer):
@@ -38,16 +24,8 @@ class Doubling(XNNPACKQuantizer):
         return super().transform_for_annotation(model)
 
 
-INPUTS = (torch.randn(2, 16, generator=torch.Generator().manual_seed(1)),)
-BATCHES = [(torch.randn(2, 16, generator=torch.Generator().manual_seed(s)),) for s in range(2, 5)]
-
-
 def _config(q):
     return q.set_global(get_symmetric_quantization_config())
-
-
-def _state(module: nn.Module) -> dict[str, torch.Tensor]:
-    return {k: v.detach().clone() for k, v in module.state_dict().items()}
 
 
 def _weights(gm: torch.fx.GraphModule) -> dict[str, torch.Tensor]:
@@ -55,8 +33,8 @@ def _weights(gm: torch.fx.GraphModule) -> dict[str, torch.Tensor]:
 
 
 def test_stages_share_the_weights_the_user_model_keeps_its_own():
-    model = _model()
-    before = _state(model)
+    model = seeded_mlp()
+    before = state_copy(model)
     run = pl.capture(model, INPUTS, _config(XNNPACKQuantizer()), calibration=BATCHES)
     mine = {t.untyped_storage().data_ptr() for t in model.parameters()}
     prepared = run["prepared"].own_graph()
@@ -67,13 +45,13 @@ def test_stages_share_the_weights_the_user_model_keeps_its_own():
     assert all(
         t.untyped_storage().data_ptr() in mine for k, t in calibrated.state_dict().items() if k.endswith("weight")
     )
-    after = _state(model)
+    after = state_copy(model)
     assert before.keys() == after.keys() and all(torch.equal(before[k], after[k]) for k in before)
 
 
 def test_a_handed_out_program_has_its_own_weights():
-    model = _model()
-    before = _state(model)
+    model = seeded_mlp()
+    before = state_copy(model)
     run = pl.capture(model, INPUTS, _config(XNNPACKQuantizer()), calibration=BATCHES)
     ep = run["exported"].exported_program
     mine = {t.untyped_storage().data_ptr() for t in model.parameters()}
@@ -82,20 +60,20 @@ def test_a_handed_out_program_has_its_own_weights():
     with torch.no_grad():
         for p in m.parameters():
             p.zero_()
-    after = _state(model)
+    after = state_copy(model)
     assert all(torch.equal(before[k], after[k]) for k in before)
     kept = _weights(run["prepared"].own_graph())
     assert torch.equal(kept["lin1.weight"], before["lin1.weight"])
 
 
 def test_a_quantizer_writing_a_weight_in_place_reaches_only_the_prepared_stage():
-    model = _model()
-    before = _state(model)
+    model = seeded_mlp()
+    before = state_copy(model)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = prepare_pt2e(torch.export.export(copy.deepcopy(model), INPUTS).module(), _config(Doubling()))
     run = pl.Run(model, INPUTS).prepare(_config(Doubling()))
-    for k, t in _state(model).items():
+    for k, t in state_copy(model).items():
         assert torch.equal(t, before[k])  # the user's model as it was
     exported = _weights(run["exported"].own_graph())
     assert torch.equal(exported["lin1.weight"], before["lin1.weight"])  # the exported stage as exported
@@ -103,13 +81,13 @@ def test_a_quantizer_writing_a_weight_in_place_reaches_only_the_prepared_stage()
     assert torch.equal(prepared["lin1.weight"], theirs.state_dict()["lin1.weight"])  # what torchao's prepare has
     assert torch.equal(prepared["lin1.weight"], before["lin1.weight"] * 2)
     run.calibrate(BATCHES).convert()  # and the steps after it still run on the written weight
-    for k, t in _state(model).items():
+    for k, t in state_copy(model).items():
         assert torch.equal(t, before[k])
 
 
 def test_a_calibration_callable_writing_a_weight_stays_in_the_working_module():
-    model = _model()
-    before = _state(model)
+    model = seeded_mlp()
+    before = state_copy(model)
 
     def calibrate(m):
         m(*INPUTS)
@@ -124,7 +102,7 @@ def test_a_calibration_callable_writing_a_weight_stays_in_the_working_module():
 
 
 def test_a_handed_out_graph_is_its_own():
-    model = _model()
+    model = seeded_mlp()
     run = pl.capture(model, INPUTS, _config(XNNPACKQuantizer()), calibration=BATCHES)
     gm = run["prepared"].graph_module
     with torch.no_grad():
@@ -137,7 +115,7 @@ def test_a_handed_out_graph_is_its_own():
 
 
 def test_counts_equal_torchaos_with_shared_weights():
-    model = _model()
+    model = seeded_mlp()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         prepared = prepare_pt2e(torch.export.export(copy.deepcopy(model), INPUTS).module(), _config(XNNPACKQuantizer()))
@@ -155,7 +133,7 @@ def test_a_write_into_the_users_own_model_is_followed_with_one_warning_as_torcha
     # torch.export's program and torchao's prepared module share the model's Parameters: a weight the user
     # changes after export reaches what convert_pt2e makes. The Run's stages share them too, so they follow
     # it, and one warning names the weight (not an error that would stop every later step).
-    model, theirs = _model(), _model()
+    model, theirs = seeded_mlp(), seeded_mlp()
     run = pl.capture(model, INPUTS, _config(XNNPACKQuantizer()))
     prepared = prepare_pt2e(torch.export.export(theirs, INPUTS).module(), _config(XNNPACKQuantizer()))
     for m in (model, theirs):

@@ -85,18 +85,25 @@ export class Settle {
   private check(): void {
     if (this.checking || this.busy() || this.stopped) return;
     this.checking = true;
-    void this.frame().then(() => {
-      this.checking = false;
-      if (this.busy() || this.stopped) return;
-      this.count++;
-      for (const el of this.targets) {
-        el.setAttribute('data-settled', String(this.count));
-        el.removeAttribute('data-busy');
-      }
-      const at = this.emitter();
-      const win = at?.ownerDocument.defaultView;
-      if (at && win)
-        at.dispatchEvent(new win.CustomEvent('pl-settled', { bubbles: true, detail: { settled: this.count } }));
-    });
+    void this.frame()
+      .then(() => this.settleNow())
+      .catch((e: unknown) => {
+        this.checking = false;
+        if (!this.stopped) throw e; // a destroyed pane's page may be gone (a test's jsdom torn down): nothing to tell
+      });
+  }
+
+  private settleNow(): void {
+    this.checking = false;
+    if (this.busy() || this.stopped) return;
+    this.count++;
+    for (const el of this.targets) {
+      el.setAttribute('data-settled', String(this.count));
+      el.removeAttribute('data-busy');
+    }
+    const at = this.emitter();
+    const win = at?.ownerDocument.defaultView;
+    if (at && win)
+      at.dispatchEvent(new win.CustomEvent('pl-settled', { bubbles: true, detail: { settled: this.count } }));
   }
 }

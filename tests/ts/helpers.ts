@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect, onTestFinished } from 'vitest';
 import { type RenderHandle, render } from '../../src/core/index';
 
 export function fixture(name: string): any {
@@ -10,6 +11,9 @@ export async function mount(doc: unknown, opts = {}): Promise<{ el: HTMLElement;
   const el = document.createElement('div');
   document.body.appendChild(el);
   const handle = render(el, doc, opts);
+  // a view left alive after its test goes on settling after the file's jsdom is torn down (an unhandled rejection
+  // at the end of a run): destroyed when the test that mounted it ends
+  if (expect.getState().currentTestName !== undefined) onTestFinished(() => handle.destroy());
   await handle.ready;
   return { el, handle };
 }

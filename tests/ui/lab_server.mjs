@@ -111,6 +111,22 @@ function stopServer(proc) {
   proc.once('exit', () => clearTimeout(timer));
 }
 
+/** Until JupyterLab on `page` has restored its workspace (its `restored` promise): a notebook opened before that
+ * may lose the focus to what the restore adds (a launcher in an empty main area). */
+export async function labRestored(page) {
+  await page.waitForFunction(() => window.jupyterapp?.restored);
+  await page.evaluate(() => window.jupyterapp.restored);
+}
+
+/** From now on, answer "No Kernel" whenever JupyterLab asks `page` for a notebook's kernel: a restored notebook
+ * asks when its session starts, which can come after a one-time look (dismissKernelDialogs) on a busy machine.
+ * Playwright runs the handler before any action or wait the dialog would block; it answers every dialog shown
+ * (several restored notebooks ask at once), so that none is left when playwright checks. */
+export async function answerKernelDialogs(page) {
+  const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
+  await page.addLocatorHandler(nope.first(), () => dismissKernelDialogs(page));
+}
+
 /** Answer "No Kernel" to each kernel dialog JupyterLab opens (one per restored notebook). */
 export async function dismissKernelDialogs(page) {
   const dialog = page.getByRole('dialog');
@@ -143,7 +159,13 @@ export async function dismissNewsToast(page) {
 /** Switch JupyterLab's theme ('JupyterLab Light' / 'JupyterLab Dark') and wait until the page wears it. */
 export async function setLabTheme(page, theme) {
   await page.evaluate((t) => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
-  await page.waitForFunction((t) => document.body.dataset.jpThemeName === t, theme, { timeout: 30000 });
+  // JupyterLab shows its splash while it loads a theme and removes it 200 ms after the fade: a second theme change
+  // inside that window appends the same splash again and one removal throws (its own race): wait until it is gone
+  await page.waitForFunction(
+    (t) => document.body.dataset.jpThemeName === t && !document.getElementById('jupyterlab-splash'),
+    theme,
+    { timeout: 30000 },
+  );
 }
 
 /** Every pt2e-lens output of the page at `width` px (null: as wide as the notebook gives it), once the

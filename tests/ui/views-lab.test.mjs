@@ -11,7 +11,7 @@ import { launch } from './browser.mjs';
 import { checkFitInside } from './compare-stacking.mjs';
 import { checkDrawerInView } from './drawer-view.mjs';
 import { checkHeatRange } from './heat-range.mjs';
-import { dismissKernelDialogs, PYTHON, setLabTheme, startLab } from './lab_server.mjs';
+import { answerKernelDialogs, PYTHON, setLabTheme, startLab } from './lab_server.mjs';
 import { ARTIFACTS, fixture, MIME, ROOT } from './pages.mjs';
 import { settled } from './settled.mjs';
 import { checkStageTabs } from './stage-tabs.mjs';
@@ -60,14 +60,13 @@ after(async () => {
 describe('views in JupyterLab themes', { skip }, () => {
   it('outputs take JupyterLab colours in the light and the dark theme', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await answerKernelDialogs(page); // one dialog per restored notebook, whenever it comes
     await page.goto(`${lab.url}/lab/tree/themes.ipynb`);
     await page.waitForFunction(
       () => document.querySelectorAll('.jp-Pt2eLens .pt2e-lens[data-state="ready"]').length === 2,
       null,
       { timeout: 90000 },
     );
-    const nope = page.getByRole('dialog').getByRole('button', { name: 'No Kernel' });
-    if (await nope.count()) await nope.click();
     const seen = {};
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
       // the page wears the theme (setLabTheme); the colours read next are computed as they are read
@@ -104,14 +103,13 @@ describe('views in JupyterLab themes', { skip }, () => {
 
   it('stage tabs of a Run output: the selection follows to its counterpart or clears (light, dark)', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await answerKernelDialogs(page); // one dialog per restored notebook, whenever it comes
     await page.goto(`${lab.url}/lab/tree/stages.ipynb`);
     // the workspace may restore themes.ipynb beside it: the Run is the output with stage tabs
     const root = page
       .locator('.jp-Pt2eLens .pt2e-lens[data-state="ready"]')
       .filter({ has: page.locator('.pl-stage-tabs') });
     await root.waitFor({ timeout: 90000 });
-    // one kernel dialog per restored notebook
-    await dismissKernelDialogs(page);
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
       await setLabTheme(page, theme);
       const slug = theme.endsWith('Dark') ? 'dark' : 'light';
@@ -124,6 +122,7 @@ describe('views in JupyterLab themes', { skip }, () => {
 
   it('zoomed out, group titles stay 11 px on screen on their plates (semantic zoom; light, dark)', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await answerKernelDialogs(page); // one dialog per restored notebook, whenever it comes
     await page.goto(`${lab.url}/lab/tree/themes.ipynb`);
     // the second output of the notebook on show (real_large.json), in document order: outputs get ready in any order
     const root = page
@@ -131,7 +130,6 @@ describe('views in JupyterLab themes', { skip }, () => {
       .nth(1)
       .locator('.pt2e-lens[data-state="ready"]');
     await root.waitFor({ timeout: 90000 });
-    await dismissKernelDialogs(page);
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
       await setLabTheme(page, theme);
       const pane = root.locator('.pl-graph');
@@ -162,6 +160,7 @@ describe('views in JupyterLab themes', { skip }, () => {
 
   it("issue 15's reading points in JupyterLab outputs: findings, compare Fit, search, heat, drawer (light, dark)", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await answerKernelDialogs(page); // one dialog per restored notebook, whenever it comes
     await page.goto(`${lab.url}/lab/tree/reading.ipynb`);
     const outs = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Pt2eLens .pt2e-lens[data-state="ready"]');
     await page.waitForFunction(
@@ -171,7 +170,6 @@ describe('views in JupyterLab themes', { skip }, () => {
       null,
       { timeout: 90000 },
     );
-    await dismissKernelDialogs(page);
     const [findings, compare, heat] = [outs.nth(0), outs.nth(1), outs.nth(2)];
     for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
       await setLabTheme(page, theme);

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { dismissKernelDialogs, dismissNewsToast, kernelIdle, notebook, setLabTheme } from './lab_server.mjs';
+import { dismissNewsToast, kernelIdle, labRestored, notebook, setLabTheme } from './lab_server.mjs';
 import { labPage } from './lab-page.mjs';
 import { ARTIFACTS, MIME } from './pages.mjs';
 import { idle } from './settled.mjs';
@@ -130,27 +130,23 @@ describe('pl.workbench in the side panel', () => {
     await page.evaluate(() => window.jupyterapp.serviceManager.sessions.shutdownAll());
     // a new page with a fresh workspace (no restored tab starting a kernel): no widget state, no kernel connection
     await page.goto(`${lab.url}/lab?reset`);
-    await page.waitForFunction(() => window.jupyterapp?.commands?.hasCommand('docmanager:open'));
-    // every change to the notebook's model once it has loaded, with where it came from
-    await page.evaluate(() => {
-      const shell = window.jupyterapp.shell;
+    await labRestored(page);
+    // every change to the notebook's model once it has loaded, with where it came from; the widget is the one the
+    // open command returns (not the shell's current one: a dialog of a busy page may keep the focus)
+    await page.evaluate(async () => {
       window.wbChanges = [];
       Error.stackTraceLimit = 100; // down to the code that made the change
       const record = (what) => window.wbChanges.push(`${what}\n${new Error().stack}`);
-      const hook = () => {
-        const w = shell.currentWidget;
-        if (w?.context?.path !== 'wb.ipynb') return;
-        shell.currentChanged.disconnect(hook);
-        window.wbPanel = w;
-        void w.context.ready.then(() => {
-          w.context.model.contentChanged.connect(() => record('content changed'));
-          w.context.model.stateChanged.connect((_, c) => record(`${c.name}: ${c.oldValue} -> ${c.newValue}`));
-        });
-      };
-      shell.currentChanged.connect(hook);
+      const w = await window.jupyterapp.commands.execute('docmanager:open', {
+        path: 'wb.ipynb',
+        kernelPreference: { shouldStart: false },
+      });
+      window.wbPanel = w;
+      void w.context.ready.then(() => {
+        w.context.model.contentChanged.connect(() => record('content changed'));
+        w.context.model.stateChanged.connect((_, c) => record(`${c.name}: ${c.oldValue} -> ${c.newValue}`));
+      });
     });
-    await cmd('docmanager:open', { path: 'wb.ipynb', kernelPreference: { shouldStart: false } });
-    await page.waitForFunction(() => window.wbPanel);
     await page.evaluate(() => Promise.all([window.wbPanel.context.ready, window.wbPanel.sessionContext.ready]));
     assert.equal(await page.evaluate(() => window.wbPanel.sessionContext.session?.kernel ?? null), null);
     const saved_view = page.locator('.jp-OutputArea .jp-Pt2eLens .pt2e-lens').first();
@@ -199,14 +195,21 @@ describe('pl.workbench in the side panel', () => {
     // ipywidgets gives a notebook its widget manager once, when it opens with a kernel, not when one comes later
     // (jupyter-widgets/ipywidgets#3970): open the page again, the notebook on this kernel
     await page.reload();
-    await page.waitForFunction(() => window.jupyterapp?.commands?.hasCommand('docmanager:open'));
+    await labRestored(page);
     await cmd('docmanager:open', { path: 'wb.ipynb' });
     await kernelIdle(page, 120000);
     await cmd('notebook:run-all-cells');
     await inWidget().locator('.pl-wb-step[data-step="export"]').click({ timeout: 180000 });
+    // the step done and nothing running, and its static view in the cell's output: the kernel replaces the output
+    // (update_display) after the step and before it says it is idle; a save before that leaves the notebook dirty
     await page.waitForFunction(
-      () => document.querySelector('.jp-OutputArea .pl-workbench .pl-wb-controls')?.dataset.done === 'export',
-      null,
+      (mime) => {
+        const bar = document.querySelector('.jp-OutputArea .pl-workbench .pl-wb-controls');
+        const outputs = window.jupyterapp.shell.currentWidget.content.widgets[0].model.outputs;
+        const drawn = Array.from({ length: outputs.length }, (_, i) => outputs.get(i)).some((o) => o.data[mime]);
+        return bar?.dataset.done === 'export' && bar.dataset.busy === 'false' && drawn;
+      },
+      MIME,
       { timeout: 0 },
     );
     await cmd('docmanager:save');

@@ -19,7 +19,7 @@ from typing import Any
 
 import torch
 
-from .._copy import private_copy
+from .._copy import plain_copies, private_copy, tensors_of
 
 # (module path, "_parameters" / "_buffers" / "attr", name): where a tensor of the module lives
 _Key = tuple[str, str, str]
@@ -121,10 +121,12 @@ class Baseline:
             return None
         moved = {k: t for k, t in now.items() if self._seen[k][0] is not t or self._seen[k][1] != t._version}
         modules = {name: working.get_submodule(name) for name in whole}
+        memo: dict[int, Any] = {}
+        plain_copies([*moved.values(), *(t for m in modules.values() for t in tensors_of(m))], memo)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             # one deepcopy for both: tensors tied to each other stay tied, a Parameter stays a Parameter
-            return copy.deepcopy({"modules": modules, "tensors": moved})
+            return copy.deepcopy({"modules": modules, "tensors": moved}, memo)
 
 
 def remake(stage: Any, changes: dict[str, Any], shared: Collection[int] = ()) -> torch.fx.GraphModule:

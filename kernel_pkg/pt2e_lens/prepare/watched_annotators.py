@@ -164,7 +164,11 @@ class LoggedMeta(dict):
 
     def get(self, key, default=None):
         if key not in _DESCRIPTIVE:
-            self.recorder.log.note(self, "sourced" if key in SOURCE_KEYS else "looked")
+            log = self.recorder.log
+            # a matcher's loop (get_source_partitions reads `.get` of every node) reading a node it read before:
+            # nothing to note, known without a call (AnnotatorLog.note's first check, inlined)
+            if log._matcher is None or self.name not in log._searched or sys._getframe(1) is not log._frame:
+                log.note(self, "sourced" if key in SOURCE_KEYS else "looked")
         return super().get(key, default)
 
     def __getitem__(self, key):
@@ -213,10 +217,14 @@ class AnnotatorLog:
         self._fn: str | None = None
         self._ann: FrameType | None = None
         self._matcher: str | None = None
+        # the nodes the last reader, a matcher, has been noted as reading (its entry's part of `_seen`): a matcher
+        # reads every node of the graph once per call, so most of its reads stop at this one lookup
+        self._searched: set[str] = set()
         self._asking = False  # evaluating a filter again: its own reads are not the quantizer's
         self._asked: tuple[Any, bool] | None = None  # (filter frame, its answer): one evaluation per call
         self._ids: dict[tuple, set[int]] = {}  # (frame, instruction, reader) → ids of what it holds
-        self._seen: set[tuple] = set()  # (node, what, entry) already in `nodes`: a matcher re-reads every node
+        self._seen: set[tuple] = set()  # (node, what, entry) already in `nodes`
+        self._searched_by: dict[tuple, set[str]] = {}  # (quantizer, annotator, matcher) → nodes it searched
 
     def note(self, meta: LoggedMeta, what: str, value: Any = None) -> None:
         who = ANNOTATING.get()
@@ -227,6 +235,9 @@ class AnnotatorLog:
             self._frame, self._fn = frame, None  # (no stale name if the walk below raises)
             self._fn, self._ann = annotator_frame(frame)
             self._matcher = frame.f_code.co_name if _MATCHERS in frame.f_code.co_filename else None
+            self._searched = self._searched_by.setdefault((who, self._fn, self._matcher), set())
+        elif self._matcher is not None and what != "wrote" and meta.name in self._searched:
+            return  # (most reads: a matcher reading the same node again)
         fn, ann = self._fn, self._ann
         if fn is None or ann is None:
             return
@@ -236,9 +247,8 @@ class AnnotatorLog:
                 self._add(meta.name, "kept", (who, fn))
             return
         if self._matcher is not None:  # torch.fx searching for the annotator's pattern read it
-            entry = (who, fn, self._matcher)
-            if (meta.name, "searched", entry) not in self._seen:  # (most reads: the same node again)
-                self._add(meta.name, "searched", entry)
+            self._searched.add(meta.name)
+            self._add(meta.name, "searched", (who, fn, self._matcher))
             return
         if what == "sourced" or meta.node is None or not _held(frame, ann, meta.node, self._holds):
             return  # a read of a node the annotator is not deciding about (a scan over the graph)
