@@ -1,21 +1,20 @@
 // What each box of a pane shows, whichever renderer paints it: label and second line, tooltip lines, what its
 // fill and frame mean (role, sharing group, overlay heat), the annotation dot, output-spec badge, backend
 // outcome pill, a closed group's badges, and the highlights (marks) of the view's state. Pure: from the scene
-// (facts, placement, overlay, words) only. nodes.ts (SVG) and canvas-draw.ts (canvas) paint this and nothing
-// else, so the two renderers cannot drift apart. Positions are in layout units from the box's top-left corner.
+// (facts, placement, overlay, words) only. A frame (frame.ts) carries each box's look; its texts (this model, the
+// tooltip) are asked for by key. nodes.ts (SVG) and canvas-draw.ts (canvas) paint this and nothing else, so the
+// two renderers cannot drift apart. Positions are in layout units from the box's top-left corner.
 // Every text is cut (…) here, once, to the width it is drawn in by measured glyph widths (text-fit.ts): a label,
 // second line, chip or title never runs past its box; the tooltip and the drawer keep the whole text.
 import { outcomeOf, outcomePill, outcomeText } from './backend';
 import { allFp32, BADGE_COLOR, BADGE_GAP, type Badge, badgesOf, type Summary } from './badges';
 import { bucket } from './canvas-index';
 import { fmtNums } from './dom';
-import type { EdgeItem } from './edges';
 import { isGroupKey, nodeKey } from './groups';
 import { type Box, groupLabel } from './hier-layout';
-import type { Tr } from './i18n';
 import type { Mark } from './marks';
 import type { Scene } from './scene';
-import { AGG_EDGE, groupFill, INT_EDGE } from './styles';
+import { groupFill } from './styles';
 import { FONTS, type Font, fitText, textWidth } from './text-fit';
 import type { BackendOutcome, GraphNode, Id, Role } from './types';
 
@@ -275,57 +274,53 @@ export interface BoxLook {
   radius: number;
 }
 
-function nodeLook(sc: Scene, b: Box): BoxLook {
-  const n = sc.facts.nodes.get(b.id!)!;
-  const obs = n.role === 'observer' ? sc.facts.observerOf(n.id) : null;
-  const h = sc.heat?.of(n.id);
-  let fill: Fill = { kind: 'role', role: n.role, color: `var(--pl-${n.role}-fill)` };
-  if (obs) fill = { kind: 'sharing', group: obs.group, color: groupFill(obs.group) };
-  // the overlay's value is the node's fill too, on the theme's perceptual scale
-  if (h) fill = { kind: 'heat', goodness: h.goodness, light: h.light, dark: h.dark };
-  return { fill, stroke: { color: `var(--pl-${n.role}-stroke)`, width: 1.5 }, radius: NODE_RADIUS };
-}
+/** the look of a node of each role filled by its role (most nodes): one object per role, shared by every frame */
+const roleLooks = new Map<Role, BoxLook>();
 
-function groupLook(sc: Scene, b: Box): BoxLook {
-  if (b.kind !== 'collapsed')
-    return { fill: { kind: 'none' }, stroke: { color: 'var(--pl-border)', width: 1 }, radius: 8 };
-  const sum = sc.summary?.get(b.group!.key);
-  const fp32 = sum ? allFp32(sum) : false;
-  return {
-    fill: { kind: 'group', color: 'var(--pl-gfill)' },
-    // a closed group with compute and nothing annotated gets the warning frame
-    stroke: { color: fp32 ? 'var(--pl-warn)' : 'var(--pl-gstroke)', width: fp32 ? 2 : 1.5 },
-    radius: 6,
-  };
-}
-
-const cache = new WeakMap<Scene, Map<string, BoxModel>>();
-const looks = new WeakMap<Scene, Map<string, BoxLook>>();
-
-function perScene<T>(w: WeakMap<Scene, Map<string, T>>, sc: Scene): Map<string, T> {
-  let m = w.get(sc);
-  if (!m) {
-    m = new Map();
-    w.set(sc, m);
-  }
-  return m;
-}
-
-/** The model of a placed box (computed once per scene: a canvas repaints the same boxes at every zoom). */
-export function boxModel(sc: Scene, b: Box): BoxModel {
-  return bucket(perScene(cache, sc), b.key, () => (b.kind === 'node' ? nodeModel(sc, b) : groupModel(sc, b)));
-}
-
-/** A placed box's fill and frame (the same as its model's; cheap, for every box of a 100k-node canvas). */
-export function boxLook(sc: Scene, b: Box): BoxLook {
-  // no closure per call (bucket's): this runs per box at every full draw
-  const m = perScene(looks, sc);
-  let l = m.get(b.key);
-  if (l === undefined) {
-    l = b.kind === 'node' ? nodeLook(sc, b) : groupLook(sc, b);
-    m.set(b.key, l);
+function roleLook(role: Role): BoxLook {
+  let l = roleLooks.get(role);
+  if (!l) {
+    const stroke = { color: `var(--pl-${role}-stroke)`, width: 1.5 };
+    l = { fill: { kind: 'role', role, color: `var(--pl-${role}-fill)` }, stroke, radius: NODE_RADIUS };
+    roleLooks.set(role, l);
   }
   return l;
+}
+
+function nodeLook(sc: Scene, b: Box): BoxLook {
+  const n = sc.facts.nodes.get(b.id!)!;
+  const base = roleLook(n.role);
+  // the overlay's value is the node's fill too, on the theme's perceptual scale
+  const h = sc.heat?.of(n.id);
+  if (h) return { ...base, fill: { kind: 'heat', goodness: h.goodness, light: h.light, dark: h.dark } };
+  const obs = n.role === 'observer' ? sc.facts.observerOf(n.id) : null;
+  if (obs) return { ...base, fill: { kind: 'sharing', group: obs.group, color: groupFill(obs.group) } };
+  return base;
+}
+
+const OPEN_LOOK: BoxLook = { fill: { kind: 'none' }, stroke: { color: 'var(--pl-border)', width: 1 }, radius: 8 };
+const CLOSED_LOOK: BoxLook = {
+  fill: { kind: 'group', color: 'var(--pl-gfill)' },
+  stroke: { color: 'var(--pl-gstroke)', width: 1.5 },
+  radius: 6,
+};
+/** a closed group with compute and nothing annotated gets the warning frame */
+const FP32_LOOK: BoxLook = { ...CLOSED_LOOK, stroke: { color: 'var(--pl-warn)', width: 2 } };
+
+function groupLook(sc: Scene, b: Box): BoxLook {
+  if (b.kind !== 'collapsed') return OPEN_LOOK;
+  const sum = sc.summary?.get(b.group!.key);
+  return sum && allFp32(sum) ? FP32_LOOK : CLOSED_LOOK;
+}
+
+/** The model of a placed box. */
+export function boxModel(sc: Scene, b: Box): BoxModel {
+  return b.kind === 'node' ? nodeModel(sc, b) : groupModel(sc, b);
+}
+
+/** A placed box's fill and frame (the same as its model's; cheap: made for every box of a 100k-node frame). */
+export function boxLook(sc: Scene, b: Box): BoxLook {
+  return b.kind === 'node' ? nodeLook(sc, b) : groupLook(sc, b);
 }
 
 /** Tooltip lines of a node: what it is, its observer's statistics, q/dq parameters, annotation, overlay value,
@@ -416,45 +411,4 @@ export function marksOf(boxes: Map<string, Box>, repOf: Map<Id, string>, st: Mar
   mark(st.hovered, 'hover');
   if (st.selected) mark([st.selected], 'selected');
   return out;
-}
-
-/** What a drawn edge shows, whichever renderer paints it: its classes (the stylesheet's .pl-edge rules, whose
- * widths are these), colour, width, opacity and the int dtype written at its target (`at`). */
-export interface EdgeLook {
-  cls: string;
-  color: string;
-  width: number;
-  alpha: number;
-  label: string | null;
-}
-
-type Drawn = Exclude<EdgeItem, { kind: 'stub' }>;
-
-export function edgeLook(it: Drawn): EdgeLook {
-  if (it.kind === 'edge') {
-    // an edge between different groups is not routed around boxes: drawn lighter
-    const alpha = it.faint ? 0.55 : 1;
-    if (it.dtype) return { cls: 'pl-edge pl-int', color: it.color, width: 2.6, alpha, label: it.dtype };
-    if (it.spec) return { cls: 'pl-edge pl-spec', color: it.color, width: 2.2, alpha, label: null };
-    return { cls: 'pl-edge', color: it.color, width: 1.3, alpha, label: null };
-  }
-  // edges between closed groups keep their int8 mark: one int tensor among them marks the bundle
-  const int = it.int > 0;
-  return {
-    cls: int ? 'pl-edge pl-agg pl-int' : 'pl-edge pl-agg',
-    color: int ? INT_EDGE : AGG_EDGE,
-    width: int ? 2.6 : 1.6,
-    alpha: 1,
-    label: int ? it.dtype : null,
-  };
-}
-
-/** An edge's tooltip: the int tensor it carries, the input spec colouring it, or what a bundle holds. */
-export function edgeTitle(it: Drawn, t: Tr): string | null {
-  if (it.kind === 'agg') {
-    const edges = t(it.count === 1 ? 'ui.tip.agg_one' : 'ui.tip.agg_many', { n: it.count });
-    return it.int ? t('ui.tip.agg_int', { edges, int: it.int, dtype: it.dtype ?? '' }) : edges;
-  }
-  if (it.dtype) return t('ui.tip.int_edge', { dtype: it.dtype, src: it.src, dst: it.dst });
-  return it.spec ? t('ui.tip.spec_edge', { spec: it.spec, src: it.src, dst: it.dst }) : null;
 }

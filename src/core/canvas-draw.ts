@@ -1,30 +1,15 @@
-// Drawing a scene's boxes and edges on a 2D canvas, in the SVG path's palette (the same `--pl-*` variables,
-// read from the computed style) and geometry. What a box shows is its box model (box-model.ts), as on SVG;
-// this file only paints it. Items come culled; fills and strokes are batched per style; text (fillText only:
+// Drawing a frame's boxes and edges (frame.ts) on a 2D canvas, in the SVG path's palette (the same `--pl-*`
+// variables, read from the computed style) and geometry. What a box shows is its box model (box-model.ts), as on
+// SVG; this file only paints it. Items come culled; fills and strokes are batched per style; text (fillText only:
 // model text is never parsed) only at the detail level's zoom.
-import {
-  boxLook,
-  boxModel,
-  type Chip,
-  type EdgeLook,
-  edgeLook,
-  type Fill,
-  type GroupModel,
-  HEAT_BAR_W,
-  LABEL_Y,
-  type NodeModel,
-  SUB_Y,
-} from './box-model';
+import { type Chip, type Fill, type GroupModel, HEAT_BAR_W, LABEL_Y, type NodeModel, SUB_Y } from './box-model';
 import { NOTE_LINE, NOTE_PAD } from './callout';
 import { bucket, type Detail } from './canvas-index';
-import { truncate } from './dom';
 import { type Curve, curveSegments, type EdgeItem, type SharedItem } from './edges';
+import type { Frame, FrameBox, FrameTexts } from './frame';
 import { heatFill } from './heat';
-import type { Box } from './hier-layout';
 import { type Mark, type MarkStroke, markStroke } from './marks';
 import { flipShift, leftFree, noteSide, type Span } from './note-side';
-import type { Scene } from './scene';
-import { FLOAT_EDGE } from './styles';
 import { canvasFont, FONTS } from './text-fit';
 import type { ZoomLabel } from './zoom-labels';
 
@@ -46,7 +31,9 @@ export interface Paint {
   col: (v: string) => string;
   font: string;
   lod: Detail;
-  sc: Scene;
+  frame: Frame;
+  /** the frame's box texts (asked for the boxes lettered: in view, at a readable zoom) */
+  texts: FrameTexts;
   /** box key → its highlights */
   marks: Map<string, Set<Mark>>;
   /** heat fills of this paint by goodness (the theme's stops, resolved once) */
@@ -97,9 +84,9 @@ function fillColor(P: Paint, f: Fill): string | null {
 function batchBoxes(
   ctx: CanvasRenderingContext2D,
   P: Paint,
-  boxes: Box[],
+  boxes: FrameBox[],
   what: string,
-  style: (b: Box) => { fill: string | null; stroke: string; width: number; r: number },
+  style: (b: FrameBox) => { fill: string | null; stroke: string; width: number; r: number },
 ): void {
   const fills = new Map<string, Path2D>();
   // a path per stroke colour and width, looked up without a key string per box (100k boxes: that many strings
@@ -146,9 +133,9 @@ function batchBoxes(
 }
 
 /** Open groups: a thin frame and, at readable zoom, the ⊟ title in the header. */
-export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
+export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: FrameBox[]): void {
   batchBoxes(ctx, P, boxes, 'pl-frame', (b) => {
-    const l = boxLook(P.sc, b);
+    const l = b.look;
     return { fill: null, stroke: l.stroke.color, width: l.stroke.width, r: l.radius };
   });
   if (!P.lod.labels || P.zoomed) return;
@@ -157,15 +144,15 @@ export function drawFrames(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]
   ctx.fillStyle = P.col(v('fg'));
   ctx.textAlign = 'left';
   for (const b of boxes) {
-    const m = boxModel(P.sc, b) as GroupModel;
+    const m = P.texts.box(b.key) as GroupModel;
     ctx.fillText(m.label, b.x - b.w / 2 + m.labelX, b.y - b.h / 2 + m.labelY);
   }
 }
 
 /** Nodes and closed groups (with their badges, heat bars and pills), then their highlights. */
-export function drawSolids(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
+export function drawSolids(ctx: CanvasRenderingContext2D, P: Paint, boxes: FrameBox[]): void {
   batchBoxes(ctx, P, boxes, 'pl-box', (b) => {
-    const l = boxLook(P.sc, b);
+    const l = b.look;
     return { fill: fillColor(P, l.fill), stroke: l.stroke.color, width: l.stroke.width, r: l.radius };
   });
   drawHeat(ctx, P, boxes);
@@ -173,12 +160,12 @@ export function drawSolids(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]
   if (P.lod.labels) drawTexts(ctx, P, boxes);
 }
 
-function drawHeat(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
-  if (!P.sc.heat) return;
+function drawHeat(ctx: CanvasRenderingContext2D, P: Paint, boxes: FrameBox[]): void {
+  if (!P.frame.heat) return;
   const l = P.col(v('heat-l')) || '40%';
   P.tag?.('pl-heat');
   for (const b of boxes) {
-    const f = boxLook(P.sc, b).fill;
+    const f = b.look.fill;
     if (f.kind !== 'heat') continue;
     // the bar: heatColor's hue at the theme's lightness (as the SVG's .pl-heat)
     ctx.fillStyle = `hsl(${Math.round(f.goodness * 120)} 72% ${l})`;
@@ -188,7 +175,7 @@ function drawHeat(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
   }
 }
 
-function drawMarks(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
+function drawMarks(ctx: CanvasRenderingContext2D, P: Paint, boxes: FrameBox[]): void {
   if (!P.marks.size) return;
   P.tag?.('pl-mark');
   for (const b of boxes) {
@@ -200,7 +187,12 @@ function drawMarks(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void 
 }
 
 /** One highlighted outline (also the hover drawn over the cached raster). */
-export function outline(ctx: CanvasRenderingContext2D, P: Pick<Paint, 'col' | 'lod'>, b: Box, st: MarkStroke): void {
+export function outline(
+  ctx: CanvasRenderingContext2D,
+  P: Pick<Paint, 'col' | 'lod'>,
+  b: Pick<FrameBox, 'x' | 'y' | 'w' | 'h'>,
+  st: MarkStroke,
+): void {
   ctx.strokeStyle = P.col(st.color);
   ctx.lineWidth = st.width;
   ctx.setLineDash(st.dash);
@@ -210,9 +202,9 @@ export function outline(ctx: CanvasRenderingContext2D, P: Pick<Paint, 'col' | 'l
   ctx.setLineDash([]);
 }
 
-function drawTexts(ctx: CanvasRenderingContext2D, P: Paint, boxes: Box[]): void {
+function drawTexts(ctx: CanvasRenderingContext2D, P: Paint, boxes: FrameBox[]): void {
   for (const b of boxes) {
-    const m = boxModel(P.sc, b);
+    const m = P.texts.box(b.key);
     const x0 = b.x - b.w / 2;
     const y0 = b.y - b.h / 2;
     if (m.kind === 'node') drawNodeText(ctx, P, b, m, x0, y0);
@@ -239,7 +231,14 @@ function chip(
   ctx.fillText(c.text, x0 + c.x + c.w / 2, y0 + c.y + ty);
 }
 
-function drawNodeText(ctx: CanvasRenderingContext2D, P: Paint, b: Box, m: NodeModel, x0: number, y0: number): void {
+function drawNodeText(
+  ctx: CanvasRenderingContext2D,
+  P: Paint,
+  b: FrameBox,
+  m: NodeModel,
+  x0: number,
+  y0: number,
+): void {
   P.tag?.('pl-label');
   ctx.textAlign = 'center';
   ctx.font = canvasFont(FONTS.label, P.font);
@@ -313,8 +312,8 @@ function framedChip(
   ctx.fillText(c.text, x0 + c.x + c.w / 2, y0 + c.y + ty);
 }
 
-function drawCallout(ctx: CanvasRenderingContext2D, P: Paint, b: Box): void {
-  const left = P.shown && noteSide(b, P.shown, leftFree(P.sc.placement).has(b.key)) === 'left';
+function drawCallout(ctx: CanvasRenderingContext2D, P: Paint, b: FrameBox): void {
+  const left = P.shown && noteSide(b, P.shown, leftFree(P.frame).has(b.key)) === 'left';
   const c = left ? { ...b.note!, x: b.note!.x + flipShift(b) } : b.note!;
   P.tag?.('pl-callout');
   ctx.strokeStyle = P.col(v('warn'));
@@ -368,17 +367,6 @@ function arrow(p: Path2D, fx: number, fy: number, x: number, y: number): void {
   p.closePath();
 }
 
-/** Each edge item's look, once per item (the items live as long as their scene's index). */
-const looks = new WeakMap<EdgeItem, EdgeLook>();
-function lookOf(it: Exclude<EdgeItem, { kind: 'stub' }>): EdgeLook {
-  let l = looks.get(it);
-  if (!l) {
-    l = edgeLook(it);
-    looks.set(it, l);
-  }
-  return l;
-}
-
 interface Batch {
   color: string;
   width: number;
@@ -402,15 +390,16 @@ export function drawEdgeItems(
   };
   const labels: Array<[number, number, string, string, string]> = [];
   for (const it of items) {
+    const look = it.look;
     if (it.kind === 'stub') {
-      const b = batch(FLOAT_EDGE, 1.3);
-      b.line.moveTo(it.x, it.y - 16);
-      b.line.lineTo(it.x, it.y - 2);
-      if (P.lod.strokes) arrow(b.heads, it.x, it.y - 16, it.x, it.y - 2);
-      labels.push([it.x + 4, it.y - 9, truncate(it.src, 24), v('muted'), 'italic 10px']);
+      const b = batch(look.color, look.width);
+      const [x0, y0, x1, y1] = it.line;
+      b.line.moveTo(x0, y0);
+      b.line.lineTo(x1, y1);
+      if (P.lod.strokes) arrow(b.heads, x0, y0, x1, y1);
+      labels.push([it.labelAt[0], it.labelAt[1], it.label, v('muted'), 'italic 10px']);
       continue;
     }
-    const look = lookOf(it);
     const b = batch(look.color, look.width, look.alpha);
     const [fx, fy, x, y] = trace(b.line, it.curve);
     if (P.lod.strokes) arrow(b.heads, fx, fy, x, y);
@@ -468,11 +457,11 @@ export function drawZoomLabels(ctx: CanvasRenderingContext2D, P: Paint, labels: 
 
 /** What a full draw paints, in paint order; the items culled to the drawn area. */
 export interface DrawList {
-  frames: Box[];
+  frames: FrameBox[];
   /** null: zoomed too far out for edges */
   edges: EdgeItem[] | null;
   shared: SharedItem[];
-  solids: Box[];
+  solids: FrameBox[];
   /** zoomed out: the group titles on plates (computed in their own job: at 100k boxes that takes a while) */
   zoomLabels: (() => ZoomLabel[]) | null;
 }

@@ -1,8 +1,7 @@
-// A pane's drawing on a 2D canvas, for scenes too large for SVG (canvas-index.ts says when). Items are indexed
-// on a grid once per layout; a full draw culls to the view, picks the detail level for the zoom, and runs in
-// slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the view pans or
-// zooms, each frame only transforms that raster; the crisp draw follows once the view is still.
-import { tipOf } from './box-model';
+// A pane's drawing on a 2D canvas, for frames too large for SVG (canvas-index.ts says when). A frame's items
+// (frame.ts) are indexed on a grid once per layout; a full draw culls to the view, picks the detail level for the
+// zoom, and runs in slices of ≤ ~30 ms into a back buffer (no long task), which then becomes the raster. While the
+// view pans or zooms, each screen frame only transforms that raster; the crisp draw follows once the view is still.
 import { colorResolver, type DrawList, drawJobs, drawZoomLabels, outline, type Paint } from './canvas-draw';
 import {
   addHit,
@@ -17,14 +16,13 @@ import {
 } from './canvas-index';
 import { SvgContext } from './canvas-svg';
 import { h } from './dom';
-import { curveBounds, type EdgeItem, edgeItemSteps, type SharedItem, sharedItems } from './edges';
-import { type Box, HEADER } from './hier-layout';
+import { curveBounds, type EdgeItem } from './edges';
+import type { Frame, FrameBox, FrameTexts } from './frame';
+import { HEADER } from './hier-layout';
 import { type Mark, markStroke } from './marks';
 import type { PanZoom } from './pan-zoom';
 import type { PaneHost, PaneView } from './pane-view';
-import type { Scene } from './scene';
 import { nextTask, taskStart } from './slicer';
-import type { Edge } from './types';
 import { type ZoomLabel, zoomedOut, zoomLabelSteps, zoomLabels } from './zoom-labels';
 
 /** How long a slice of a full draw may run before it yields (ms). */
@@ -48,11 +46,14 @@ export class CanvasView implements PaneView {
   private gen = 0;
   private frameReq = 0;
   private idle: ReturnType<typeof setTimeout> | undefined;
-  private sc: Scene | null = null;
-  private frames = new GridIndex<Box>(NONE);
-  private solids = new GridIndex<Box>(NONE);
+  /** the frame drawn and its texts (null: none indexed yet) */
+  private frame: Frame | null = null;
+  private texts: FrameTexts | null = null;
+  /** the frame's boxes by key */
+  private byKey = new Map<string, FrameBox>();
+  private frames = new GridIndex<FrameBox>(NONE);
+  private solids = new GridIndex<FrameBox>(NONE);
   private edges = new GridIndex<EdgeItem>(NONE);
-  private shared: SharedItem[] = [];
   private hits: HitIndex = new GridIndex(NONE);
   private sceneGen = 0;
   marks = new Map<string, Set<Mark>>();
@@ -132,25 +133,25 @@ export class CanvasView implements PaneView {
   }
 
   private themeChanged(): void {
-    if (!this.sc || !this.active) return;
+    if (!this.frame || !this.active) return;
     this.onTheme?.();
     void this.paint();
   }
 
   // ---- scene ------------------------------------------------------------------------------------
 
-  /** Index a new placement in slices (no drawing: `paint()` draws once the view has its transform). The old
-   * scene stays in use (hover, clicks) until the new one is complete. */
-  async setScene(sc: Scene, edges: Edge[]): Promise<{ boxes: number; edges: number }> {
+  /** Index a new frame in slices (no drawing: `paint()` draws once the view has its transform). The old
+   * frame stays in use (hover, clicks) until the new one is complete. */
+  async setScene(frame: Frame, texts: FrameTexts): Promise<{ boxes: number; edges: number }> {
     const my = ++this.sceneGen;
-    this.gen++; // a full draw of the old scene is stale
-    const P = sc.placement;
-    const area = { x: -200, y: -200, w: P.width + 400, h: P.height + 400 };
-    const frames = new GridIndex<Box>(area);
-    const solids = new GridIndex<Box>(area);
+    this.gen++; // a full draw of the old frame is stale
+    const area = { x: -200, y: -200, w: frame.width + 400, h: frame.height + 400 };
+    const frames = new GridIndex<FrameBox>(area);
+    const solids = new GridIndex<FrameBox>(area);
     const hits: HitIndex = new GridIndex(area);
     const edgeIdx = new GridIndex<EdgeItem>(area);
-    // the budget is the task's: the placement's last slice may have spent part of it
+    const byKey = new Map<string, FrameBox>();
+    // the budget is the task's: the frame's last slice may have spent part of it
     let start = taskStart();
     let n = 0;
     const pace = async (): Promise<void> => {
@@ -159,8 +160,9 @@ export class CanvasView implements PaneView {
       start = performance.now();
     };
     const tick = (): Promise<void> | undefined => ((++n & 63) !== 0 ? undefined : pace());
-    for (const b of P.boxes.values()) {
+    for (const b of frame.boxes) {
       addHit(hits, b);
+      byKey.set(b.key, b);
       const x = b.x - b.w / 2;
       const y = b.y - b.h / 2;
       if (b.kind === 'expanded') frames.addBox(x, y, b.w, b.h, b);
@@ -169,30 +171,28 @@ export class CanvasView implements PaneView {
       else solids.addBox(x, y, b.w, b.h, b);
       await tick();
     }
-    let count = 0;
-    for (const it of edgeItemSteps(sc, edges)) {
-      if (!it) {
-        await tick(); // edges inside closed groups draw nothing, but walking them is work too
-        continue;
-      }
+    for (const it of frame.edges) {
       // labels sit above-right of the target: widen the bounds so they are not culled away
-      const r = it.kind === 'stub' ? { x: it.x - 2, y: it.y - 20, w: 160, h: 20 } : grow(curveBounds(it.curve), 8, 80);
+      const r =
+        it.kind === 'stub'
+          ? { x: it.line[0] - 2, y: it.line[1] - 4, w: 160, h: 20 }
+          : grow(curveBounds(it.curve), 8, 80);
       edgeIdx.add(r, it);
-      count++;
       await tick();
     }
     // the buckets too (else the first full draw's queries build them, ~50 ms at 100k boxes, in one task)
     for (const idx of [frames, solids, hits, edgeIdx]) for (const _ of idx.buildSteps()) await pace();
     if (my === this.sceneGen) {
-      this.sc = sc;
+      this.frame = frame;
+      this.texts = texts;
+      this.byKey = byKey;
       this.frames = frames;
       this.solids = solids;
       this.hits = hits;
       this.edges = edgeIdx;
-      this.shared = sharedItems(sc);
       this.hoverKey = null;
     }
-    return { boxes: solids.size, edges: count };
+    return { boxes: solids.size, edges: frame.edges.length };
   }
 
   /** Highlights by box key (selection, search hits, counterparts, hover, diff marks); redraws unless `paint` is
@@ -219,13 +219,14 @@ export class CanvasView implements PaneView {
     }
   }
 
-  /** How a draw at zoom `k` paints this scene (the colours of the theme now, the detail level of the zoom). */
-  private paintAt(sc: Scene, k: number): Paint {
+  /** How a draw at zoom `k` paints this frame (the colours of the theme now, the detail level of the zoom). */
+  private paintAt(frame: Frame, texts: FrameTexts, k: number): Paint {
     return {
       col: colorResolver(this.surface),
       font: this.doc.defaultView?.getComputedStyle(this.surface).fontFamily || 'sans-serif',
       lod: detailAt(k),
-      sc,
+      frame,
+      texts,
       marks: this.marks,
       zoomed: zoomedOut(k),
       shown: this.pz.shownX(),
@@ -233,33 +234,33 @@ export class CanvasView implements PaneView {
   }
 
   /** What a draw of the layout rectangle `q` at zoom `k` paints. */
-  private drawList(sc: Scene, P: Paint, q: Rect, k: number): DrawList {
+  private drawList(P: Paint, q: Rect, k: number): DrawList {
     const frames = this.frames.query(q);
     const solids = this.solids.query(q);
     return {
       frames,
       edges: P.lod.edges ? this.edges.query(q) : null,
-      shared: this.shared,
+      shared: P.frame.links,
       solids,
-      zoomLabels: P.zoomed ? () => zoomLabels(sc, [...frames, ...solids], k) : null,
+      zoomLabels: P.zoomed ? () => zoomLabels(P.frame, P.texts, [...frames, ...solids], k) : null,
     };
   }
 
   /** The current view as SVG markup (Export "SVG"): the same painter, the same paint, onto an SVG-writing
    * context (canvas-svg.ts); null before a scene is indexed. */
   svgOfView(): string | null {
-    if (!this.sc) return null;
+    if (!this.frame || !this.texts) return null;
     const [cw, ch] = this.size();
     const t = { ...this.pz.t };
     const svg = new SvgContext();
-    const P: Paint = { ...this.paintAt(this.sc, t.k), path: svg.path, tag: svg.tag };
-    for (const job of drawJobs(svg.ctx, P, this.drawList(this.sc, P, viewRect(t, cw, ch, 16), t.k))) job();
+    const P: Paint = { ...this.paintAt(this.frame, this.texts, t.k), path: svg.path, tag: svg.tag };
+    for (const job of drawJobs(svg.ctx, P, this.drawList(P, viewRect(t, cw, ch, 16), t.k))) job();
     return svg.document([cw, ch], t, P.col('var(--pl-canvas)'), P.font);
   }
 
   /** A crisp full draw at the current transform, in slices; resolves when it is on screen (or superseded). */
   async paint(): Promise<void> {
-    if (!this.sc || !this.active) return;
+    if (!this.frame || !this.texts || !this.active) return;
     clearTimeout(this.idle);
     const my = ++this.gen;
     this.setPending(true);
@@ -276,9 +277,9 @@ export class CanvasView implements PaneView {
     ctx.clearRect(0, 0, this.work.width, this.work.height);
     ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * (t.x + mx), dpr * (t.y + my2));
     ctx.lineJoin = 'round';
-    const P = this.paintAt(this.sc, t.k);
+    const P = this.paintAt(this.frame, this.texts, t.k);
     const q = viewRect({ x: t.x + mx, y: t.y + my2, k: t.k }, cw + 2 * mx, ch + 2 * my2, 16);
-    const list = this.drawList(this.sc, P, q, t.k);
+    const list = this.drawList(P, q, t.k);
     // the zoomed-out titles are made in slices after the jobs (30k groups when a whole 100k-node graph is in view)
     const jobs = drawJobs(ctx, P, { ...list, zoomLabels: null });
     // the budget is the task's (the queries above, a redraw's index build before): checked before each job
@@ -302,7 +303,7 @@ export class CanvasView implements PaneView {
       longest = Math.max(longest, performance.now() - t0);
     }
     if (P.zoomed) {
-      const steps = zoomLabelSteps(this.sc, [...list.frames, ...list.solids], t.k);
+      const steps = zoomLabelSteps(P.frame, P.texts, [...list.frames, ...list.solids], t.k);
       let r = steps.next();
       for (; !r.done; r = steps.next()) {
         if (performance.now() - start > SLICE_MS) await pause();
@@ -324,7 +325,7 @@ export class CanvasView implements PaneView {
 
   /** The view moved: transform the raster at the next frame, draw crisply once it is still. */
   private moved(): void {
-    if (!this.sc || !this.active) return;
+    if (!this.frame || !this.active) return;
     this.gen++; // a full draw under way is for a stale transform
     this.setPending(true);
     if (!this.frameReq)
@@ -352,7 +353,7 @@ export class CanvasView implements PaneView {
       ctx.imageSmoothingEnabled = s < 1;
       ctx.drawImage(this.raster, 0, 0, this.raster.width / dpr, this.raster.height / dpr);
     }
-    const hb = this.hoverKey ? this.sc?.placement.boxes.get(this.hoverKey) : undefined;
+    const hb = this.hoverKey ? this.byKey.get(this.hoverKey) : undefined;
     if (hb) {
       ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
       const st = markStroke(new Set<Mark>(['hover']))!;
@@ -398,7 +399,7 @@ export class CanvasView implements PaneView {
       c.style.cursor = hit ? 'pointer' : '';
       if (key === this.hoverKey) return;
       this.hoverKey = key;
-      c.title = hit && this.sc ? tipOf(this.sc, hit.key) : '';
+      c.title = hit && this.texts ? this.texts.tip(hit.key) : '';
       this.host.hover(hit?.kind === 'node' ? hit.id : null);
       this.compose();
     });

@@ -1,12 +1,14 @@
 // The edge model of one pane, for both painters (svg-edges.ts, canvas-draw.ts): routed data edges, group-level
 // aggregates, stubs for widely shared producers and the dashed SharedQuantizationSpec links, as plain items with
-// their curves. Colours come from the JSON (spec ids, q/dq kinds) only. Nothing here touches the DOM.
+// their curves, their look (edgeLook) and their texts (a stub's label and tooltip). Colours come from the JSON (spec
+// ids, q/dq kinds) only. Nothing here touches the DOM; the painters only draw what an item says.
+import { truncate } from './dom';
 import type { Facts } from './facts';
 import { isNodeKey, lcaItems } from './groups';
 import { type Box, HEADER } from './hier-layout';
+import type { Tr } from './i18n';
 import type { Scene } from './scene';
-import type { Slicer } from './slicer';
-import { FLOAT_EDGE, INT_EDGE } from './styles';
+import { AGG_EDGE, FLOAT_EDGE, INT_EDGE } from './styles';
 import type { Edge, Id, Spec } from './types';
 
 /** An edge's course in layout units: a cubic from the bottom of `a` to the top of `b`, or a smoothed polyline
@@ -156,61 +158,118 @@ export function intDtype(f: Facts, e: Edge): string | null {
   return null;
 }
 
-/** One drawn edge, whatever draws it (SVG here, canvas-draw.ts on a canvas). */
-export type EdgeItem =
-  | {
-      kind: 'edge';
-      curve: Curve;
-      src: Id;
-      dst: Id;
-      /** int dtype carried, or null */
-      dtype: string | null;
-      /** the input spec colouring it, or null */
-      spec: string | null;
-      color: string;
-      /** between different groups: not routed around boxes, drawn lighter */
-      faint: boolean;
-      /** the target box's top-left area, where an int edge's dtype label goes */
-      at: [number, number];
-    }
-  | {
-      kind: 'agg';
-      curve: Curve;
-      /** box keys of the two ends */
-      ra: string;
-      rb: string;
-      count: number;
-      int: number;
-      dtype: string | null;
-      at: [number, number];
-    }
-  | { kind: 'stub'; src: Id; dst: Id | null; x: number; y: number };
+/** What a drawn edge shows, whichever renderer paints it: its classes (the stylesheet's .pl-edge rules, whose
+ * widths are these), colour, width, opacity and the int dtype written at its target (`at`). */
+export interface EdgeLook {
+  cls: string;
+  color: string;
+  width: number;
+  alpha: number;
+  label: string | null;
+}
+
+/** One data edge between two drawn nodes. */
+export interface DataEdge {
+  kind: 'edge';
+  curve: Curve;
+  src: Id;
+  dst: Id;
+  /** int dtype carried, or null */
+  dtype: string | null;
+  /** the input spec colouring it, or null */
+  spec: string | null;
+  color: string;
+  /** between different groups: not routed around boxes, drawn lighter */
+  faint: boolean;
+  /** the target box's top-left area, where an int edge's dtype label goes */
+  at: [number, number];
+  look: EdgeLook;
+}
+
+/** The edges between two boxes of which one at least is a closed group, as one. */
+export interface AggEdge {
+  kind: 'agg';
+  curve: Curve;
+  /** box keys of the two ends */
+  ra: string;
+  rb: string;
+  count: number;
+  int: number;
+  dtype: string | null;
+  at: [number, number];
+  look: EdgeLook;
+}
+
+/** A short labelled edge into a box from a widely shared producer (drawn instead of a long edge): its line ends
+ * at the box's top edge near its left corner, its label (the producer, cut) beside the line. */
+export interface StubEdge {
+  kind: 'stub';
+  src: Id;
+  dst: Id | null;
+  /** the line, top to bottom (x0, y0, x1, y1), the arrowhead at its end */
+  line: [number, number, number, number];
+  label: string;
+  /** the label's baseline start */
+  labelAt: [number, number];
+  tip: string;
+  look: EdgeLook;
+}
+
+/** One drawn edge, whatever draws it (svg-edges.ts on SVG, canvas-draw.ts on a canvas). */
+export type EdgeItem = DataEdge | AggEdge | StubEdge;
+
+type Drawn = DataEdge | AggEdge;
+
+export function edgeLook(it: Omit<DataEdge, 'look'> | Omit<AggEdge, 'look'>): EdgeLook {
+  if (it.kind === 'edge') {
+    // an edge between different groups is not routed around boxes: drawn lighter
+    const alpha = it.faint ? 0.55 : 1;
+    if (it.dtype) return { cls: 'pl-edge pl-int', color: it.color, width: 2.6, alpha, label: it.dtype };
+    if (it.spec) return { cls: 'pl-edge pl-spec', color: it.color, width: 2.2, alpha, label: null };
+    return { cls: 'pl-edge', color: it.color, width: 1.3, alpha, label: null };
+  }
+  // edges between closed groups keep their int8 mark: one int tensor among them marks the bundle
+  const int = it.int > 0;
+  return {
+    cls: int ? 'pl-edge pl-agg pl-int' : 'pl-edge pl-agg',
+    color: int ? INT_EDGE : AGG_EDGE,
+    width: int ? 2.6 : 1.6,
+    alpha: 1,
+    label: int ? it.dtype : null,
+  };
+}
+
+/** The look of a stub's line (a plain float edge's). */
+export const STUB_LOOK: EdgeLook = {
+  cls: 'pl-edge pl-stub-line',
+  color: FLOAT_EDGE,
+  width: 1.3,
+  alpha: 1,
+  label: null,
+};
+
+/** An edge's tooltip: the int tensor it carries, the input spec colouring it, or what a bundle holds. */
+export function edgeTitle(it: Drawn, t: Tr): string | null {
+  if (it.kind === 'agg') {
+    const edges = t(it.count === 1 ? 'ui.tip.agg_one' : 'ui.tip.agg_many', { n: it.count });
+    return it.int ? t('ui.tip.agg_int', { edges, int: it.int, dtype: it.dtype ?? '' }) : edges;
+  }
+  if (it.dtype) return t('ui.tip.int_edge', { dtype: it.dtype, src: it.src, dst: it.dst });
+  return it.spec ? t('ui.tip.spec_edge', { spec: it.spec, src: it.src, dst: it.dst }) : null;
+}
 
 const STEP_EDGES = 4096;
-
-/** edgeItems in page tasks (`slicer` pauses it): the walk over every edge of a 100k-node graph takes tens of ms. */
-export async function edgeItemsSliced(sc: Scene, edges: Edge[], slicer: Slicer): Promise<EdgeItem[]> {
-  const items: EdgeItem[] = [];
-  for (const it of edgeItemSteps(sc, edges)) {
-    if (it) items.push(it);
-    else await slicer.pace();
-  }
-  return items;
-}
 
 /** Data edges of the current placement (aggregated between closed groups; stubs for widely shared producers),
  * in drawing order. */
 export function edgeItems(sc: Scene, edges: Edge[]): EdgeItem[] {
-  return [...edgeItemGen(sc, edges)];
+  const out: EdgeItem[] = [];
+  for (const it of edgeItemSteps(sc, edges)) if (it) out.push(it);
+  return out;
 }
 
-/** edgeItems one at a time (the canvas builds its index in slices). */
-export function* edgeItemGen(sc: Scene, edges: Edge[]): Generator<EdgeItem> {
-  for (const it of edgeItemSteps(sc, edges)) if (it) yield it;
-}
-
-/** edgeItemGen, plus a null after every STEP_EDGES edges looked at: a caller working in slices can pause there
- * even when most edges draw nothing (inside one closed group). */
+/** edgeItems one at a time, plus a null after every STEP_EDGES edges looked at: a frame made in slices
+ * (frame.ts) can pause there even when most edges draw nothing (inside one closed group). */
 export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | null> {
   const P = sc.placement;
   const f = sc.facts;
@@ -230,12 +289,17 @@ export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | n
       if (!stubs.has(k)) {
         stubs.add(k);
         const b = P.boxes.get(rb)!;
+        const x = b.x - b.w / 2 + 14;
+        const y = b.y - b.h / 2;
         yield {
           kind: 'stub',
           src: e.src,
           dst: isNodeKey(rb) ? e.dst : null,
-          x: b.x - b.w / 2 + 14,
-          y: b.y - b.h / 2,
+          line: [x, y - 16, x, y - 2],
+          label: truncate(e.src, 24),
+          labelAt: [x + 4, y - 9],
+          tip: sc.t('ui.tip.stub', { src: e.src }),
+          look: STUB_LOOK,
         };
       }
       continue;
@@ -245,7 +309,8 @@ export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | n
       const b = P.boxes.get(rb)!;
       const dtype = intDtype(f, e);
       const spec = dtype ? null : f.edgeSpec(e.src, e.dst);
-      yield {
+      // the look set once the item is whole (one object per edge: 100k edges at 100k nodes)
+      const it: DataEdge = {
         kind: 'edge',
         curve: edgeCurve(sc, a, b, e.src, e.dst),
         src: e.src,
@@ -255,7 +320,10 @@ export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | n
         color: dtype ? INT_EDGE : spec ? f.specColor(spec) : FLOAT_EDGE,
         faint: sc.hier.parentOf.get(e.src) !== sc.hier.parentOf.get(e.dst),
         at: [b.x + 4, b.y - b.h / 2 - 6],
+        look: STUB_LOOK,
       };
+      it.look = edgeLook(it);
+      yield it;
     } else {
       const k = `${ra}\u0000${rb}`;
       const dtype = intDtype(f, e);
@@ -274,7 +342,7 @@ export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | n
     const a = P.boxes.get(ra);
     const b = P.boxes.get(rb);
     if (!a || !b) continue;
-    yield {
+    const it: AggEdge = {
       kind: 'agg',
       curve: edgeCurve(sc, a, b, src, dst),
       ra,
@@ -283,7 +351,10 @@ export function* edgeItemSteps(sc: Scene, edges: Edge[]): Generator<EdgeItem | n
       int,
       dtype,
       at: [b.x + 4, b.y - b.h / 2 - 6],
+      look: STUB_LOOK,
     };
+    it.look = edgeLook(it);
+    yield it;
   }
 }
 

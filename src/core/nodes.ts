@@ -1,18 +1,27 @@
-// SVG painting of a pane's node and group boxes: each element from its box model (box-model.ts), which says
-// what it shows; role colours and marks come from the stylesheet's pl-* classes, the rest from the model.
+// SVG painting of a pane's node and group boxes: each element from a frame's box (frame.ts) and its box model
+// (box-model.ts), which says what it shows; role colours and marks come from the stylesheet's pl-* classes, the
+// rest from the model.
 import type { Summary } from './badges';
-import { type Chip, groupModel, groupTip, LABEL_Y, NODE_RADIUS, nodeModel, nodeTip, SUB_Y } from './box-model';
+import { type Chip, type GroupModel, LABEL_Y, NODE_RADIUS, type NodeModel, SUB_Y } from './box-model';
 import { NOTE_LINE, NOTE_PAD } from './callout';
 import { s } from './dom';
-import { type Box, HEADER } from './hier-layout';
+import type { FrameBox, FrameTexts } from './frame';
+import { HEADER } from './hier-layout';
 import { flipShift, type Side } from './note-side';
-import type { Scene } from './scene';
 
 export { BADGE_ROW_H } from './box-model';
 
-export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGElement {
-  const d = sc.doc;
-  const m = nodeModel(sc, b);
+/** What the SVG painters draw with: the document, the frame's texts, and the arrowhead marker of a colour in the
+ * drawing's <defs> (by id). */
+export interface SvgPaint {
+  doc: Document;
+  texts: FrameTexts;
+  marker(color: string): string;
+}
+
+export function drawNode(p: SvgPaint, b: FrameBox, onClick: (id: string) => void): SVGElement {
+  const d = p.doc;
+  const m = p.texts.box(b.key) as NodeModel;
   const g = s(d, 'g', {
     class: `pl-node pl-role-${m.role}`,
     'data-id': m.id,
@@ -75,8 +84,8 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
     );
   const gc = m.groupChip;
   if (gc) g.appendChild(chip(d, { class: 'pl-gchip', 'data-group': String(gc.group) }, gc, 9, 6, 'stroke'));
-  if (m.note) g.appendChild(callout(sc, b));
-  g.appendChild(s(d, 'title', undefined, nodeTip(sc, m.id).join('\n')));
+  if (m.note) g.appendChild(callout(d, b));
+  g.appendChild(s(d, 'title', undefined, p.texts.tip(b.key)));
   g.addEventListener('click', (e) => {
     e.stopPropagation();
     onClick(m.id);
@@ -85,8 +94,7 @@ export function drawNode(sc: Scene, b: Box, onClick: (id: string) => void): SVGE
 }
 
 /** A note's callout box to the right of its node (coordinates relative to the node's corner). */
-function callout(sc: Scene, b: Box): SVGElement {
-  const d = sc.doc;
+function callout(d: Document, b: FrameBox): SVGElement {
   const c = b.note!;
   const x = c.x - (b.x - b.w / 2);
   const y = c.y - (b.y - b.h / 2);
@@ -103,7 +111,7 @@ function callout(sc: Scene, b: Box): SVGElement {
 }
 
 /** Show a node's callout (drawn by drawNode) on `side` of its node (note-side.ts). */
-export function flipNote(el: SVGElement, b: Box, side: Side): void {
+export function flipNote(el: SVGElement, b: FrameBox, side: Side): void {
   const g = el.querySelector(':scope > .pl-callout');
   if (!g || !b.note || g.getAttribute('data-side') === side) return;
   g.setAttribute('data-side', side);
@@ -142,9 +150,9 @@ function chip(
   return g;
 }
 
-export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): SVGElement {
-  const d = sc.doc;
-  const m = groupModel(sc, b);
+export function drawGroup(p: SvgPaint, b: FrameBox, onToggle: (key: string) => void): SVGElement {
+  const d = p.doc;
+  const m = p.texts.box(b.key) as GroupModel;
   const collapsed = m.kind === 'collapsed';
   const g = s(d, 'g', {
     class: `pl-group ${collapsed ? 'pl-collapsed' : 'pl-expanded'}`,
@@ -169,7 +177,7 @@ export function drawGroup(sc: Scene, b: Box, onToggle: (key: string) => void): S
     );
     g.appendChild(s(d, 'text', { class: 'pl-glabel', x: m.labelX, y: m.labelY }, m.label));
   }
-  g.appendChild(s(d, 'title', undefined, groupTip(sc, m.group, collapsed)));
+  g.appendChild(s(d, 'title', undefined, p.texts.tip(b.key)));
   const onClick = (e: Event): void => {
     e.stopPropagation();
     onToggle(m.group);

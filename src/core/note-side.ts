@@ -4,7 +4,15 @@
 // moves to the node's left when that spot is in view and covers no other box. Pure: both painters (nodes.ts via
 // svg-view.ts, canvas-draw.ts) ask it, in layout units.
 import { NOTE_GAP } from './callout';
-import type { Box, Placement } from './hier-layout';
+import type { Box } from './hier-layout';
+
+/** A placed box as the sides are worked out from: a placement's (hier-layout.ts) or a frame's (frame.ts). */
+type Placed = Pick<Box, 'key' | 'kind' | 'x' | 'y' | 'w' | 'h' | 'note'>;
+
+/** A placement or a frame: its boxes (a map's values, an array's). */
+interface Boxes {
+  boxes: { values(): Iterable<Placed> };
+}
 
 export type Side = 'right' | 'left';
 
@@ -15,12 +23,12 @@ export interface Span {
 }
 
 /** How far a flipped callout's body moves from its laid-out place (negative: to the left). */
-export function flipShift(b: Box): number {
+export function flipShift(b: Placed): number {
   return b.note ? -(b.w + 2 * NOTE_GAP + b.note.w) : 0;
 }
 
 /** boxes (nodes, closed groups) whose rectangles overlap (x, y, w, h), other than `self` */
-function overlaps(P: Placement, self: Box, x: number, y: number, w: number, h: number): boolean {
+function overlaps(P: Boxes, self: Placed, x: number, y: number, w: number, h: number): boolean {
   for (const o of P.boxes.values()) {
     if (o === self || o.kind === 'expanded') continue;
     const rs = [{ x: o.x - o.w / 2, y: o.y - o.h / 2, w: o.w, h: o.h }];
@@ -30,11 +38,11 @@ function overlaps(P: Placement, self: Box, x: number, y: number, w: number, h: n
   return false;
 }
 
-const freeMemo = new WeakMap<Placement, Set<string>>();
+const freeMemo = new WeakMap<Boxes, Set<string>>();
 
 /** Keys of the nodes whose note may show at their left: that spot overlaps no node, closed group or other note.
- * Once per placement (a walk over the boxes for each note: notes are few). */
-export function leftFree(P: Placement): Set<string> {
+ * Once per placement or frame (a walk over the boxes for each note: notes are few). */
+export function leftFree(P: Boxes): Set<string> {
   let free = freeMemo.get(P);
   if (free) return free;
   free = new Set();
@@ -49,7 +57,7 @@ export function leftFree(P: Placement): Set<string> {
 
 /** The side node `b`'s callout shows on in view `v`: its laid-out right unless the view cuts it there and the left
  * spot is free (`free`) and wholly in view. */
-export function noteSide(b: Box, v: Span, free: boolean): Side {
+export function noteSide(b: Placed, v: Span, free: boolean): Side {
   const n = b.note;
   if (!n || !free) return 'right';
   if (n.x >= v.x0 && n.x + n.w <= v.x1) return 'right';

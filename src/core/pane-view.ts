@@ -1,8 +1,8 @@
-// What a pane's orchestrator (graph-view.ts) asks of a renderer: SvgView (svg-view.ts) for small scenes,
-// CanvasView (canvas-view.ts) for large ones. Both paint the same box model (box-model.ts) and marks.
+// What a pane's orchestrator (graph-view.ts) asks of a renderer: SvgView (svg-view.ts) for small frames,
+// CanvasView (canvas-view.ts) for large ones. Both paint the same Frame (frame.ts), its texts and marks.
+import type { Frame, FrameTexts } from './frame';
 import type { Mark } from './marks';
-import type { Scene } from './scene';
-import type { Edge, Id } from './types';
+import type { Id } from './types';
 
 /** What a renderer reports back: the user's clicks and pointer. */
 export interface PaneHost {
@@ -21,8 +21,8 @@ export interface PaneView {
   readonly el: Element;
   /** this renderer shows the current scene (the other one is hidden and idle) */
   active: boolean;
-  /** Draw (SVG) or index (canvas) a newly placed scene. */
-  setScene(sc: Scene, edges: Edge[]): Promise<unknown>;
+  /** Draw (SVG) or index (canvas) a new frame; its boxes' texts from `texts`. */
+  setScene(frame: Frame, texts: FrameTexts): Promise<unknown>;
   /** Highlights by box key; `paint` false: keep them for the next paint only. */
   setMarks(marks: Map<string, Set<Mark>>, paint?: boolean): Promise<void>;
   /** Bring the screen up to date once the view has its transform (SVG draws at once: nothing to do). */

@@ -1,5 +1,5 @@
-// What the drawing functions of one pane share: the facts, the hierarchy, the current placement and which
-// box stands for each node.
+// What the model of one pane's drawing is made from: the facts, the hierarchy, the current placement and which
+// box stands for each node. No DOM: frame.ts makes the painters' Frame from it (box looks, edge items, texts).
 import type { Badge, Summary } from './badges';
 import type { Facts } from './facts';
 import type { Hierarchy } from './groups';
@@ -9,7 +9,6 @@ import type { Tr } from './i18n';
 import type { Id } from './types';
 
 export interface Scene {
-  doc: Document;
   facts: Facts;
   hier: Hierarchy;
   placement: Placement;
@@ -20,8 +19,6 @@ export interface Scene {
   heat: Heat | null;
   /** the UI's words in the view's locale */
   t: Tr;
-  /** id of an arrowhead marker in this pane's <defs> for a colour */
-  marker(color: string): string;
   /** what each group holds (badges on closed groups) */
   summary?: Map<string, Summary>;
   /** a closed group's badges, made once per group per view (GroupBadges); without it they are made from `summary` */

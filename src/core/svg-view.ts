@@ -1,17 +1,14 @@
-// A pane's drawing in SVG, for scenes small enough that every box can be an element with its own events,
-// tooltip and styles (nodes.ts / edges.ts paint the box model); the counterpart of CanvasView.
+// A pane's drawing in SVG, for frames small enough that every box can be an element with its own events,
+// tooltip and styles (nodes.ts / svg-edges.ts paint the frame); the counterpart of CanvasView.
 import { s } from './dom';
-import { type EdgeItem, edgeItems, edgeItemsSliced } from './edges';
-import type { Placement } from './hier-layout';
+import type { Frame, FrameTexts } from './frame';
 import { MARK_ORDER, type Mark } from './marks';
-import { drawGroup, drawNode, flipNote } from './nodes';
+import { drawGroup, drawNode, flipNote, type SvgPaint } from './nodes';
 import { leftFree, noteSide, type Span } from './note-side';
 import type { PaneHost, PaneView } from './pane-view';
-import type { Scene } from './scene';
 import { nextTask, runSteps, Slicer } from './slicer';
 import { drawEdgeItems, drawSharedLinks } from './svg-edges';
 import { SvgZoomLabels } from './svg-zoom-labels';
-import type { Edge } from './types';
 
 let uid = 0;
 
@@ -25,8 +22,10 @@ export class SvgView implements PaneView {
   private els = new Map<string, SVGElement>();
   private markerIds = new Map<string, string>();
   private id = ++uid;
-  /** the scene's group titles while zoomed out (semantic zoom) */
+  /** the frame's group titles while zoomed out (semantic zoom) */
   private zoomLabels: SvgZoomLabels | null = null;
+  /** the frame drawn, by box key (notes are placed from it) */
+  private frame: Frame | null = null;
 
   constructor(
     private doc: Document,
@@ -39,7 +38,12 @@ export class SvgView implements PaneView {
     this.el.append(this.defs, this.viewport);
   }
 
-  /** id of an arrowhead marker of `color` in this drawing's <defs> (the overview picture uses them too) */
+  /** How this drawing paints `texts`: its document and its arrowhead markers (the overview picture uses them too). */
+  paintOf(texts: FrameTexts): SvgPaint {
+    return { doc: this.doc, texts, marker: (c) => this.marker(c) };
+  }
+
+  /** id of an arrowhead marker of `color` in this drawing's <defs> */
   marker(color: string): string {
     let id = this.markerIds.get(color);
     if (id) return id;
@@ -65,27 +69,28 @@ export class SvgView implements PaneView {
     this.viewport.replaceChildren();
     this.els.clear();
     this.zoomLabels = null;
+    this.frame = null;
     this.el.classList.remove('pl-zoomed');
   }
 
-  async setScene(sc: Scene, edges: Edge[]): Promise<void> {
-    // the walk over every edge, then the new drawing's elements, in page tasks into a detached group (a 400-child
-    // section is ~2,000 elements: one task of ~20 ms); the old drawing stays until the new one goes in at once
+  async setScene(frame: Frame, texts: FrameTexts): Promise<void> {
+    // the new drawing's elements in page tasks into a detached group (a 400-child section is ~2,000 elements: one
+    // task of ~20 ms); the old drawing stays until the new one goes in at once
     const slicer = new Slicer(25);
-    const items = await edgeItemsSliced(sc, edges, slicer);
     const next = s(this.doc, 'g');
     const els = new Map<string, SVGElement>();
-    const steps = paintSteps(sc, next, edges, this.host, els, items);
+    const steps = paintSteps(this.paintOf(texts), frame, next, this.host, els);
     for (let r = steps.next(); !r.done; r = steps.next()) await slicer.pace();
     // the swap in a task of its own: the pane lays the new scene out right after it (settle), not after a slice
     await nextTask();
     this.clear();
     this.viewport.append(...Array.from(next.childNodes));
     this.els = els;
+    this.frame = frame;
     const layer = s(this.doc, 'g', { class: 'pl-zoom-labels' });
     this.viewport.appendChild(layer);
     this.zoomLabels = new SvgZoomLabels(this.el, layer);
-    this.zoomLabels.setScene(sc, -1);
+    this.zoomLabels.setFrame(frame, texts, -1);
   }
 
   /** Style and lay out the new scene now, once the view has its transform (the text's layout depends on the
@@ -100,15 +105,16 @@ export class SvgView implements PaneView {
     this.zoomLabels?.update(k);
   }
 
-  /** The view shows layout x range `v` of placement `P`: each note's callout on the side where it is not cut
+  /** The view shows layout x range `v` of the frame: each note's callout on the side where it is not cut
    * (note-side.ts). Few nodes have notes: a walk over the drawn ones. */
-  placeNotes(P: Placement, v: Span): void {
-    const free = leftFree(P);
+  placeNotes(v: Span): void {
+    const F = this.frame;
+    if (!F) return;
+    const free = leftFree(F);
     if (!free.size) return;
-    for (const key of free) {
-      const b = P.boxes.get(key);
-      const el = this.els.get(key);
-      if (b && el) flipNote(el, b, noteSide(b, v, true));
+    for (const b of F.boxes) {
+      const el = free.has(b.key) ? this.els.get(b.key) : undefined;
+      if (el) flipNote(el, b, noteSide(b, v, true));
     }
   }
 
@@ -131,9 +137,8 @@ const MARK_CLASSES = MARK_ORDER.map((m) => `pl-${m}`);
 
 const IDLE: PaneHost = { pick() {}, toggle() {}, hover() {}, goTo() {} };
 
-/** A scene's boxes and edges as SVG into `viewport` (layers: open groups, edges, nodes and closed groups, shared
- * links); `els` gets each box's element by key. Also the static overview picture of a canvas pane (overview.ts),
- * which makes its edge items in slices beforehand (`items`). */
+/** A frame's boxes and edges as SVG into `viewport` (layers: open groups, edges, nodes and closed groups, shared
+ * links); `els` gets each box's element by key. Also the static overview picture of a canvas pane (overview.ts). */
 export function paintScene(...args: Parameters<typeof paintSteps>): void {
   runSteps(paintSteps(...args));
 }
@@ -143,35 +148,34 @@ const PAINT_STEP = 64;
 
 /** paintScene as steps: it yields every PAINT_STEP boxes or edge items (the same elements in the same order). */
 export function* paintSteps(
-  sc: Scene,
+  p: SvgPaint,
+  frame: Frame,
   viewport: SVGElement,
-  edges: Edge[],
   host: PaneHost = IDLE,
   els = new Map<string, SVGElement>(),
-  items?: EdgeItem[],
 ): Generator<void, void> {
   const [gGroups, gEdges, gNodes, gLinks] = ['pl-groups', 'pl-edges', 'pl-nodes', 'pl-links'].map((c) =>
-    s(sc.doc, 'g', { class: c }),
+    s(p.doc, 'g', { class: c }),
   );
   viewport.append(gGroups, gEdges, gNodes, gLinks);
   let n = 0;
-  for (const b of sc.placement.boxes.values()) {
+  for (const b of frame.boxes) {
     let el: SVGElement;
     if (b.kind === 'node') {
-      el = drawNode(sc, b, (id) => host.pick(id));
+      el = drawNode(p, b, (id) => host.pick(id));
       const id = b.id!;
       el.addEventListener('mouseenter', () => host.hover(id));
       el.addEventListener('mouseleave', () => host.hover(null));
-    } else el = drawGroup(sc, b, (key) => host.toggle(key));
+    } else el = drawGroup(p, b, (key) => host.toggle(key));
     els.set(b.key, el);
     // a closed group sits above the edges, like a node; an open one is a frame below them
     (b.kind === 'expanded' ? gGroups : gNodes).appendChild(el);
     if (++n % PAINT_STEP === 0) yield;
   }
-  const its = items ?? edgeItems(sc, edges);
+  const its = frame.edges;
   for (let i = 0; i < its.length; i += PAINT_STEP) {
-    drawEdgeItems(sc, gEdges, its.slice(i, i + PAINT_STEP), (id) => host.goTo(id));
+    drawEdgeItems(p, gEdges, its.slice(i, i + PAINT_STEP), (id) => host.goTo(id));
     yield;
   }
-  drawSharedLinks(sc, gLinks);
+  drawSharedLinks(p, gLinks, frame.links);
 }

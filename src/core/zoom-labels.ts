@@ -4,12 +4,11 @@
 // a narrow box; a closed group's title that would so cover a closed neighbour (a decoder's embeddings side by side
 // in a 280 px panel) is cut to its own box with an ellipsis (the box's tooltip has the whole name) instead of
 // being hidden; a title reaching past its box over a node is cut to its box, or left out (issue 26 point 4); a
-// title that would overlap one already placed is left out (closed groups first, then the larger groups). Pure: both painters (SVG in graph-view.ts, canvas in
-// canvas-view.ts) paint what this returns, in layout units.
-import { boxModel, type GroupModel } from './box-model';
+// title that would overlap one already placed is left out (closed groups first, then the larger groups). Pure: both painters (SVG in svg-zoom-labels.ts, canvas in
+// canvas-view.ts) paint what this returns, in layout units, over a frame's boxes (frame.ts) and their texts.
+import type { GroupModel } from './box-model';
 import { bucket } from './canvas-index';
-import type { Box } from './hier-layout';
-import type { Scene } from './scene';
+import type { FrameBox, FrameTexts } from './frame';
 import { runSteps } from './slicer';
 import { FONTS, type Font, fitText, textWidth } from './text-fit';
 
@@ -44,14 +43,23 @@ export function zoomedOut(k: number): boolean {
 /** groups looked at between two chances to pause */
 const STEP = 512;
 
-/** The group titles to draw at zoom `k` over `boxes` (any order; nodes are skipped); none when not zoomed out. */
-export function zoomLabels(sc: Scene, boxes: Iterable<Box>, k: number): ZoomLabel[] {
-  return runSteps(zoomLabelSteps(sc, boxes, k));
+/** A placed box as titles are placed over it (a frame's, or a placement's). */
+type Box = Pick<FrameBox, 'key' | 'kind' | 'x' | 'y' | 'w' | 'h'> & { group?: { total: number } };
+
+/** The group titles to draw at zoom `k` over `boxes` (any order; nodes are skipped) of a drawing `f.width` wide,
+ * each box's title from `texts`; none when not zoomed out. */
+export function zoomLabels(f: { width: number }, texts: FrameTexts, boxes: Iterable<Box>, k: number): ZoomLabel[] {
+  return runSteps(zoomLabelSteps(f, texts, boxes, k));
 }
 
 /** zoomLabels, pausing (yielding) every STEP groups: a whole expanded 100k-node graph in view has 30k groups, too
  * many for one page task (canvas-view.ts runs this in its full draw's slices). */
-export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Generator<void, ZoomLabel[]> {
+export function* zoomLabelSteps(
+  f: { width: number },
+  texts: FrameTexts,
+  boxes: Iterable<Box>,
+  k: number,
+): Generator<void, ZoomLabel[]> {
   if (!zoomedOut(k) || k <= 0) return [];
   const size = ZOOM_LABEL_PX / k;
   const pad = size * 0.25;
@@ -59,7 +67,7 @@ export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Gen
   let n = 0;
   const nodes: Box[] = [];
   for (const b of boxes) {
-    if (b.kind !== 'node') groups.push([b, boxModel(sc, b) as GroupModel]);
+    if (b.kind !== 'node') groups.push([b, texts.box(b.key) as GroupModel]);
     else nodes.push(b);
     if (++n % STEP === 0) yield;
   }
@@ -120,7 +128,7 @@ export function* zoomLabelSteps(sc: Scene, boxes: Iterable<Box>, k: number): Gen
     // on the box's top edge; a closed box shorter than the text has its plate centred on it
     const top = closed && b.h < h ? b.y - h / 2 : b.y - b.h / 2;
     // a plate wider than its box is centred on it, kept within the drawing (Fit shows no more than that)
-    const left = w > b.w ? Math.max(0, Math.min(b.x - w / 2, sc.placement.width - w)) : b.x - b.w / 2;
+    const left = w > b.w ? Math.max(0, Math.min(b.x - w / 2, f.width - w)) : b.x - b.w / 2;
     return { text, plate: { x: left, y: top, w, h } };
   };
   yield;

@@ -6,8 +6,6 @@ import { BADGE_COLOR, badgesOf, summarize } from '../../src/core/badges';
 import {
   type BoxModel,
   boxModel,
-  edgeLook,
-  edgeTitle,
   type GroupModel,
   groupModel,
   marksOf,
@@ -16,15 +14,15 @@ import {
   nodeTip,
   tipOf,
 } from '../../src/core/box-model';
-import { edgeItems, intDtype } from '../../src/core/edges';
+import { edgeItems, edgeLook, edgeTitle, intDtype } from '../../src/core/edges';
 import { Facts } from '../../src/core/facts';
 import { buildHierarchy, groupKey, nodeKey } from '../../src/core/groups';
 import { heatFill, makeHeat } from '../../src/core/heat';
 import type { Box } from '../../src/core/hier-layout';
 import { EN } from '../../src/core/i18n';
 import { MARK_ORDER, MARK_STYLE, markCss, markStroke } from '../../src/core/marks';
-import { repsOf } from '../../src/core/overview';
 import { DARK, LIGHT } from '../../src/core/palette';
+import { repsOf } from '../../src/core/reps';
 import type { Scene } from '../../src/core/scene';
 import { groupFill, injectStyles } from '../../src/core/styles';
 import type { Overlay, Snapshot } from '../../src/core/types';
@@ -54,7 +52,6 @@ function sceneOf(snap: Snapshot, o: { overlay?: Overlay; notes?: Record<string, 
       group: hier.groups.get(k),
     });
   const sc: Scene = {
-    doc: document,
     facts,
     hier,
     placement: {
@@ -67,7 +64,6 @@ function sceneOf(snap: Snapshot, o: { overlay?: Overlay; notes?: Record<string, 
     notes: o.notes,
     heat,
     t: EN,
-    marker: () => 'm',
     summary: summarize(hier, facts, heat),
     solid: [...boxes.values()],
   };

@@ -11,7 +11,7 @@ import {
   nodeKey,
   representative,
 } from '../../src/core/groups';
-import { repsOf } from '../../src/core/overview';
+import { repsOf } from '../../src/core/reps';
 // @ts-expect-error plain JS fixture generator
 import { synthView } from './fixtures/synth.mjs';
 import { mount } from './helpers';

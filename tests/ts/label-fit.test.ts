@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { summarize } from '../../src/core/badges';
 import { groupModel, groupTip, HEAT_BAR_W, nodeModel, nodeTip } from '../../src/core/box-model';
 import { Facts } from '../../src/core/facts';
+import type { FrameTexts } from '../../src/core/frame';
 import { buildHierarchy, groupKey, nodeKey } from '../../src/core/groups';
 import { makeHeat } from '../../src/core/heat';
 import { type Box, groupLabel } from '../../src/core/hier-layout';
@@ -122,7 +123,8 @@ describe('box texts fit their boxes by measured width', () => {
     const sc = scene(160);
     const open = [...sc.placement.boxes.values()].filter((b) => b.kind === 'expanded');
     for (const k of [0.6, 0.3, 0.1]) {
-      const ls = zoomLabels(sc, open, k);
+      const texts = { box: (key: string) => groupModel(sc, open.find((b) => b.key === key)!) } as FrameTexts;
+      const ls = zoomLabels(sc.placement, texts, open, k);
       expect(ls.length).toBeGreaterThan(0);
       for (const l of ls) expect(textWidth(l.text, { ...FONTS.label, size: l.size })).toBeLessThanOrEqual(l.plate.w);
     }

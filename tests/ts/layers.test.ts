@@ -87,6 +87,42 @@ function findCycle(files: Map<string, string>): string | null {
   return null;
 }
 
+/** Every file `roots` import, directly or not (the roots included), of `files` (paths relative to src/). */
+function reach(files: Map<string, string>, roots: string[]): Set<string> {
+  const out = new Set<string>();
+  const visit = (f: string): void => {
+    if (out.has(f) || !files.has(f)) return;
+    out.add(f);
+    for (const s of specifiers(files.get(f)!)) if (s.startsWith('.')) visit(resolved(f, s, files) ?? '');
+  };
+  for (const r of roots) visit(r);
+  return out;
+}
+
+/** The painters and the page of src/core: what builds or reads the DOM of a pane (issue 28: the model, the
+ * painters and the page are separate layers; the pane's model, pane-model.ts and frame.ts, reaches none of these). */
+const PAINT_AND_PAGE = [
+  'svg-view',
+  'nodes',
+  'svg-edges',
+  'svg-zoom-labels',
+  'canvas-view',
+  'canvas-draw',
+  'canvas-svg',
+  'overview',
+  'graph-view',
+  'pane-drawer',
+  'pane-renderers',
+  'pane-results',
+  'minimap',
+  'pan-zoom',
+  'toolbar',
+  'legend',
+  'details',
+  'render',
+  'picture',
+].map((n) => `core/${n}.ts`);
+
 /** The files of src/core that docs/frontend.md's structure block does not give a line of their own
  * (`  name.ts  what it is`); a generated file that a build writes (ignored by git) need only be named. */
 function undocumented(core: string[], doc: string): string[] {
@@ -164,6 +200,21 @@ describe('TypeScript layers', () => {
       'c.ts',
       'locales.generated.ts',
     ]);
+  });
+
+  it('the pane’s model (pane-model.ts, frame.ts and all they import) reaches no painter and no page file', () => {
+    const planted = new Map([
+      ['core/m.ts', "import { f } from './f';"],
+      ['core/f.ts', "import type { P } from './p';"],
+      ['core/p.ts', "import { m } from './m';"],
+    ]);
+    expect([...reach(planted, ['core/f.ts'])].sort()).toEqual(['core/f.ts', 'core/m.ts', 'core/p.ts']);
+    const files = sources(SRC);
+    for (const f of PAINT_AND_PAGE) expect(files.has(f), f).toBe(true);
+    const model = reach(files, ['core/pane-model.ts', 'core/frame.ts']);
+    for (const f of ['core/box-model.ts', 'core/edges.ts', 'core/hier-layout.ts', 'core/reps.ts'])
+      expect(model.has(f), f).toBe(true);
+    expect([...model].filter((f) => PAINT_AND_PAGE.includes(f))).toEqual([]);
   });
 
   it('docs/frontend.md lists every file of src/core', () => {

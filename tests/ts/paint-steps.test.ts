@@ -2,23 +2,21 @@
 // scene paintScene builds in one go; the canvas's boxes batched per stroke colour and width without a key string
 // are stroked as one "colour|width" map would: one path per pair, in the order first met, each box in it in order.
 import { afterEach, describe, expect, it } from 'vitest';
-import { boxLook } from '../../src/core/box-model';
 import { drawFrames, drawSolids, type Paint } from '../../src/core/canvas-draw';
 import { detailAt } from '../../src/core/canvas-index';
 import { s } from '../../src/core/dom';
-import type { Scene } from '../../src/core/scene';
+import type { Frame, FrameTexts } from '../../src/core/frame';
 import { paintScene, paintSteps, SvgView } from '../../src/core/svg-view';
-import type { Edge } from '../../src/core/types';
 import { synthView } from './fixtures/synth.mjs';
 import { fixture, mount } from './helpers';
 
-/** Every scene SvgView.setScene is given, with its edges (the test paints the same again in one go). */
-function captureScenes(): { scenes: Array<[Scene, Edge[]]>; undo: () => void } {
-  const scenes: Array<[Scene, Edge[]]> = [];
+/** Every frame SvgView.setScene is given, with its texts (the test paints the same again in one go). */
+function captureScenes(): { scenes: Array<[Frame, FrameTexts]>; undo: () => void } {
+  const scenes: Array<[Frame, FrameTexts]> = [];
   const orig = SvgView.prototype.setScene;
-  SvgView.prototype.setScene = function (this: SvgView, sc: Scene, edges: Edge[]) {
-    scenes.push([sc, edges]);
-    return orig.call(this, sc, edges);
+  SvgView.prototype.setScene = function (this: SvgView, frame: Frame, texts: FrameTexts) {
+    scenes.push([frame, texts]);
+    return orig.call(this, frame, texts);
   };
   return { scenes, undo: () => (SvgView.prototype.setScene = orig) };
 }
@@ -61,17 +59,19 @@ describe('an SVG scene built in slices', () => {
       // the biggest section open: hundreds of boxes and edges, so the build pauses between steps
       await openBiggest(gv);
       expect(gv.canvasMode).toBe(false);
-      const [sc, edges] = cap.scenes[cap.scenes.length - 1];
-      const vp = (gv as any).svg.viewport as SVGElement;
+      const [frame, texts] = cap.scenes[cap.scenes.length - 1];
+      const svg = (gv as any).r.svg as SvgView;
+      const vp = svg.viewport;
       const one = s(document, 'g');
-      paintScene(sc, one, edges);
-      expect(vp.querySelectorAll('.pl-node, .pl-group').length).toBe(sc.placement.boxes.size);
+      paintScene(svg.paintOf(texts), frame, one);
+      expect(vp.querySelectorAll('.pl-node, .pl-group').length).toBe(frame.boxes.length);
+      expect(frame.boxes.length).toBe(gv.placement!.boxes.size);
       expect(layers(vp)).toBe(layers(one));
       // the steps pause (every 64 boxes or edge items) and end with the same drawing
       const stepped = s(document, 'g');
       let pauses = 0;
-      for (const _ of paintSteps(sc, stepped, edges)) pauses++;
-      expect(pauses).toBeGreaterThanOrEqual(Math.floor(sc.placement.boxes.size / 64));
+      for (const _ of paintSteps(svg.paintOf(texts), frame, stepped)) pauses++;
+      expect(pauses).toBeGreaterThanOrEqual(Math.floor(frame.boxes.length / 64));
       expect(layers(stepped)).toBe(layers(one));
       cap.undo();
     }
@@ -83,7 +83,7 @@ describe('an SVG scene built in slices', () => {
     await openBiggest(gv);
     const node = [...gv.placement!.boxes.values()].find((b) => b.kind === 'node')!;
     await gv.select(node.id!);
-    const el = (gv as any).svg.viewport.querySelector(`.pl-node[data-id="${node.id}"]`) as SVGElement;
+    const el = (gv as any).r.svg.viewport.querySelector(`.pl-node[data-id="${node.id}"]`) as SVGElement;
     expect(el.classList.contains('pl-selected')).toBe(true);
   });
 });
@@ -92,7 +92,7 @@ describe('a new SVG scene is laid out in the task that swapped it in', () => {
   it('reads its layout once the scene is in and the view has its final transform (the frame only paints)', async () => {
     const { handle } = await mount(synthView(6000));
     const gv = handle.panes.find((p) => p)!;
-    const svg = (gv as any).svg;
+    const svg = (gv as any).r.svg;
     const seen: Array<{ nodes: number; transform: string | null }> = [];
     const read = svg.el.getBoundingClientRect.bind(svg.el);
     svg.el.getBoundingClientRect = () => {
@@ -149,10 +149,11 @@ describe('canvas boxes batched per stroke colour and width', () => {
     gv.expanded = new Set(gv.hier!.groups.keys());
     await gv.redraw();
     expect(gv.canvasMode).toBe(true);
-    const sc = (gv as any).cv.sc as Scene;
-    const boxes = [...sc.placement.boxes.values()];
+    const cv = (gv as any).r.cv;
+    const frame = cv.frame as Frame;
+    const boxes = frame.boxes;
     // several stroke widths and colours in one batch, interleaved (the order a string-keyed map keeps)
-    const looks = new Map(boxes.map((b) => [b, boxLook(sc, b)]));
+    const looks = new Map(boxes.map((b) => [b, b.look]));
     const widths = new Set([...looks.values()].map((l) => `${l.stroke.color}|${l.stroke.width}`));
     expect(widths.size).toBeGreaterThan(1);
     for (const [kind, draw] of [
@@ -164,7 +165,8 @@ describe('canvas boxes batched per stroke colour and width', () => {
         col: (c) => c,
         font: 'sans-serif',
         lod: { ...detailAt(1), labels: false },
-        sc,
+        frame,
+        texts: cv.texts as FrameTexts,
         marks: new Map(),
         zoomed: false,
         path: () => new RecPath() as unknown as Path2D,

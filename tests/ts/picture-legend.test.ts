@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { CANVAS_THRESHOLD } from '../../src/core/canvas-index';
 import { translator } from '../../src/core/i18n';
-import { overviewExpanded } from '../../src/core/overview';
 import { picture } from '../../src/core/picture';
 import { legendPicture } from '../../src/core/picture-legend';
+import { overviewExpanded } from '../../src/core/reps';
 import { synthView } from '../ts/fixtures/synth.mjs';
 import { fixture, mount } from './helpers';
 

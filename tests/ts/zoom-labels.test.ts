@@ -3,11 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { drawnGraph } from '../../src/core/drawn';
 import { factsOf } from '../../src/core/facts';
+import { sceneTexts } from '../../src/core/frame';
 import { buildHierarchy } from '../../src/core/groups';
 import { HierLayout } from '../../src/core/hier-layout';
 import { EN } from '../../src/core/i18n';
 import { getLayoutClient } from '../../src/core/layout-client';
-import { repsOf } from '../../src/core/overview';
+import { repsOf } from '../../src/core/reps';
 import type { Scene } from '../../src/core/scene';
 import { zoomLabelSteps, zoomLabels } from '../../src/core/zoom-labels';
 // @ts-expect-error plain JS fixture generator
@@ -28,8 +29,8 @@ describe('zoom labels (semantic zoom)', () => {
   it('in steps, as a full draw runs them: the same titles as in one go, none overlapping another', async () => {
     const sc = await scene(6000, (h) => new Set(h.groups.keys()));
     const k = Math.min(800 / sc.placement.width, 500 / sc.placement.height);
-    const once = zoomLabels(sc, sc.placement.boxes.values(), k);
-    const steps = zoomLabelSteps(sc, sc.placement.boxes.values(), k);
+    const once = zoomLabels(sc.placement, sceneTexts(sc), sc.placement.boxes.values(), k);
+    const steps = zoomLabelSteps(sc.placement, sceneTexts(sc), sc.placement.boxes.values(), k);
     let pauses = 0;
     let r = steps.next();
     for (; !r.done; r = steps.next()) pauses++;
@@ -44,7 +45,7 @@ describe('zoom labels (semantic zoom)', () => {
         expect(a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h, `${i} / ${j}`).toBe(false);
       }
     // zoomed in far enough, the boxes' own titles read: no zoom labels
-    expect(zoomLabels(sc, sc.placement.boxes.values(), 1)).toEqual([]);
+    expect(zoomLabels(sc.placement, sceneTexts(sc), sc.placement.boxes.values(), 1)).toEqual([]);
   });
 
   it('a title reaching past its own box covers no node (issue 26 point 4)', async () => {
@@ -55,7 +56,7 @@ describe('zoom labels (semantic zoom)', () => {
     const meets = (a: { x: number; y: number; w: number; h: number }, b: (typeof boxes)[0]) =>
       a.x < b.x + b.w / 2 && b.x - b.w / 2 < a.x + a.w && a.y < b.y + b.h / 2 && b.y - b.h / 2 < a.y + a.h;
     for (const k of [0.5, 0.3, 0.15]) {
-      const ls = zoomLabels(sc, boxes, k);
+      const ls = zoomLabels(sc.placement, sceneTexts(sc), boxes, k);
       expect(ls.length).toBeGreaterThan(0);
       for (const l of ls) {
         const own = sc.placement.boxes.get(l.key)!;
