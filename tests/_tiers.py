@@ -94,6 +94,7 @@ FAST: set[str] = {
     "test_capture_lazy_calibrated.py",
     "test_shared_weights.py",
     "test_lent_weights.py",
+    "test_lent_pages.py",
     "test_cli.py",
     "test_cli_overwrite.py",
     "test_cli_paths.py",

@@ -8,12 +8,16 @@ neither the process's memory nor the machine's; IN_MEMORY bytes or less in all w
 the lent code is done every lent storage is compared with its bytes in the file — a version counter misses
 `.data.copy_()` and numpy writes — and where something wrote, the module keeps what was written as its own
 copy and the user's bytes go back from the file.
+The whole pages of a large storage go to the file straight from the user's memory (O_DIRECT: the disk reads
+them, no copy through a buffer: 0.07 CPU s of vit_b_16's 346 MB); its unaligned first and last bytes, and the
+small storages, through a buffer as before.
 What lent code keeps outside the module's parameters, buffers and tensor attributes is not seen.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import mmap
 import os
@@ -27,7 +31,9 @@ _CHUNK = 1 << 22  # bytes per read or write: the bounce buffer's size
 # lent weights of at most this many bytes in all wait in memory instead: a file's own cost (creating it, O_DIRECT
 # reads and writes) is more CPU than copying so few bytes twice, and so little memory is no model's peak
 IN_MEMORY = 8 << 20
-_ALIGN = 4096  # O_DIRECT wants offsets and lengths in whole blocks
+_ALIGN = 4096  # O_DIRECT wants offsets, lengths and memory addresses in whole blocks
+# a storage with at least this many bytes of whole pages is written from its own memory (see the module doc)
+DIRECT_MIN = 1 << 20
 
 
 def _lendable(t: torch.Tensor) -> bool:
@@ -67,6 +73,9 @@ class Loan:
         self._at: dict[int, tuple[int, torch.Tensor]] = {}  # storage data_ptr -> (offset in the file, its bytes)
         self._file: Any = None
         self._kept: dict[int, torch.Tensor] | None = None  # storage data_ptr -> a copy of its bytes (IN_MEMORY)
+        # storage data_ptr -> (offset in the file of its whole pages, their bytes, a copy of the bytes before
+        # them, a copy of the bytes after them): written from the user's memory (_write, direct)
+        self._pages: dict[int, tuple[int, torch.Tensor, torch.Tensor, torch.Tensor]] = {}
 
     def alias(self, t: torch.Tensor) -> torch.Tensor | None:
         """A new Parameter on `t`'s storage when `t` is the user's and can be lent; None: copy it."""
@@ -104,15 +113,32 @@ class Loan:
         fd = self._file.fileno()
         flags = fcntl.fcntl(fd, fcntl.F_GETFL)
         fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_DIRECT if direct else flags & ~os.O_DIRECT)
+        self._pages.clear()  # (a retry without O_DIRECT writes everything through the buffer)
+        if direct:
+            for ptr, (_, data) in self._at.items():
+                lead = -data.data_ptr() % _ALIGN  # bytes before its first whole page
+                whole = (data.numel() - lead) // _ALIGN * _ALIGN
+                if whole and whole >= DIRECT_MIN:
+                    edges = (data[:lead].clone(), data[lead + whole :].clone())
+                    self._pages[ptr] = (0, data[lead : lead + whole], *edges)
         offset = 0
         for ptr, (_, data) in self._at.items():
-            self._at[ptr] = (offset, data)
-            offset += _whole(data.numel())
+            if ptr not in self._pages:
+                self._at[ptr] = (offset, data)
+                offset += _whole(data.numel())
         with _bounce() as buf:
-            for at, n, pieces in _chunks(self._at.values(), offset):
+            for at, n, pieces in _chunks(self._buffered(), offset):
                 for lo, hi, data, start in pieces:
                     buf[lo:hi].copy_(data[start : start + hi - lo])
                 _io(os.pwritev, fd, buf, n, at)
+        for ptr, (_, pages, head, tail) in self._pages.items():
+            self._pages[ptr] = (offset, pages, head, tail)
+            _io(os.pwritev, fd, pages, pages.numel(), offset)  # the disk reads the user's pages themselves
+            offset += pages.numel()
+
+    def _buffered(self) -> list[tuple[int, torch.Tensor]]:
+        """(offset in the file, bytes) of the storages written through the buffer."""
+        return [at for ptr, at in self._at.items() if ptr not in self._pages]
 
     def _written(self) -> set[int]:
         """The storages whose bytes differ from the file's: the file read once, a chunk at a time (small weights
@@ -121,14 +147,29 @@ class Loan:
             kept = self._kept
             return {ptr for ptr, (_, data) in self._at.items() if not _equal(kept[ptr], data)}
         differ: set[int] = set()
+        if self._file is None:  # nothing was kept: nothing lent
+            return differ
         ptr_of = {id(data): ptr for ptr, (_, data) in self._at.items()}
-        total = sum(_whole(data.numel()) for _, data in self._at.values())
+        buffered = self._buffered()
+        total = sum(_whole(data.numel()) for _, data in buffered)
+        fd = self._file.fileno()
         with _bounce() as buf:
-            for at, n, pieces in _chunks(self._at.values(), total):
-                _io(os.preadv, self._file.fileno(), buf, n, at)
+            for at, n, pieces in _chunks(buffered, total):
+                _io(os.preadv, fd, buf, n, at)
                 for lo, hi, data, start in pieces:
                     if ptr_of[id(data)] not in differ and not _equal(buf[lo:hi], data[start : start + hi - lo]):
                         differ.add(ptr_of[id(data)])
+            for ptr, (offset, pages, head, tail) in self._pages.items():
+                _, data = self._at[ptr]
+                if not (_equal(head, data[: head.numel()]) and _equal(tail, data[data.numel() - tail.numel() :])):
+                    differ.add(ptr)
+                    continue
+                for start in range(0, pages.numel(), _CHUNK):
+                    n = min(_CHUNK, pages.numel() - start)
+                    _io(os.preadv, fd, buf, n, offset + start)
+                    if not _equal(buf[:n], pages[start : start + n]):
+                        differ.add(ptr)
+                        break
         return differ
 
     def settle(self, modules: Collection[torch.nn.Module] = ()) -> list[tuple[torch.Tensor, int]]:
@@ -160,12 +201,18 @@ class Loan:
             self._file = None
         self._kept = None
         self._at.clear()
+        self._pages.clear()
 
     def _restore(self, ptr: int) -> None:
         offset, data = self._at[ptr]
         if self._kept is not None:
             data.copy_(self._kept[ptr])  # through the uint8 view: no version counter moves
             return
+        if ptr in self._pages:  # its edges from memory, its whole pages from the file
+            offset, data, head, tail = self._pages[ptr]
+            _, whole = self._at[ptr]
+            whole[: head.numel()].copy_(head)
+            whole[whole.numel() - tail.numel() :].copy_(tail)
         with _bounce() as buf:
             for start in range(0, data.numel(), _CHUNK):
                 n = min(_CHUNK, data.numel() - start)
@@ -183,9 +230,25 @@ def _ptr(t: torch.Tensor) -> int | None:
         return None
 
 
+def _libc_memcmp() -> Any:
+    try:
+        fn = ctypes.CDLL(None).memcmp
+    except (OSError, AttributeError):  # no C library to find by that name: torch compares
+        return None
+    fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+    return fn
+
+
+_MEMCMP = _libc_memcmp()
+
+
 def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Two uint8 runs byte for byte, 8 bytes at a time where they allow (uint8 compares run ~7× slower: 0.2 s
-    of vit_b_16's 330 MB)."""
+    """Two contiguous uint8 runs byte for byte: the C library's memcmp where there is one (a third less CPU
+    than torch.equal on int64 views, which is ~7× faster than on uint8: 0.07 s of vit_b_16's 346 MB)."""
+    if a.numel() != b.numel():
+        return False
+    if _MEMCMP is not None and a.is_contiguous() and b.is_contiguous():
+        return a.numel() == 0 or _MEMCMP(a.data_ptr(), b.data_ptr(), a.numel()) == 0
     n = a.numel() // 8 * 8
     try:
         head = torch.equal(a[:n].view(torch.int64), b[:n].view(torch.int64))

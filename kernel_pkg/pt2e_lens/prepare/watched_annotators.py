@@ -169,7 +169,7 @@ class LoggedMeta(dict):
             # nothing to note, known without a call (AnnotatorLog.note's first check, inlined)
             if log._matcher is None or self.name not in log._searched or sys._getframe(1) is not log._frame:
                 log.note(self, "sourced" if key in SOURCE_KEYS else "looked")
-        return super().get(key, default)
+        return dict.get(self, key, default)  # (no super() lookup: ~15k-50k reads per annotate)
 
     def __getitem__(self, key):
         if key not in _DESCRIPTIVE:
