@@ -13,14 +13,8 @@ import type { Slicer } from './slicer';
 import type { Edge, Id } from './types';
 
 /** One placed box: a node, a closed group or an open group's frame. */
-export interface FrameBox {
-  key: string;
-  kind: 'node' | 'collapsed' | 'expanded';
-  /** centre and size, layout units */
-  x: number;
-  y: number;
-  w: number;
-  h: number;
+/** (key, kind, centre and size in layout units: the placed Box's own, as plain data) */
+export interface FrameBox extends Pick<Box, 'key' | 'kind' | 'x' | 'y' | 'w' | 'h'> {
   /** a node's id */
   id: Id | undefined;
   /** a group's key in the hierarchy and how many nodes it holds */
