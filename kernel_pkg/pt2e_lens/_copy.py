@@ -80,14 +80,22 @@ def _plain(t: torch.Tensor) -> bool:
 def plain_copies(tensors: Collection[torch.Tensor], memo: dict[int, Any]) -> None:
     """Put a clone of each plain tensor (_plain) among `tensors` into deepcopy's `memo`, unless another of
     `tensors` shares its storage (deepcopy keeps those sharing one copy): the copy deepcopy would make, without
-    Tensor.__deepcopy__'s Python path (~20 µs a tensor; a prepared graph's observers hold hundreds)."""
+    Tensor.__deepcopy__'s Python path (~20 µs a tensor; a prepared graph's observers hold hundreds).
+
+    A tensor with autograd history (not a leaf) cannot be deep-copied at all: a quantizer's pass may keep one as
+    a constant (ExecuTorch's Arm passes fold `nan_to_num` of a weight with grad on). Its copy is a leaf with the
+    same values and `requires_grad`: the graph reads only its values."""
     owners: dict[int | None, int] = {}
     for t in tensors:
         ptr = _data_ptr(t)
         owners[ptr] = owners.get(ptr, 0) + 1
     with torch.no_grad():
         for t in tensors:
-            if id(t) not in memo and _plain(t) and owners[_data_ptr(t)] == 1:
+            if id(t) in memo:
+                continue
+            if not t.is_leaf:
+                memo[id(t)] = t.detach().clone().requires_grad_(t.requires_grad)
+            elif _plain(t) and owners[_data_ptr(t)] == 1:
                 memo[id(t)] = t.clone()
 
 
