@@ -96,3 +96,28 @@ def test_a_table_read_back_gives_its_rows():
     ]
     back = [Row(**d) for d in rows_from_docs(table(rows))]
     assert back == rows
+
+
+def test_beyond_counts_a_check_right_only_where_torchaos_converted_graph_fails(tmp_path, monkeypatch):
+    """bench/beyond.py: a pl.check row on the vendor's graph is false unless torchao's converted graph then fails to
+    run (Samsung's quantizer on HF T5: a spec on an int64 tensor); its section replaces itself, the Zoo stays."""
+    import dataclasses
+
+    from bench import beyond
+    from bench.conformance_cases import Row
+
+    def row(model: str, checks: int, true_checks: str = "") -> dict:
+        r = Row("Q", model, True, True, "runs", True, True, 1.0, 0, 0, checks, "n/a")
+        return {**dataclasses.asdict(r), "true_checks": true_checks}
+
+    right, false, clean = row("A", 1, "AssertionError: int64"), row("B", 2), row("C", 0)
+    failing = {**dataclasses.asdict(Row("Q", "D", False, reason="torchao itself fails: E: x")), "true_checks": ""}
+    assert [beyond.green(d) for d in (right, false, clean)] == [True, False, True]
+    text = beyond.section([right, false, clean, failing])
+    assert "**3 rows where torchao's flow runs: 2 green**; 1 where" in text
+    assert "| 1 right |" in text and "| **false** |" in text and "- E: x: D × Q" in text
+    doc = tmp_path / "conformance.md"
+    doc.write_text("# Conformance\n\ntable\n\n" + beyond.SECTION + "\n\nold\n\n" + ZOO)
+    monkeypatch.setattr(beyond, "DOC", doc)
+    beyond.write_docs(text)
+    assert doc.read_text() == "# Conformance\n\ntable\n\n" + text + "\n" + ZOO

@@ -74,14 +74,12 @@ def test_capture_equals_torchao(model):
         observers = observer_types(prepared)
         for b in batches:
             prepared(*b)
-        expected_out = prepared(*X)
         converted = convert_pt2e(prepared)
     before = fingerprint(model)
     run = pl.capture(model, X, _quantizer(), calibration=batches)
     assert observer_types(run["prepared"].graph_module) == observers
     assert qdq_nodes(run["converted"].graph_module, "quantize_per") == qdq_nodes(converted, "quantize_per")
     assert torch.equal(run["converted"].graph_module(*X), converted(*X))
-    assert torch.equal(run["calibrated"].graph_module(*X), expected_out)
     assert fingerprint(model) == before
 
 
