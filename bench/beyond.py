@@ -193,6 +193,13 @@ def section(rows: list[dict]) -> str:
             f"{yes[d['annotations_equal']]} | {why} | {d['false_findings']} | {checks} | {d['blame']} | "
             f"{note.replace('|', '/')} |"
         )
+    done = {(d["model"], d["quantizer"]) for d in rows}
+    pairs = [(m, q) for m in timm_models() for q in TIMM_QUANTIZERS] + [
+        (m, q) for m in hf_models() for q in HF_QUANTIZERS
+    ]
+    missing = [f"{m} × {q}" for m, q in pairs if (m, q) not in done]
+    if missing:
+        lines += ["", f"Not run this time ({len(missing)}): {', '.join(missing)}."]
     if fails:
         why: dict[str, list[str]] = {}
         for d in fails:
@@ -225,7 +232,10 @@ def main() -> None:
     parser.add_argument("--docs", action="store_true", help="write the section of docs/conformance.md")
     args = parser.parse_args()
     if args.load:
-        rows = [d for path in args.load for d in json.loads(Path(path).read_text())]
+        # a later part's row of a pair replaces an earlier one's
+        rows = list(
+            {(d["model"], d["quantizer"]): d for p in args.load for d in json.loads(Path(p).read_text())}.values()
+        )
     elif args.zoo:
         rows = run(args.zoo, args.models, args.quantizers, args.save)
     else:

@@ -21,6 +21,7 @@ import dataclasses
 import datetime
 import io
 import re
+import traceback
 import warnings
 from collections import Counter
 from typing import Any
@@ -79,8 +80,12 @@ class Row:
 
 
 def one_line(e: BaseException) -> str:
+    """The exception's type and first line; for one without a message (a bare `assert`), where it was raised."""
     text = str(e).strip().splitlines()
-    return f"{type(e).__name__}: {text[0][:160] if text else ''}"
+    if text:
+        return f"{type(e).__name__}: {text[0][:160]}"
+    frames = traceback.extract_tb(e.__traceback__)
+    return f"{type(e).__name__} in `{frames[-1].name}`" if frames else type(e).__name__
 
 
 @contextlib.contextmanager
