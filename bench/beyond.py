@@ -187,10 +187,10 @@ def section(rows: list[dict]) -> str:
     for d in ran:
         checks = "0" if not d["false_checks"] else (f"{d['false_checks']} right" if d["true_checks"] else "**false**")
         note = f"torchao's converted graph fails: {d['true_checks']}" if d["true_checks"] else d["reason"][:160]
-        why = "—" if d["why_specific"] is None else f"{d['why_specific']:.0%} / {d['why_wrong']}"
+        specific = "—" if d["why_specific"] is None else f"{d['why_specific']:.0%} / {d['why_wrong']}"
         lines.append(
             f"| {d['model']} | {d['quantizer']} | {yes[d['capture_ok']]} | {d['record']} | {yes[d['counts_equal']]} | "
-            f"{yes[d['annotations_equal']]} | {why} | {d['false_findings']} | {checks} | {d['blame']} | "
+            f"{yes[d['annotations_equal']]} | {specific} | {d['false_findings']} | {checks} | {d['blame']} | "
             f"{note.replace('|', '/')} |"
         )
     done = {(d["model"], d["quantizer"]) for d in rows}
@@ -201,13 +201,13 @@ def section(rows: list[dict]) -> str:
     if missing:
         lines += ["", f"Not run this time ({len(missing)}): {', '.join(missing)}."]
     if fails:
-        why: dict[str, list[str]] = {}
+        failed: dict[str, list[str]] = {}
         for d in fails:
-            why.setdefault(d["reason"].removeprefix("torchao itself fails: ")[:90], []).append(
+            failed.setdefault(d["reason"].removeprefix("torchao itself fails: ")[:90], []).append(
                 f"{d['model']} × {d['quantizer']}"
             )
         lines += ["", "Where torchao's own flow fails:", ""]
-        lines += [f"- {reason}: {', '.join(pairs)}" for reason, pairs in why.items()]
+        lines += [f"- {reason}: {', '.join(where)}" for reason, where in failed.items()]
     return "\n".join(lines) + "\n"
 
 
