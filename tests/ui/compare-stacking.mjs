@@ -3,6 +3,7 @@
 // together; widened, side by side again; narrowed, stacked again. The same check for the static report
 // (narrow.test.mjs) and a JupyterLab notebook output (narrow.lab.mjs).
 import assert from 'node:assert/strict';
+import { dragSpot } from './search-sync.mjs';
 import { idle, settled } from './settled.mjs';
 
 /** real_compare (residual, X86Inductor, prepared vs converted) with notes at the right of the graph */
@@ -73,11 +74,15 @@ export async function checkSync(page, root, anchor) {
   const at = async () =>
     Promise.all([0, 1].map((i) => panes.nth(i).locator(`.pl-node[data-id="${anchor}"] rect.pl-box`).boundingBox()));
   const [b0, b1] = await at();
+  // a press on the drawing itself, in view: on the minimap's toggle or below the window's edge nothing moves and no
+  // ready signal comes (the wait below would never end)
+  await panes.nth(0).locator('.pl-canvas').scrollIntoViewIfNeeded();
   const c0 = await panes.nth(0).locator('.pl-canvas').boundingBox();
-  await page.mouse.move(c0.x + 20, c0.y + c0.height - 20);
+  const from = await dragSpot(panes.nth(0), c0, 'left', 'bottom');
+  await page.mouse.move(from.x, from.y);
   await page.mouse.down();
   // pane 1 follows within pane 0's move (CompareSync): pane 0 settled, then both idle
-  await settled(page, panes.nth(0), () => page.mouse.move(c0.x + 40, c0.y + c0.height - 120, { steps: 6 }));
+  await settled(page, panes.nth(0), () => page.mouse.move(from.x + 20, from.y - 100, { steps: 6 }));
   await page.mouse.up();
   await idle(page, panes);
   const [a0, a1] = await at();

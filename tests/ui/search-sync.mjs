@@ -238,7 +238,7 @@ const clampIn = (v, lo, size) => Math.max(lo + 4, Math.min(lo + size - 4, v));
 /** A point near canvas `c`'s corner at `sx`/`sy` where a press starts a pan: the drawing is under it, not a control
  * laid over the canvas that takes the press for itself (the "◂ more" / "more ▸" buttons at its top corners and
  * "more ▾" at its bottom right, the minimap and its toggle at its bottom left, the drawer): a press there moves nothing, and no ready signal comes. */
-async function dragSpot(pane, c, sx, sy) {
+export async function dragSpot(pane, c, sx, sy) {
   const pts = [];
   for (const oy of [6, 30, 54])
     for (const ox of [6, 70, 140]) {
