@@ -10,11 +10,11 @@ import pytest
 import torch
 from _concat_observer import ConcatLikeObserver, ConcatLikeQuantizer, TwoBranchCat
 from _fingerprint import fingerprint
-from _graph_reads import observer_types, qdq_nodes
+from _graph_reads import observer_types, qdq_nodes, torchao_flow
 
 import pt2e_lens as pl
 from pt2e_lens._copy import private_copy
-from pt2e_lens._torchao import QuantizationAnnotation, QuantizationSpec, Quantizer, convert_pt2e, prepare_pt2e
+from pt2e_lens._torchao import QuantizationAnnotation, QuantizationSpec, Quantizer, prepare_pt2e
 
 X = (torch.randn(2, 3, 8, 8),)
 
@@ -25,13 +25,8 @@ def _batches(n: int, seed: int = 0) -> list[tuple]:
 
 
 def _torchao(model: torch.nn.Module, batches: list[tuple]) -> tuple[Counter, list]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        prepared = prepare_pt2e(torch.export.export(model, X).module(), ConcatLikeQuantizer())
-        observers = observer_types(prepared)
-        for b in batches:
-            prepared(*b)
-        return observers, qdq_nodes(convert_pt2e(prepared), "quantize_per")
+    observers, converted = torchao_flow(torch.export.export(model, X).module(), ConcatLikeQuantizer(), batches)
+    return observers, qdq_nodes(converted, "quantize_per")
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,11 @@ import warnings
 import pytest
 import torch
 from _fingerprint import fingerprint
-from _graph_reads import observer_types, qdq_nodes
+from _graph_reads import observer_types, qdq_nodes, torchao_flow
 
 import pt2e_lens as pl
 from pt2e_lens._copy import private_copy
-from pt2e_lens._torchao import convert_pt2e, prepare_pt2e
+from pt2e_lens._torchao import prepare_pt2e
 
 X = (torch.randn(2, 8),)
 
@@ -68,13 +68,7 @@ def test_the_quantizer_really_leaves_a_constant_with_autograd_history(model):
 
 def test_capture_equals_torchao(model):
     batches = _batches(3)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        prepared = prepare_pt2e(torch.export.export(model, X).module(), _quantizer())
-        observers = observer_types(prepared)
-        for b in batches:
-            prepared(*b)
-        converted = convert_pt2e(prepared)
+    observers, converted = torchao_flow(torch.export.export(model, X).module(), _quantizer(), batches)
     before = fingerprint(model)
     run = pl.capture(model, X, _quantizer(), calibration=batches)
     assert observer_types(run["prepared"].graph_module) == observers

@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 import torch
 from _fingerprint import fingerprint
-from _graph_reads import observer_types, qdq_nodes
+from _graph_reads import observer_types, qdq_nodes, torchao_flow
 from torch import nn
 
 import pt2e_lens as pl
-from pt2e_lens._torchao import convert_pt2e, prepare_pt2e
+from pt2e_lens._torchao import prepare_pt2e
 
 pytest.importorskip("executorch", reason="needs the executorch extra")
 pytest.importorskip("tosa_serializer", reason="ExecuTorch's Arm and Cortex-M quantizers need tosa-tools")
@@ -95,11 +95,8 @@ def _model(name: str) -> tuple[nn.Module, tuple, list[tuple]]:
 def _torchao(quantizer: str, model: nn.Module, x: tuple, batches: list[tuple]) -> tuple[Counter, list]:
     """ExecuTorch's own Arm flow (backends/arm/test/public_api_bc/test_ethosu_flow.py)."""
     gm = torch.export.export(model, x).module(check_guards=False)
-    prepared = prepare_pt2e(gm, QUANTIZERS[quantizer]())
-    observers = observer_types(prepared)
-    for b in batches:
-        prepared(*b)
-    return observers, qdq_nodes(convert_pt2e(prepared), "quantize")
+    observers, converted = torchao_flow(gm, QUANTIZERS[quantizer](), batches)
+    return observers, qdq_nodes(converted, "quantize")
 
 
 @pytest.fixture(autouse=True)
