@@ -164,9 +164,7 @@ class Loan:
                 if not (_equal(head, data[: head.numel()]) and _equal(tail, data[data.numel() - tail.numel() :])):
                     differ.add(ptr)
                     continue
-                for start in range(0, pages.numel(), _CHUNK):
-                    n = min(_CHUNK, pages.numel() - start)
-                    _io(os.preadv, fd, buf, n, offset + start)
+                for start, n in _read_back(fd, buf, offset, pages.numel()):
                     if not _equal(buf[:n], pages[start : start + n]):
                         differ.add(ptr)
                         break
@@ -208,15 +206,13 @@ class Loan:
         if self._kept is not None:
             data.copy_(self._kept[ptr])  # through the uint8 view: no version counter moves
             return
-        if ptr in self._pages:  # its edges from memory, its whole pages from the file
+        if ptr in self._pages:  # its edges from memory, its whole pages (now `data`) from the file
+            storage = data
             offset, data, head, tail = self._pages[ptr]
-            _, whole = self._at[ptr]
-            whole[: head.numel()].copy_(head)
-            whole[whole.numel() - tail.numel() :].copy_(tail)
+            storage[: head.numel()].copy_(head)
+            storage[storage.numel() - tail.numel() :].copy_(tail)
         with _bounce() as buf:
-            for start in range(0, data.numel(), _CHUNK):
-                n = min(_CHUNK, data.numel() - start)
-                _io(os.preadv, self._file.fileno(), buf, _whole(n), offset + start)
+            for start, n in _read_back(self._file.fileno(), buf, offset, data.numel()):
                 data[start : start + n].copy_(buf[:n])  # through the uint8 view: no version counter moves
 
 
@@ -290,6 +286,14 @@ def _bounce() -> Iterator[torch.Tensor]:
             yield view
         finally:
             del view
+
+
+def _read_back(fd: int, buf: torch.Tensor, offset: int, size: int) -> Iterator[tuple[int, int]]:
+    """The file's `size` bytes from `offset`, a chunk at a time into `buf`: (start, n) once `buf[:n]` holds them."""
+    for start in range(0, size, _CHUNK):
+        n = min(_CHUNK, size - start)
+        _io(os.preadv, fd, buf, _whole(n), offset + start)
+        yield start, n
 
 
 def _io(call: Any, fd: int, buf: torch.Tensor, n: int, offset: int) -> None:
