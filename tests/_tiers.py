@@ -103,6 +103,7 @@ FAST: set[str] = {
     "test_conformance_harness.py",
     "test_contract.py",
     "test_copy_graph_refs.py",
+    "test_copy_kept.py",
     "test_copy_nonleaf.py",
     "test_course_i18n.py",
     "test_decomposition_provenance.py",

@@ -202,7 +202,7 @@ class Run(HasSnapshot, Displayable):
         if dropped:  # annotated ep.module(check_guards=False), as the quantizer's own flow does
             info["check_guards"] = False
         shared_weights = self._shared
-        prepared_stage = Stage("prepared", private_copy(prepared, shared_weights.ids), record, info=info)
+        prepared_stage = Stage("prepared", private_copy(prepared, shared_weights.ids, kept=True), record, info=info)
         # its graph, when asked for, is the prepared copy without observers: what annotate left
         if qat:
             make = lambda: private_copy(annotated["graph"])  # noqa: E731
@@ -243,7 +243,7 @@ class Run(HasSnapshot, Displayable):
         self._trained_steps += done
         record = dataclasses.replace(self._stages["prepared"].record, qparams={})
         # every step the weights took, over all train() calls since prepare (as calibrate counts batches)
-        self._add(Stage("trained", private_copy(working), record, info={"steps": self._trained_steps}))
+        self._add(Stage("trained", private_copy(working, kept=True), record, info={"steps": self._trained_steps}))
         self._baseline = Baseline(self._stages["trained"], working)
         self._calibrated = False  # a calibrated stage before it is gone: the trained one holds all it saw
         return self
@@ -304,7 +304,7 @@ class Run(HasSnapshot, Displayable):
         base = self._baseline
         changes = base.changes(working) if base is not None else None
         if base is None or changes is None:
-            stage = Stage("calibrated", private_copy(working, self._shared.ids), record, info=info)
+            stage = Stage("calibrated", private_copy(working, self._shared.ids, kept=True), record, info=info)
             self._baseline = Baseline(stage, working)
             return stage.sharing(self._shared)
         made_from = base.stage  # not the Baseline: it holds the working module's tensors, which convert drops
