@@ -28,9 +28,11 @@ from typing import Any
 import torch
 
 _CHUNK = 1 << 22  # bytes per read or write: the bounce buffer's size
-# lent weights of at most this many bytes in all wait in memory instead: a file's own cost (creating it, O_DIRECT
-# reads and writes) is more CPU than copying so few bytes twice, and so little memory is no model's peak
-IN_MEMORY = 8 << 20
+# lent weights of at most this many bytes in all wait in memory instead, for prepare's length: a file's own cost
+# (creating it, O_DIRECT reads and writes through the buffer) is more CPU than copying so few bytes twice (vit_tiny's
+# 23 MB of small weights: ~0.02 CPU s, 2 % of its flow); bare torchao's own peak above its baseline is more than
+# this on the zoo models that have 8-32 MB (lens's peak there: 0.95-1.36x bare's, docs/bench.md)
+IN_MEMORY = 32 << 20
 _ALIGN = 4096  # O_DIRECT wants offsets, lengths and memory addresses in whole blocks
 # a storage with at least this many bytes of whole pages is written from its own memory (see the module doc)
 DIRECT_MIN = 1 << 20
