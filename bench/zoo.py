@@ -288,13 +288,13 @@ def section(rows: list[ZooRow]) -> str:
 
 
 def write_docs(rows: list[ZooRow], extra: str = "") -> None:
-    """Replace (or append) the Zoo section of docs/conformance.md; the rest of the file stays as it is."""
+    """Replace the Zoo section of docs/conformance.md where it stands (or append it); the rest stays as it is."""
     text = DOC.read_text()
     start = text.find(f"\n{SECTION}\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end:] if end >= 0 else "\n")
-    DOC.write_text(text.rstrip("\n") + "\n\n" + section(rows) + extra)
+    end = text.find("\n## ", start + 1) if start >= 0 else -1
+    before, after = (text[:start], text[end:] if end >= 0 else "") if start >= 0 else (text, "")
+    new = before.rstrip("\n") + "\n\n" + section(rows) + extra
+    DOC.write_text(new.rstrip("\n") + "\n" + after if after else new)
 
 
 def matrix(models: str, quantizers: str) -> list[tuple[str, str]]:

@@ -121,3 +121,19 @@ def test_beyond_counts_a_check_right_only_where_torchaos_converted_graph_fails(t
     monkeypatch.setattr(beyond, "DOC", doc)
     beyond.write_docs(text)
     assert doc.read_text() == "# Conformance\n\ntable\n\n" + text + "\n" + ZOO
+
+
+def test_the_zoo_section_is_replaced_where_it_stands(tmp_path, monkeypatch):
+    """bench/zoo.py --docs: its section keeps its place before the sections after it (it used to move to the end)."""
+    from bench import zoo
+
+    doc = tmp_path / "conformance.md"
+    after = "\n## Beyond the matrix\n\nbeyond\n"
+    doc.write_text("# Conformance\n\ntable\n\n" + ZOO + after)
+    monkeypatch.setattr(zoo, "DOC", doc)
+    monkeypatch.setattr(zoo, "section", lambda rows: "## Zoo\n\nnew zoo\n")
+    zoo.write_docs([])
+    assert doc.read_text() == "# Conformance\n\ntable\n\n## Zoo\n\nnew zoo\n" + after
+    doc.write_text("# Conformance\n\ntable\n")
+    zoo.write_docs([], extra="\nextra\n")
+    assert doc.read_text() == "# Conformance\n\ntable\n\n## Zoo\n\nnew zoo\n\nextra\n"
