@@ -29,9 +29,10 @@ import torch
 
 _CHUNK = 1 << 22  # bytes per read or write: the bounce buffer's size
 # lent weights of at most this many bytes in all wait in memory instead, for prepare's length: a file's own cost
-# (creating it, O_DIRECT reads and writes through the buffer) is more CPU than copying so few bytes twice (vit_tiny's
-# 23 MB of small weights: ~0.02 CPU s, 2 % of its flow); bare torchao's own peak above its baseline is more than
-# this on the zoo models that have 8-32 MB (lens's peak there: 0.95-1.36x bare's, docs/bench.md)
+# (creating it, O_DIRECT reads and writes through the buffer, waits on a busy disk) is more CPU than copying so few
+# bytes twice (vit_tiny's 23 MB of small weights: 0.028 → 0.023 CPU s quiet, 0.1-0.4 s → 0.02 with the disk busy);
+# bare torchao's own peak above its baseline is more than this on the zoo models that have 8-32 MB (lens's peak
+# there: 1.07-1.35x bare's, docs/bench.md)
 IN_MEMORY = 32 << 20
 _ALIGN = 4096  # O_DIRECT wants offsets, lengths and memory addresses in whole blocks
 # a storage with at least this many bytes of whole pages is written from its own memory (see the module doc)
