@@ -78,7 +78,7 @@ export async function checkSync(page, root, anchor) {
   // ready signal comes (the wait below would never end)
   await panes.nth(0).locator('.pl-canvas').scrollIntoViewIfNeeded();
   const c0 = await panes.nth(0).locator('.pl-canvas').boundingBox();
-  const from = await dragSpot(panes.nth(0), c0, 'left', 'bottom');
+  const from = await dragSpot(panes.nth(0), c0, 'left', 'bottom', 100);
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
   // pane 1 follows within pane 0's move (CompareSync): pane 0 settled, then both idle

@@ -235,26 +235,32 @@ async function clickTitle(page, pane, key) {
 /** `v` kept 4 px inside the span [lo, lo + size] (a drag ends over the canvas: the pan follows only there). */
 const clampIn = (v, lo, size) => Math.max(lo + 4, Math.min(lo + size - 4, v));
 
-/** A point near canvas `c`'s corner at `sx`/`sy` where a press starts a pan: the drawing is under it, not a control
- * laid over the canvas that takes the press for itself (the "◂ more" / "more ▸" buttons at its top corners and
- * "more ▾" at its bottom right, the minimap and its toggle at its bottom left, the drawer): a press there moves nothing, and no ready signal comes. */
-export async function dragSpot(pane, c, sx, sy) {
+/** A point of canvas `c`, nearest its corner at `sx`/`sy`, where a press starts a pan: in the window and on the drawing,
+ * not on a control laid over the canvas that takes the press for itself (the "◂ more" / "more ▸" buttons at its top
+ * corners and "more ▾" at its bottom right, the minimap and its toggle at its bottom left, the drawer): a press there
+ * moves nothing, and no ready signal comes. At a narrow width the minimap covers most of a corner, and the window
+ * may cut the canvas: the whole canvas is searched, on a 12 px grid. `up`: px the drag goes up from it, which must
+ * stay on the canvas. */
+export async function dragSpot(pane, c, sx, sy, up = 0) {
   const pts = [];
-  for (const oy of [6, 30, 54])
-    for (const ox of [6, 70, 140]) {
+  for (let oy = 6; oy < c.height - 6; oy += 12)
+    for (let ox = 6; ox < c.width - 6; ox += 12) {
       const x = sx === 'left' ? c.x + ox : c.x + c.width - ox;
       const y = sy === 'top' ? c.y + oy : c.y + c.height - oy;
-      if (x > c.x && x < c.x + c.width && y > c.y && y < c.y + c.height) pts.push({ x, y });
+      if (y - up > c.y + 4) pts.push({ x, y, d: ox * ox + oy * oy });
     }
+  pts.sort((a, b) => a.d - b.d);
   const i = await pane.evaluate((p, pts) => {
     const canvas = p.querySelector('.pl-canvas');
+    const win = p.ownerDocument.defaultView;
     return pts.findIndex(({ x, y }) => {
+      if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return false; // outside the window
       const e = p.ownerDocument.elementFromPoint(x, y);
       return !!e && e.closest('.pl-canvas') === canvas && !e.closest('button, .pl-minimap, .pl-drawer');
     });
   }, pts);
-  assert.ok(i >= 0, `a spot of the drawing to press near the canvas's ${sy} ${sx}: ${JSON.stringify(c)}`);
-  return pts[i];
+  assert.ok(i >= 0, `a spot of the drawing to press on the canvas, nearest its ${sy} ${sx}: ${JSON.stringify(c)}`);
+  return { x: pts[i].x, y: pts[i].y };
 }
 
 /** A CSS selector for the panes of `root`, for waitForFunction (which takes no Locator). */
