@@ -205,18 +205,18 @@ class Loan:
         self._pages.clear()
 
     def _restore(self, ptr: int) -> None:
-        offset, data = self._at[ptr]
+        offset, storage = self._at[ptr]
         if self._kept is not None:
-            data.copy_(self._kept[ptr])  # through the uint8 view: no version counter moves
+            storage.copy_(self._kept[ptr])  # through the uint8 view: no version counter moves
             return
-        if ptr in self._pages:  # its edges from memory, its whole pages (now `data`) from the file
-            storage = data
-            offset, data, head, tail = self._pages[ptr]
+        from_file = storage  # the bytes the file holds: the whole storage, or only its whole pages
+        if ptr in self._pages:  # its edges from memory
+            offset, from_file, head, tail = self._pages[ptr]
             storage[: head.numel()].copy_(head)
             storage[storage.numel() - tail.numel() :].copy_(tail)
         with _bounce() as buf:
-            for start, n in _read_back(self._file.fileno(), buf, offset, data.numel()):
-                data[start : start + n].copy_(buf[:n])  # through the uint8 view: no version counter moves
+            for start, n in _read_back(self._file.fileno(), buf, offset, from_file.numel()):
+                from_file[start : start + n].copy_(buf[:n])  # through the uint8 view: no version counter moves
 
 
 def _ptr(t: torch.Tensor) -> int | None:
