@@ -29,6 +29,7 @@ import torch  # noqa: E402
 
 from bench import conformance_cases as cc  # noqa: E402
 from bench.conformance_quantizers import CASES, Missing  # noqa: E402
+from bench.doc_sections import replace_section  # noqa: E402
 from bench.zoo_models import FirstOutput, _need  # noqa: E402
 
 DOC = HERE.parent / "docs" / "conformance.md"
@@ -212,14 +213,7 @@ def section(rows: list[dict]) -> str:
 
 
 def write_docs(text: str) -> None:
-    doc = DOC.read_text()
-    start = doc.find(SECTION)
-    if start < 0:
-        doc = doc.rstrip("\n") + "\n\n" + text
-    else:
-        end = doc.find("\n## ", start + len(SECTION))
-        doc = doc[:start] + text + ("\n" + doc[end + 1 :] if end >= 0 else "")
-    DOC.write_text(doc)
+    DOC.write_text(replace_section(DOC.read_text(), SECTION, text))
 
 
 def main() -> None:

@@ -37,6 +37,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench.conformance_cases import differences  # noqa: E402
 from bench.conformance_quantizers import Missing  # noqa: E402
+from bench.doc_sections import replace_section  # noqa: E402
 from bench.zoo_models import ZOO, build  # noqa: E402
 
 DOC = HERE.parent / "docs" / "conformance.md"
@@ -289,12 +290,7 @@ def section(rows: list[ZooRow]) -> str:
 
 def write_docs(rows: list[ZooRow], extra: str = "") -> None:
     """Replace the Zoo section of docs/conformance.md where it stands (or append it); the rest stays as it is."""
-    text = DOC.read_text()
-    start = text.find(f"\n{SECTION}\n")
-    end = text.find("\n## ", start + 1) if start >= 0 else -1
-    before, after = (text[:start], text[end:] if end >= 0 else "") if start >= 0 else (text, "")
-    new = before.rstrip("\n") + "\n\n" + section(rows) + extra
-    DOC.write_text(new.rstrip("\n") + "\n" + after if after else new)
+    DOC.write_text(replace_section(DOC.read_text(), SECTION, section(rows) + extra))
 
 
 def matrix(models: str, quantizers: str) -> list[tuple[str, str]]:
