@@ -31,11 +31,6 @@ def _quantizer():
     return XNNPACKQuantizer().set_global(get_symmetric_quantization_config())
 
 
-def _annotated(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
-    """A graph with annotations (what prepare_pt2e leaves behind is stripped of them): the quantizer's annotate."""
-    return _quantizer().annotate(gm)
-
-
 @pytest.fixture()
 def prepared() -> torch.fx.GraphModule:
     torch.manual_seed(0)
@@ -59,7 +54,7 @@ def test_a_kept_copy_runs_and_reads_as_the_module_it_copies(prepared):
 
 def test_a_kept_copy_of_an_annotated_graph_refers_to_its_own_nodes():
     torch.manual_seed(0)
-    gm = _annotated(torch.export.export(Net().eval(), X).module())
+    gm = _quantizer().annotate(torch.export.export(Net().eval(), X).module())  # annotations, before prepare
     kept = private_copy(gm, kept=True)
     mine = {id(n) for n in kept.graph.nodes}
     anns = [n.meta[Q_ANNOTATION_KEY] for n in kept.graph.nodes if Q_ANNOTATION_KEY in n.meta]
