@@ -41,18 +41,26 @@ export class GridIndex<T> {
   private built = 0;
   private stamp: Int32Array = new Int32Array(64);
   private queries = 0;
-  private cols: number;
-  private rows: number;
-  readonly cell: number;
+  private cols = 1;
+  private rows = 1;
+  /** a cell's side: set when the buckets are built */
+  cell: number;
 
   constructor(
     private area: Rect,
-    cell = 256,
+    /** the smallest cell */
+    private minCell = 256,
   ) {
-    // at most ~2^20 cells, whatever the layout's size
-    this.cell = Math.max(cell, Math.sqrt((area.w * area.h) / (1 << 20)));
-    this.cols = Math.max(1, Math.ceil(area.w / this.cell) + 1);
-    this.rows = Math.max(1, Math.ceil(area.h / this.cell) + 1);
+    this.cell = minCell;
+  }
+
+  /** The grid for `n` items: about two cells an item, at most ~2^20 — a sparse layout (a tall model's few
+   * thousand boxes) is not a million empty buckets to clear and sum on every new frame. */
+  private gridFor(n: number): void {
+    const cells = Math.min(1 << 20, Math.max(256, 2 * n));
+    this.cell = Math.max(this.minCell, Math.sqrt((this.area.w * this.area.h) / cells));
+    this.cols = Math.max(1, Math.ceil(this.area.w / this.cell) + 1);
+    this.rows = Math.max(1, Math.ceil(this.area.h / this.cell) + 1);
   }
 
   private cx(x: number): number {
@@ -102,6 +110,7 @@ export class GridIndex<T> {
   *buildSteps(): Generator<void, void> {
     if (this.start && this.built === this.vals.length) return;
     const n = this.vals.length;
+    this.gridFor(n);
     const cols = this.cols;
     const cells = cols * this.rows;
     const b = this.box;

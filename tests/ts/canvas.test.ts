@@ -84,6 +84,28 @@ describe('canvas: grid index and culling', () => {
     }
   });
 
+  it('a sparse layout (a tall model) gets a grid sized by its items, not a cell per 256 units, and stays exact', () => {
+    // 1,000 boxes down a 100k-unit column (the old grid: cells of 256 units up to 2^20 of them, whatever the count)
+    const area = { x: 0, y: 0, w: 3000, h: 100_000 };
+    const idx = new GridIndex<number>(area);
+    const rects: Rect[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const rc = { x: 1000 + (i % 3) * 300, y: i * 100, w: 160, h: 40 };
+      rects.push(rc);
+      idx.add(rc, i);
+    }
+    const q = { x: 900, y: 40_000, w: 700, h: 900 };
+    expect(idx.query(q)).toEqual(rects.flatMap((rc, i) => (intersects(rc, q) ? [i] : [])));
+    const cells = (Math.ceil(area.w / idx.cell) + 1) * (Math.ceil(area.h / idx.cell) + 1);
+    expect(cells).toBeLessThanOrEqual(4 * 1000);
+    // many items in the same area: cells no larger than the smallest asked for
+    const dense = new GridIndex<number>(area, 64);
+    for (let i = 0; i < 200_000; i++) dense.addBox((i * 7) % 3000, (i * 13) % 100_000, 10, 10, i);
+    dense.query({ x: 0, y: 0, w: 1, h: 1 });
+    expect(dense.cell).toBeGreaterThanOrEqual(64);
+    expect(dense.cell).toBeLessThan(256);
+  });
+
   it('at() lists what contains a point, topmost (last added) first', () => {
     const idx = new GridIndex<string>({ x: 0, y: 0, w: 1000, h: 1000 }, 64);
     idx.add({ x: 0, y: 0, w: 500, h: 500 }, 'outer');
